@@ -1,0 +1,20 @@
+// Bundles the CLI (and everything it imports from src/) into dist/cli.mjs.
+// Runs on `npm ci` (prepare), so `npx authsvc` works straight after install.
+// Dependencies stay external: they are installed beside the bundle, and native
+// modules (better-sqlite3, @node-rs/bcrypt) cannot be bundled anyway.
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+await build({
+  absWorkingDir: root,
+  entryPoints: ["src/cli/main.ts"],
+  outfile: "dist/cli.mjs",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20.19",
+  packages: "external",
+  sourcemap: "linked",
+  logLevel: "warning",
+});

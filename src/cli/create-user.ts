@@ -1,0 +1,31 @@
+import { Command } from "commander";
+import { signUpWithPassword, toUserJson } from "../core/users.js";
+import { withApp, printJson } from "./context.js";
+import { addConfigOptions } from "./options.js";
+import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";
+
+/** `authsvc create-user --email E --password-stdin [--verified]`, through the same core as sign-up. */
+export function createUserCommand(io: CliIO): Command {
+  const cmd = new Command("create-user")
+    .description("create an email/password user")
+    .requiredOption("--email <email>", "the user's email address")
+    .option("--password-stdin", "read the password from standard input (recommended)")
+    .option("--password <password>", "the password (visible in shell history and the process list; prefer --password-stdin)")
+    .option("--verified", "mark the email address as verified")
+    .option("--json", "print the created user as JSON");
+  addConfigOptions(cmd, "common");
+  return cmd.action(async (flags) => {
+    if (flags.passwordStdin && flags.password !== undefined) throw new CliError("give either --password-stdin or --password, not both", 2);
+    if (!flags.passwordStdin && flags.password === undefined) throw new CliError("a password is required: pipe it in with --password-stdin", 2);
+    const password: string = flags.passwordStdin ? await readPasswordFromStdin(io.stdin) : flags.password;
+    await withApp(flags, io, async (app) => {
+      const r = await signUpWithPassword(app.ctx, { email: flags.email, password, verified: !!flags.verified, source: "cli" });
+      if (r.status !== "OK") {
+        const msg = r.formFields.map((f) => `${f.id}: ${f.error}`).join("; ");
+        throw new CliError(`could not create user: ${msg}`);
+      }
+      if (flags.json) printJson(io, toUserJson(r.user));
+      else io.out(`created user ${r.user.id} <${r.user.email}>${r.user.verified ? " (verified)" : ""}`);
+    });
+  });
+}

@@ -1,0 +1,42 @@
+import type { Readable } from "node:stream";
+
+/** Where a command reads and writes: the real terminal, or buffers in tests. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  stdin: Readable;
+  env: Record<string, string | undefined>;
+  /** Resolves when the user interrupts (SIGINT/SIGTERM); used by long-running commands. */
+  onSignal?(handler: (signal: string) => void): () => void;
+}
+
+/** A failure with a message for the user and an exit code (1 failed, 2 usage). */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+  }
+}
+
+export function processIO(): CliIO {
+  // `authsvc users list | head` closes the pipe early: that is not an error.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => { if (err.code === "EPIPE") process.exit(0); else throw err; });
+  return {
+    out: (t) => process.stdout.write(t.endsWith("\n") ? t : t + "\n"),
+    err: (t) => process.stderr.write(t.endsWith("\n") ? t : t + "\n"),
+    stdin: process.stdin,
+    env: process.env,
+    onSignal: (handler) => {
+      const h = (sig: NodeJS.Signals) => handler(sig);
+      process.on("SIGINT", h);
+      process.on("SIGTERM", h);
+      return () => { process.off("SIGINT", h); process.off("SIGTERM", h); };
+    },
+  };
+}
+
+/** Reads a password from stdin: everything sent, minus one trailing newline (from echo). */
+export async function readPasswordFromStdin(stdin: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stdin) chunks.push(typeof c === "string" ? Buffer.from(c) : c);
+  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+}

@@ -1,0 +1,49 @@
+import { Command, CommanderError } from "commander";
+import { configCommand } from "./config.js";
+import { createUserCommand } from "./create-user.js";
+import { CliError, processIO, type CliIO } from "./io.js";
+import { migrateCommand } from "./migrate.js";
+import { resetPasswordCommand } from "./reset-password.js";
+import { serveCommand } from "./serve.js";
+import { tailMailCommand } from "./tail-mail.js";
+import { usersCommand } from "./users.js";
+
+declare const __VERSION__: string | undefined;
+
+/** Builds the commander program; every command is a factory taking the IO, so tests run it in-process. */
+export function createProgram(io: CliIO): Command {
+  const program = new Command("authsvc")
+    .description("Self-hosted user authentication: email/password, verification, reset, third-party sign-in, JWT sessions.")
+    .version(typeof __VERSION__ === "string" ? __VERSION__ : "dev")
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand]) {
+    program.addCommand(make(io));
+  }
+  const exitOverride = (cmd: Command) => {
+    cmd.exitOverride();
+    cmd.configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
+    cmd.commands.forEach(exitOverride);
+  };
+  exitOverride(program);
+  return program;
+}
+
+/** Runs the CLI; resolves to the process exit code. */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const program = createProgram(io);
+  let code: number | void = 0;
+  try {
+    const ran = await program.parseAsync(argv);
+    code = (ran as unknown as { _exitCode?: number })._exitCode ?? 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof CliError) {
+      io.err(`authsvc: ${err.message}`);
+      return err.exitCode;
+    }
+    io.err(`authsvc: unexpected error: ${(err as Error).stack ?? String(err)}`);
+    return 1;
+  }
+  return code;
+}

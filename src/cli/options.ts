@@ -1,0 +1,33 @@
+import { Option, type Command } from "commander";
+import { ConfigError, resolveConfig, settings, type ResolvedConfig } from "../config.js";
+import { CliError, type CliIO } from "./io.js";
+
+const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession"]);
+/** Settings every command takes; `serve` and `config` take all of them. */
+const COMMON = new Set(["database", "mode"]);
+
+/** Adds the configuration flags (all, or the common ones) to a command. */
+export function addConfigOptions(cmd: Command, which: "all" | "common"): Command {
+  cmd.option("-c, --config <file>", "JSON config file (or AUTHSVC_CONFIG)");
+  for (const s of settings) {
+    if (!s.flag || (which === "common" && !COMMON.has(s.key))) continue;
+    if (BOOLEAN_KEYS.has(s.key)) {
+      cmd.addOption(new Option(`--${s.flag}`, s.doc));
+      cmd.addOption(new Option(`--no-${s.flag}`, `turn off ${s.flag}`));
+    } else {
+      cmd.addOption(new Option(`--${s.flag} <value>`, `${s.doc} [env ${s.env}]`));
+    }
+  }
+  cmd.option("--production", "shorthand for --mode production");
+  return cmd;
+}
+
+/** Resolves the config from the command's flags, the environment and the config file. */
+export function configFromFlags(flags: Record<string, unknown>, io: CliIO): ResolvedConfig {
+  try {
+    return resolveConfig({ flags, env: io.env });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
+    throw err;
+  }
+}

@@ -1,0 +1,30 @@
+import { Command } from "commander";
+import { findUser, setPassword } from "../core/users.js";
+import { withApp, printJson } from "./context.js";
+import { addConfigOptions } from "./options.js";
+import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";
+
+/** `authsvc reset-password --email E (--password-stdin | --send-link)`. */
+export function resetPasswordCommand(io: CliIO): Command {
+  const cmd = new Command("reset-password")
+    .description("set a new password (revokes the user's sessions), or mail the user a reset link")
+    .requiredOption("--email <email>", "the user's email address")
+    .option("--password-stdin", "read the new password from standard input")
+    .option("--send-link", "issue a reset token and queue the reset mail instead")
+    .option("--json", "machine-readable output");
+  addConfigOptions(cmd, "common");
+  return cmd.action(async (flags) => {
+    if (!!flags.passwordStdin === !!flags.sendLink) throw new CliError("give exactly one of --password-stdin or --send-link", 2);
+    if (flags.sendLink) throw new CliError("--send-link arrives with the mail pipeline; use --password-stdin for now", 2);
+    const password = await readPasswordFromStdin(io.stdin);
+    await withApp(flags, io, async (app) => {
+      const u = await findUser(app.ctx, flags.email);
+      if (!u) throw new CliError(`no user ${flags.email}`);
+      const r = await setPassword(app.ctx, u.id, password, "cli");
+      if (r.status === "NO_PASSWORD_LOGIN") throw new CliError(`${u.email} signs in with a third-party provider and has no password`);
+      if (r.status === "FIELD_ERROR") throw new CliError(`could not set the password: ${r.formFields[0].error}`);
+      if (flags.json) return printJson(io, { id: u.id, email: u.email, revokedSessions: r.revokedSessions });
+      io.out(`password changed for ${u.email}; ${r.revokedSessions} session(s) revoked`);
+    });
+  });
+}

@@ -1,0 +1,296 @@
+import { readFileSync } from "node:fs";
+import { formatDuration, parseDuration } from "./util/duration.js";
+
+/**
+ * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
+ * (--config FILE, JSON) > default. Validated with an error naming the setting and the bad value, then
+ * frozen. This is the only module that reads process.env.
+ */
+export type Mode = "development" | "production";
+export type SameSite = "auto" | "lax" | "strict" | "none";
+
+export interface ProviderConfig {
+  /** e.g. "google", "github", "my-oidc" */
+  thirdPartyId: string;
+  [key: string]: unknown;
+}
+
+export interface Config {
+  mode: Mode;
+  port: number;
+  host: string;
+  database: string;
+  publicUrl: string;
+  websiteUrl: string;
+  corsOrigins: readonly string[];
+  apiBasePath: string;
+  websiteBasePath: string;
+  secret: string | undefined;
+  bcryptCost: number;
+  passwordMinLength: number;
+  accessTokenLifetimeMs: number;
+  refreshTokenLifetimeMs: number;
+  refreshGraceWindowMs: number;
+  emailVerificationTokenLifetimeMs: number;
+  passwordResetTokenLifetimeMs: number;
+  emailVerificationRequiresSession: boolean;
+  cookieSameSite: SameSite;
+  cookieSecure: "auto" | "true" | "false";
+  cookieDomain: string | undefined;
+  brandPrefix: string;
+  bodyLimit: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailCatcher: boolean;
+  mailCatcherHost: string;
+  mailCatcherPort: number;
+  mailCatcherRetention: number;
+  mailCatcherMaxAgeMs: number;
+  mailTemplatesDir: string | undefined;
+  providers: readonly ProviderConfig[];
+  shutdownTimeoutMs: number;
+  sqliteSynchronous: "FULL" | "NORMAL";
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+}
+
+export type Source = "flag" | "env" | "file" | "default" | "derived";
+
+export interface ResolvedConfig {
+  config: Readonly<Config>;
+  sources: Readonly<Record<keyof Config, Source>>;
+  configFile: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Parser = (raw: unknown) => unknown; // returns the value or throws a message string
+interface Setting {
+  key: keyof Config;
+  flag?: string; // without the leading dashes; undefined = not settable by flag (secrets)
+  env: string;
+  parse: Parser;
+  secret?: "all" | "url-password";
+  doc: string;
+  /** Default, possibly depending on settings resolved before it (order matters). */
+  default: (c: Partial<Config>) => unknown;
+}
+
+const fail = (why: string): never => { throw why; };
+const str: Parser = (v) => (typeof v === "string" && v.trim() !== "" ? v.trim() : fail("expected a non-empty string"));
+const optStr: Parser = (v) => (v === undefined || v === null || v === "" ? undefined : str(v));
+const int = (min: number, max: number): Parser => (v) => {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
+  return Number.isInteger(n) && n >= min && n <= max ? n : fail(`expected a whole number from ${min} to ${max}`);
+};
+const bool: Parser = (v) => {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "string" && /^(true|1|yes|on)$/i.test(v.trim())) return true;
+  if (typeof v === "string" && /^(false|0|no|off)$/i.test(v.trim())) return false;
+  return fail("expected true or false");
+};
+const oneOf = <T extends string>(...values: T[]): Parser => (v) => {
+  const s = typeof v === "string" ? v.trim() : v;
+  const hit = values.find((x) => typeof s === "string" && x.toLowerCase() === s.toLowerCase());
+  return hit ?? fail(`expected one of ${values.join(", ")}`);
+};
+const duration = (minMs: number, maxMs: number): Parser => (v) => {
+  const ms = parseDuration(v);
+  if (ms === undefined) return fail("expected a duration such as 900, 15m, 1h or 30d");
+  return ms >= minMs && ms <= maxMs ? ms : fail(`expected a duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}`);
+};
+const origin: Parser = (v) => {
+  let u: URL;
+  try { u = new URL(str(v) as string); } catch { return fail("expected an absolute http(s) URL such as https://auth.example.com"); }
+  if (u.protocol !== "http:" && u.protocol !== "https:") fail("expected an http or https URL");
+  if (u.pathname !== "/" || u.search || u.hash || u.username) fail("expected an origin only (scheme, host and port; no path, query or credentials)");
+  return u.origin;
+};
+const originList: Parser = (v) => {
+  const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : fail("expected a comma-separated list of origins");
+  const out = (items as unknown[]).map((x) => origin(x) as string);
+  return out.length > 0 ? out : fail("expected at least one origin");
+};
+const basePath: Parser = (v) => {
+  const s = str(v) as string;
+  const p = ("/" + s.replace(/^\/+|\/+$/g, "")).replace(/\/+/g, "/");
+  return /^\/[A-Za-z0-9._~\-/]*$/.test(p) && p !== "/" ? p : fail("expected a path such as /auth");
+};
+const smtpUrl: Parser = (v) => {
+  if (v === undefined || v === "") return undefined;
+  let u: URL;
+  try { u = new URL(str(v) as string); } catch { return fail("expected a URL such as smtp://user:pass@smtp.example.com:587"); }
+  return u.protocol === "smtp:" || u.protocol === "smtps:" ? (v as string).trim() : fail("expected an smtp:// or smtps:// URL");
+};
+const database: Parser = (v) => {
+  const s = str(v) as string;
+  if (/^postgres(ql)?:\/\//i.test(s)) {
+    try { new URL(s); } catch { fail("expected a file path or a postgres:// URL"); }
+  }
+  return s;
+};
+const providers: Parser = (v) => {
+  let arr = v;
+  if (typeof v === "string") {
+    try { arr = JSON.parse(v); } catch { return fail("expected a JSON array of provider objects"); }
+  }
+  if (!Array.isArray(arr)) return fail("expected a JSON array of provider objects");
+  for (const p of arr) {
+    if (!p || typeof p !== "object" || typeof (p as ProviderConfig).thirdPartyId !== "string" || !/^[a-z0-9-]+$/i.test((p as ProviderConfig).thirdPartyId)) {
+      fail("every provider needs a thirdPartyId made of letters, digits and dashes");
+    }
+  }
+  const ids = arr.map((p: ProviderConfig) => p.thirdPartyId);
+  if (new Set(ids).size !== ids.length) fail("thirdPartyId values must be unique");
+  return arr;
+};
+
+/** The table of settings, in resolution order (later defaults may read earlier values). */
+export const settings: readonly Setting[] = [
+  { key: "mode", flag: "mode", env: "AUTHSVC_MODE", parse: oneOf("development", "production"), default: () => "development", doc: "development (local defaults, mail catcher, tokens in responses) or production (strict)" },
+  { key: "port", flag: "port", env: "AUTHSVC_PORT", parse: int(0, 65535), default: () => 3567, doc: "HTTP port (0 picks a free one)" },
+  { key: "host", flag: "host", env: "AUTHSVC_HOST", parse: str, default: (c) => (c.mode === "production" ? "0.0.0.0" : "127.0.0.1"), doc: "address to bind; 127.0.0.1 in development, 0.0.0.0 in production" },
+  { key: "database", flag: "database", env: "AUTHSVC_DATABASE", parse: database, secret: "url-password", default: () => "./authsvc.db", doc: "SQLite file path, or a postgres:// URL" },
+  { key: "publicUrl", flag: "public-url", env: "AUTHSVC_PUBLIC_URL", parse: origin, default: (c) => `http://localhost:${c.port || 3567}`, doc: "the API's own origin (issuer, cookie Secure); required in production" },
+  { key: "websiteUrl", flag: "website-url", env: "AUTHSVC_WEBSITE_URL", parse: origin, default: () => "http://localhost:3000", doc: "the frontend origin, used in mail links and for CORS" },
+  { key: "corsOrigins", flag: "cors-origins", env: "AUTHSVC_CORS_ORIGINS", parse: originList, default: (c) => [c.websiteUrl], doc: "comma-separated origins allowed by CORS (default: the website URL)" },
+  { key: "apiBasePath", flag: "api-base-path", env: "AUTHSVC_API_BASE_PATH", parse: basePath, default: () => "/auth", doc: "path prefix of every API route" },
+  { key: "websiteBasePath", flag: "website-base-path", env: "AUTHSVC_WEBSITE_BASE_PATH", parse: basePath, default: () => "/auth", doc: "path prefix of the frontend's auth pages (mail links)" },
+  { key: "secret", env: "AUTHSVC_SECRET", parse: (v) => { const s = str(v) as string; return s.length >= 32 ? s : fail("expected at least 32 characters"); }, secret: "all", default: () => undefined, doc: "server secret (≥ 32 chars; encrypts signing keys at rest); required in production; env or file only" },
+  { key: "bcryptCost", flag: "bcrypt-cost", env: "AUTHSVC_BCRYPT_COST", parse: int(4, 16), default: () => 11, doc: "bcrypt cost factor (10 or more in production)" },
+  { key: "passwordMinLength", flag: "password-min-length", env: "AUTHSVC_PASSWORD_MIN_LENGTH", parse: int(8, 256), default: () => 8, doc: "minimum password length in Unicode code points (never below 8)" },
+  { key: "accessTokenLifetimeMs", flag: "access-token-lifetime", env: "AUTHSVC_ACCESS_TOKEN_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 15 * 60_000, doc: "access token (JWT) lifetime" },
+  { key: "refreshTokenLifetimeMs", flag: "refresh-token-lifetime", env: "AUTHSVC_REFRESH_TOKEN_LIFETIME", parse: duration(60_000, 400 * 86_400_000), default: () => 30 * 86_400_000, doc: "refresh token lifetime, sliding (each refresh starts it again)" },
+  { key: "refreshGraceWindowMs", flag: "refresh-grace-window", env: "AUTHSVC_REFRESH_GRACE_WINDOW", parse: duration(0, 60_000), default: () => 10_000, doc: "how long a rotated refresh token still works (concurrent tabs)" },
+  { key: "emailVerificationTokenLifetimeMs", flag: "email-verification-token-lifetime", env: "AUTHSVC_EMAIL_VERIFICATION_TOKEN_LIFETIME", parse: duration(60_000, 7 * 86_400_000), default: () => 86_400_000, doc: "email verification token validity" },
+  { key: "passwordResetTokenLifetimeMs", flag: "password-reset-token-lifetime", env: "AUTHSVC_PASSWORD_RESET_TOKEN_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 3_600_000, doc: "password reset token validity" },
+  { key: "emailVerificationRequiresSession", flag: "email-verification-requires-session", env: "AUTHSVC_EMAIL_VERIFICATION_REQUIRES_SESSION", parse: bool, default: () => true, doc: "false allows token-only verification (cross-device links)" },
+  { key: "cookieSameSite", flag: "cookie-same-site", env: "AUTHSVC_COOKIE_SAME_SITE", parse: oneOf("auto", "lax", "strict", "none"), default: () => "auto", doc: "SameSite of session cookies; auto = lax when website and API share a site, else none" },
+  { key: "cookieSecure", flag: "cookie-secure", env: "AUTHSVC_COOKIE_SECURE", parse: oneOf("auto", "true", "false"), default: () => "auto", doc: "Secure cookie attribute; auto = on when the public URL is https" },
+  { key: "cookieDomain", flag: "cookie-domain", env: "AUTHSVC_COOKIE_DOMAIN", parse: optStr, default: () => undefined, doc: "Domain attribute of session cookies (default: host-only)" },
+  { key: "brandPrefix", flag: "brand-prefix", env: "AUTHSVC_BRAND_PREFIX", parse: (v) => (/^[a-z0-9][a-z0-9-]*$/.test(String(v)) ? String(v) : fail("expected lowercase letters, digits and dashes")), default: () => "authsvc", doc: "prefix of the body-mode header <prefix>-auth-mode" },
+  { key: "bodyLimit", flag: "body-limit", env: "AUTHSVC_BODY_LIMIT", parse: int(1024, 1_048_576), default: () => 16_384, doc: "largest accepted request body in bytes" },
+  { key: "smtpUrl", flag: "smtp-url", env: "AUTHSVC_SMTP_URL", parse: smtpUrl, secret: "url-password", default: () => undefined, doc: "SMTP relay, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; required in production" },
+  { key: "mailFrom", flag: "mail-from", env: "AUTHSVC_MAIL_FROM", parse: str, default: () => "authsvc <no-reply@localhost>", doc: "From header of every mail" },
+  { key: "mailCatcher", flag: "mail-catcher", env: "AUTHSVC_MAIL_CATCHER", parse: bool, default: (c) => c.mode === "development", doc: "run the built-in SMTP catcher (development default)" },
+  { key: "mailCatcherHost", flag: "mail-catcher-host", env: "AUTHSVC_MAIL_CATCHER_HOST", parse: str, default: () => "127.0.0.1", doc: "address of the built-in mail catcher" },
+  { key: "mailCatcherPort", flag: "mail-catcher-port", env: "AUTHSVC_MAIL_CATCHER_PORT", parse: int(0, 65535), default: () => 1025, doc: "port of the built-in mail catcher" },
+  { key: "mailCatcherRetention", flag: "mail-catcher-retention", env: "AUTHSVC_MAIL_CATCHER_RETENTION", parse: int(1, 1_000_000), default: () => 500, doc: "caught messages kept (newest first)" },
+  { key: "mailCatcherMaxAgeMs", flag: "mail-catcher-max-age", env: "AUTHSVC_MAIL_CATCHER_MAX_AGE", parse: duration(60_000, 365 * 86_400_000), default: () => 7 * 86_400_000, doc: "caught messages older than this are deleted" },
+  { key: "mailTemplatesDir", flag: "mail-templates-dir", env: "AUTHSVC_MAIL_TEMPLATES_DIR", parse: optStr, default: () => undefined, doc: "folder with template overrides (see README)" },
+  { key: "providers", env: "AUTHSVC_PROVIDERS", parse: providers, secret: "all", default: () => [], doc: "third-party providers (JSON array; config file or env)" },
+  { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
+  { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
+  { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
+];
+
+export interface ConfigInput {
+  /** Flags as commander parsed them (camelCase keys of the flag names); undefined = not given. */
+  flags?: Record<string, unknown>;
+  /** Environment; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Path of a JSON config file; falls back to AUTHSVC_CONFIG. */
+  configFile?: string;
+}
+
+const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Resolves, validates and freezes the configuration. Throws ConfigError naming the bad setting. */
+export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
+  const env = input.env ?? process.env;
+  const flags = { ...(input.flags ?? {}) };
+  if (flags.production === true) {
+    if (flags.mode !== undefined && flags.mode !== "production") throw new ConfigError("--production conflicts with --mode " + String(flags.mode));
+    flags.mode = "production";
+  }
+  const configFile = input.configFile ?? (typeof flags.config === "string" ? flags.config : undefined) ?? env.AUTHSVC_CONFIG;
+  let file: Record<string, unknown> = {};
+  if (configFile) {
+    let text: string;
+    try { text = readFileSync(configFile, "utf8"); } catch (e) {
+      throw new ConfigError(`cannot read config file ${configFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    try { file = JSON.parse(text); } catch (e) {
+      throw new ConfigError(`config file ${configFile} is not valid JSON: ${(e as Error).message}`);
+    }
+    if (!file || typeof file !== "object" || Array.isArray(file)) throw new ConfigError(`config file ${configFile} must hold a JSON object`);
+    const known = new Set<string>(settings.map((s) => s.key));
+    const fileKey = (s: Setting) => (s.flag ? camel(s.flag) : s.key);
+    for (const s of settings) known.add(fileKey(s));
+    for (const k of Object.keys(file)) if (!known.has(k)) throw new ConfigError(`config file ${configFile}: unknown setting "${k}"`);
+  }
+
+  const config: Partial<Config> = {};
+  const sources = {} as Record<keyof Config, Source>;
+  for (const s of settings) {
+    const flagKey = s.flag ? camel(s.flag) : undefined;
+    const fileKey = flagKey && flagKey in file ? flagKey : s.key;
+    let raw: unknown;
+    let source: Source;
+    let where: string;
+    if (flagKey && flags[flagKey] !== undefined) { raw = flags[flagKey]; source = "flag"; where = `--${s.flag}`; }
+    else if (env[s.env] !== undefined && env[s.env] !== "") { raw = env[s.env]; source = "env"; where = `${s.env} (environment)`; }
+    else if (file[fileKey] !== undefined) { raw = file[fileKey]; source = "file"; where = `"${fileKey}" in ${configFile}`; }
+    else { (config as Record<string, unknown>)[s.key] = s.default(config); sources[s.key] = "default"; continue; }
+    try {
+      (config as Record<string, unknown>)[s.key] = s.parse(raw);
+    } catch (why) {
+      if (typeof why !== "string") throw why;
+      const shown = s.secret === "all" ? "(hidden)" : JSON.stringify(typeof raw === "string" && s.secret ? maskUrl(raw) : raw);
+      throw new ConfigError(`invalid value for ${where}: ${shown}: ${why}`);
+    }
+    sources[s.key] = source;
+  }
+  const c = config as Config;
+  if (c.mode === "production") {
+    const missing: string[] = [];
+    if (sources.publicUrl === "default") missing.push("--public-url (AUTHSVC_PUBLIC_URL)");
+    if (!c.smtpUrl) missing.push("--smtp-url (AUTHSVC_SMTP_URL)");
+    if (!c.secret) missing.push("AUTHSVC_SECRET");
+    if (missing.length) throw new ConfigError(`production mode needs ${missing.join(", ")}`);
+    if (c.bcryptCost < 10) throw new ConfigError(`invalid value for bcryptCost: ${c.bcryptCost}: production mode needs a cost of 10 or more`);
+  }
+  if (c.cookieSameSite === "none" && c.cookieSecure === "false") {
+    throw new ConfigError("invalid value for --cookie-same-site: \"none\": browsers drop SameSite=None cookies that are not Secure");
+  }
+  deepFreeze(c);
+  return Object.freeze({ config: c, sources: Object.freeze(sources), configFile });
+}
+
+/** Settings as `authsvc config` prints them: value (secrets masked) and source. */
+export function describeConfig(resolved: ResolvedConfig): Array<{ key: string; flag?: string; env: string; value: unknown; source: Source }> {
+  return settings.map((s) => {
+    const v = resolved.config[s.key];
+    let value: unknown = v;
+    if (s.secret === "all" && v !== undefined && !(Array.isArray(v) && v.length === 0)) value = s.key === "providers" ? maskProviders(v as ProviderConfig[]) : "********";
+    else if (s.secret === "url-password" && typeof v === "string") value = maskUrl(v);
+    return { key: s.key, flag: s.flag ? `--${s.flag}` : undefined, env: s.env, value, source: resolved.sources[s.key] };
+  });
+}
+
+/** Replaces the password of a URL (smtp://user:pass@…, postgres://…) with ****. */
+export function maskUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, "$1****@");
+}
+
+function maskProviders(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskProviders);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, /secret|privatekey/i.test(k) ? "********" : maskProviders(v)]));
+  }
+  return value;
+}
+
+function deepFreeze(o: unknown): void {
+  if (o && typeof o === "object" && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+}
+
+/** The configuration tests use: development defaults with a fast hash and a silent log. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const { config } = resolveConfig({ env: {} });
+  return { ...config, bcryptCost: 4, logLevel: "silent", mailCatcher: false, ...overrides };
+}

@@ -1,0 +1,29 @@
+/**
+ * The catalogue of domain errors. Core functions throw AuthError with a code; http/errors.ts maps
+ * each code to a status and body in one place. Anything else thrown is an internal error: logged
+ * with its detail, answered as a generic 500.
+ */
+export type ErrorCode =
+  | "BAD_INPUT" // 400 {"message"}
+  | "UNAUTHORISED" // 401 unauthorised
+  | "TRY_REFRESH_TOKEN" // 401 try refresh token
+  | "TOKEN_THEFT_DETECTED" // 401 token theft detected
+  | "INVALID_CLAIM" // 403 invalid claim
+  | "NOT_FOUND" // 404
+  | "CONFLICT" // 409
+  | "RATE_LIMITED" // 429 + Retry-After
+  | "PROVIDER_ERROR" // 502: a third-party provider failed
+  | "UNAVAILABLE"; // 503: database locked or overloaded
+
+export class AuthError extends Error {
+  override name = "AuthError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { clearTokens?: boolean; retryAfterSeconds?: number; claimValidationErrors?: unknown[] } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badInput = (message: string) => new AuthError("BAD_INPUT", message);

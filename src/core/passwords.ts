@@ -1,0 +1,99 @@
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
+
+/**
+ * Password policy (PROTOCOL.md §6) and hashing.
+ *
+ * Hash scheme, stored with the hash:
+ *   "bcrypt-sha384:" + bcrypt(base64(SHA-384(NFKC(password))))   — ours
+ *   "$2a$…", "$2b$…", "$2y$…"                                     — plain bcrypt, imported from elsewhere
+ * The SHA-384 pre-hash makes every byte count (bcrypt alone ignores bytes past 72) and base64
+ * keeps NUL bytes out of bcrypt's input. NFKC on set and on verify means the same password typed
+ * with composed or decomposed accents works. bcrypt runs on libuv's thread pool (@node-rs/bcrypt's
+ * async API), never on the event loop.
+ */
+export const MAX_PASSWORD_BYTES = 1024;
+const PREFIX = "bcrypt-sha384:";
+/** Costs above this are refused without computing (a hostile imported hash would take hours). */
+const MAX_ACCEPTED_COST = 16;
+
+let common: Set<string> | undefined;
+function commonPasswords(): Set<string> {
+  if (!common) {
+    // zxcvbn-ts's ranked list of ~49k passwords seen in breaches, bundled: works offline.
+    const require = createRequire(import.meta.url);
+    const list: string[] = require("@zxcvbn-ts/language-common").dictionary["passwords-common"];
+    common = new Set(list.filter((p) => [...p].length >= 8));
+  }
+  return common;
+}
+
+export interface PolicyOptions {
+  minLength: number;
+  /** Canonical email of the account; the password may not be it or its local part. */
+  email?: string;
+}
+
+/** Returns a sentence naming the broken rule, or null when the password is acceptable. */
+export function checkPasswordPolicy(password: string, opts: PolicyOptions): string | null {
+  if (!password.isWellFormed()) return "Password contains invalid Unicode (an unpaired surrogate).";
+  const length = [...password].length;
+  if (length < opts.minLength) return `Password must be at least ${opts.minLength} characters long.`;
+  if (Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) return `Password must be at most ${MAX_PASSWORD_BYTES} bytes long.`;
+  const lower = password.normalize("NFKC").toLowerCase();
+  if (commonPasswords().has(lower)) return "This password is too common. Please choose a less guessable one.";
+  if (opts.email) {
+    const local = opts.email.slice(0, opts.email.lastIndexOf("@"));
+    if (lower === opts.email || lower.includes(opts.email) || (local.length > 0 && lower === local)) {
+      return "Password must not be your email address or part of it.";
+    }
+  }
+  return null;
+}
+
+function prehash(password: string): string {
+  return createHash("sha384").update(password.normalize("NFKC"), "utf8").digest("base64");
+}
+
+/** Hashes a password with the current scheme at the given bcrypt cost. */
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  return PREFIX + (await bcryptHash(prehash(password), { cost }));
+}
+
+/** The bcrypt cost recorded in a stored hash, or undefined if the format is unknown. */
+export function hashCost(stored: string): number | undefined {
+  const m = /^(?:bcrypt-sha384:)?\$2[aby]\$(\d\d)\$/.exec(stored);
+  return m ? Number(m[1]) : undefined;
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  /** The stored hash should be replaced (other scheme or cost); only meaningful when ok. */
+  needsRehash: boolean;
+}
+
+/** Verifies a password against a stored hash of any supported scheme. Never throws for bad hashes. */
+export async function verifyPassword(password: string, stored: string, currentCost: number): Promise<VerifyResult> {
+  const cost = hashCost(stored);
+  if (cost === undefined || cost > MAX_ACCEPTED_COST) return { ok: false, needsRehash: false };
+  try {
+    if (stored.startsWith(PREFIX)) {
+      const ok = await bcryptVerify(prehash(password), stored.slice(PREFIX.length));
+      return { ok, needsRehash: ok && cost !== currentCost };
+    }
+    // Imported plain bcrypt: verified as bcrypt always was (first 72 bytes), then upgraded.
+    const ok = await bcryptVerify(password, stored);
+    return { ok, needsRehash: ok };
+  } catch {
+    return { ok: false, needsRehash: false };
+  }
+}
+
+/**
+ * A hash of a random password at the current cost. Sign-in verifies against it when the account
+ * does not exist, so "unknown email" costs the same time as "wrong password".
+ */
+export async function createDummyHash(cost: number): Promise<string> {
+  return hashPassword(createHash("sha256").update(String(Math.random())).digest("hex"), cost);
+}

@@ -1,0 +1,45 @@
+import { H3Error, type H3Event, setResponseHeader, setResponseStatus } from "h3";
+import { AuthError, type ErrorCode } from "../core/errors.js";
+import { isBusyError } from "../store/database.js";
+import type { Logger } from "../util/logger.js";
+
+const statusOf: Record<ErrorCode, number> = {
+  BAD_INPUT: 400,
+  UNAUTHORISED: 401,
+  TRY_REFRESH_TOKEN: 401,
+  TOKEN_THEFT_DETECTED: 401,
+  INVALID_CLAIM: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  PROVIDER_ERROR: 502,
+  UNAVAILABLE: 503,
+};
+
+/** The JSON body and status for any error thrown while handling a request (one place for all). */
+export function errorResponse(err: unknown, logger: Logger, event?: H3Event): { status: number; body: Record<string, unknown>; retryAfter?: number } {
+  if (err instanceof AuthError) {
+    const body: Record<string, unknown> = { message: err.message };
+    if (err.code === "INVALID_CLAIM") body.claimValidationErrors = err.details.claimValidationErrors ?? [];
+    return { status: statusOf[err.code], body, retryAfter: err.details.retryAfterSeconds };
+  }
+  if (isBusyError(err)) {
+    logger.warn("database busy", { path: event?.path });
+    return { status: 503, body: { message: "The database is busy; please retry." }, retryAfter: 1 };
+  }
+  if (err instanceof H3Error && err.statusCode < 500) {
+    const messages: Record<number, string> = { 404: "Not Found", 405: "Method Not Allowed", 413: "Request body too large", 415: "Unsupported Media Type" };
+    return { status: err.statusCode, body: { message: err.statusMessage || messages[err.statusCode] || err.message } };
+  }
+  const cause = err instanceof H3Error && err.cause ? err.cause : err;
+  logger.error("internal error", { method: event?.method, path: event?.path, err: cause instanceof Error ? cause : new Error(String(cause)) });
+  return { status: 500, body: { message: "Internal Error" } };
+}
+
+/** Writes an error response. */
+export function sendError(event: H3Event, err: unknown, logger: Logger): Record<string, unknown> {
+  const r = errorResponse(err, logger, event);
+  setResponseStatus(event, r.status);
+  if (r.retryAfter !== undefined) setResponseHeader(event, "retry-after", r.retryAfter);
+  return r.body;
+}

@@ -1,0 +1,22 @@
+import type { EventHandler } from "h3";
+import type { HttpDeps } from "./deps.js";
+import { healthz, readyz } from "./handlers/health.js";
+
+export type Method = "GET" | "POST";
+
+/**
+ * The one route table: method, path (under the API base path unless `root`), handler factory.
+ * API routes also answer under the tenant prefix /<base>/public/... .
+ */
+export interface Route {
+  method: Method;
+  path: string;
+  handler: (deps: HttpDeps) => EventHandler;
+  /** Mounted at the server root instead of under the API base path. */
+  root?: boolean;
+}
+
+export const routes: readonly Route[] = [
+  { method: "GET", path: "/healthz", handler: healthz, root: true },
+  { method: "GET", path: "/readyz", handler: readyz, root: true },
+];

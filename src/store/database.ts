@@ -1,0 +1,141 @@
+import Database from "better-sqlite3";
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema.js";
+
+export type Dialect = "sqlite" | "postgres";
+
+/** An open store: the Kysely handle plus the few things that differ between SQLite and PostgreSQL. */
+export interface Store {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Where it points, with any password masked (for messages). */
+  description: string;
+  /**
+   * Runs `fn` in one write transaction. On SQLite it is `BEGIN IMMEDIATE` (takes the write lock up
+   * front, so a read-then-write never fails with SQLITE_BUSY halfway); on PostgreSQL a READ COMMITTED
+   * transaction: code inside relies on conditional updates and unique indexes, not on isolation.
+   * Never hash a password or call the network inside it: it holds the only SQLite connection.
+   */
+  writeTx<T>(fn: (tx: Kysely<DB>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** A file path (SQLite) or postgres:// URL. A `schema` query parameter selects a PostgreSQL schema. */
+  url: string;
+  sqliteSynchronous?: "FULL" | "NORMAL";
+  /** Busy timeout on SQLite in ms (how long a writer waits for another process's lock). */
+  busyTimeoutMs?: number;
+  /** Largest PostgreSQL pool. */
+  poolSize?: number;
+}
+
+// int8 (bigint) columns hold epoch milliseconds, well inside a double's exact range.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Opens the database the URL names. SQLite files are created on first use. */
+export function openStore(opts: OpenOptions): Store {
+  return isPostgresUrl(opts.url) ? openPostgres(opts) : openSqlite(opts);
+}
+
+function openSqlite(opts: OpenOptions): Store {
+  const file = opts.url.replace(/^sqlite:(\/\/)?/i, "");
+  const raw = new Database(file);
+  const sync = opts.sqliteSynchronous ?? "FULL";
+  raw.pragma("journal_mode = WAL");
+  raw.pragma(`synchronous = ${sync}`);
+  raw.pragma("foreign_keys = ON");
+  raw.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+  // Read the pragmas back: an acknowledged write must survive a power cut (WAL + FULL), and
+  // cascades must work. A filesystem that cannot do WAL would silently weaken both.
+  const mode = String(raw.pragma("journal_mode", { simple: true })).toLowerCase();
+  const syncNow = Number(raw.pragma("synchronous", { simple: true }));
+  const fk = Number(raw.pragma("foreign_keys", { simple: true }));
+  if (file !== ":memory:" && mode !== "wal") throw new Error(`SQLite refused WAL mode for ${file} (journal_mode=${mode})`);
+  if (syncNow !== (sync === "FULL" ? 2 : 1) || fk !== 1) throw new Error(`SQLite pragmas not applied for ${file}`);
+
+  // Kysely prepares every query anew; better-sqlite3 statements are reusable, so cache them by SQL text.
+  const cache = new Map<string, SqliteStatement>();
+  const database: SqliteDatabase = {
+    close: () => { cache.clear(); raw.close(); },
+    prepare: (text: string) => {
+      let stmt = cache.get(text);
+      if (!stmt) {
+        stmt = raw.prepare(text) as unknown as SqliteStatement;
+        if (cache.size > 500) cache.clear();
+        cache.set(text, stmt);
+      }
+      return stmt;
+    },
+  };
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: "sqlite",
+    description: file,
+    writeTx: (fn) =>
+      db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await fn(conn);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (err) {
+          if (raw.inTransaction) await sql`rollback`.execute(conn);
+          throw err;
+        }
+      }),
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(opts: OpenOptions): Store {
+  const url = new URL(opts.url);
+  const schema = url.searchParams.get("schema") ?? undefined;
+  url.searchParams.delete("schema");
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new Error(`invalid schema name in database URL: ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: url.toString(),
+    max: opts.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client that loses its server must not crash the process.
+  pool.on("error", () => {});
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({
+      pool,
+      onCreateConnection: schema
+        ? async (conn) => { await conn.executeQuery(CompiledQuery.raw(`set search_path to "${schema}"`)); }
+        : undefined,
+    }),
+  });
+  return {
+    db,
+    dialect: "postgres",
+    description: maskPassword(opts.url),
+    writeTx: (fn) => db.transaction().execute(fn),
+    close: () => db.destroy(),
+  };
+}
+
+function maskPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, "$1****@");
+}
+
+/** True when the error is a unique-constraint violation (SQLite or PostgreSQL 23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string };
+  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/** True when the database stayed locked past the busy timeout (answer 503, not 500). */
+export function isBusyError(err: unknown): boolean {
+  const e = err as { code?: string };
+  return e?.code === "SQLITE_BUSY" || e?.code === "SQLITE_LOCKED" || e?.code === "55P03" || e?.code === "57014";
+}

@@ -1,0 +1,13 @@
+import type { Kysely } from "kysely";
+import type { Dialect } from "../database.js";
+import * as m001 from "./001-initial.js";
+
+export interface Migration {
+  name: string;
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
+}
+
+/** Every migration, in order. Append only; never edit one that has shipped. */
+export const migrations: readonly Migration[] = [
+  { name: "001-initial", up: m001.up },
+];

@@ -1,0 +1,133 @@
+import type { Generated } from "kysely";
+
+/**
+ * Kysely table types. Timestamps are epoch milliseconds (bigint on PostgreSQL, read back as
+ * numbers); booleans are stored as 0/1 integers so both dialects behave the same.
+ */
+export interface UsersTable {
+  id: string;
+  /** The user's current canonical email (trimmed, lowercased); not unique across login methods. */
+  email: string;
+  time_joined: number;
+  updated_at: number;
+}
+
+/** One email/password login per user; the email is unique among email/password logins. */
+export interface EmailPasswordCredentialsTable {
+  user_id: string;
+  email: string;
+  /** Scheme-prefixed hash, see core/passwords. Never leaves the server. */
+  password_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ThirdPartyIdentitiesTable {
+  provider_id: string;
+  provider_user_id: string;
+  user_id: string;
+  email: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An address is verified for a user when a row exists for (user_id, email). */
+export interface VerifiedEmailsTable {
+  user_id: string;
+  email: string;
+  verified_at: number;
+}
+
+/** One-time tokens (email verification, password reset): only the SHA-256 of the token is kept. */
+export interface OneTimeTokensTable {
+  token_hash: string;
+  purpose: "email_verification" | "password_reset";
+  user_id: string;
+  email: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface SessionsTable {
+  handle: string;
+  user_id: string;
+  created_at: number;
+  /** Sliding expiry: moved forward on every refresh. */
+  expires_at: number;
+  last_refreshed_at: number | null;
+  revoked_at: number | null;
+  revoke_reason: string | null;
+}
+
+/** Every refresh token ever issued for a session (its family), hashed; rotation marks `rotated_at`. */
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_handle: string;
+  parent_hash: string | null;
+  created_at: number;
+  expires_at: number;
+  rotated_at: number | null;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  alg: string;
+  public_jwk: string;
+  /** Private JWK as JSON, or "enc:v1:<…>" when encrypted with the server secret. */
+  private_jwk: string;
+  created_at: number;
+  /** When it stopped signing; null for the current key. */
+  retired_at: number | null;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  created_at: number;
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string | null;
+  html_body: string | null;
+  status: "pending" | "sent" | "failed";
+  attempts: number;
+  next_attempt_at: number;
+  lease_until: number | null;
+  lease_owner: string | null;
+  last_error: string | null;
+  sent_at: number | null;
+  message_id: string | null;
+}
+
+export interface CaughtMailTable {
+  id: Generated<number>;
+  received_at: number;
+  mail_from: string | null;
+  to_address: string;
+  subject: string | null;
+  text_body: string | null;
+  html_body: string | null;
+  headers: string | null;
+}
+
+/** Append-only audit log (update and delete are refused by the database). */
+export interface EventsTable {
+  id: Generated<number>;
+  at: number;
+  type: string;
+  user_id: string | null;
+  data: string | null;
+}
+
+export interface DB {
+  users: UsersTable;
+  email_password_credentials: EmailPasswordCredentialsTable;
+  third_party_identities: ThirdPartyIdentitiesTable;
+  verified_emails: VerifiedEmailsTable;
+  one_time_tokens: OneTimeTokensTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  signing_keys: SigningKeysTable;
+  mail_outbox: MailOutboxTable;
+  caught_mail: CaughtMailTable;
+  events: EventsTable;
+}

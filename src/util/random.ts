@@ -1,0 +1,16 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+
+/** A new opaque secret token: 32 CSPRNG bytes (256 bits), base64url, no padding. */
+export function createSecretToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** SHA-256 hex of a token: the only form in which secret tokens are stored. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** A random UUID v4, used for user ids and session handles. */
+export function createId(): string {
+  return randomUUID();
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { checkPasswordPolicy, hashPassword, verifyPassword } from "../../src/core/passwords.js";
+import { hash as plainBcrypt } from "@node-rs/bcrypt";
+
+const policy = { minLength: 8, email: "ada@example.com" };
+
+describe("password policy", () => {
+  it("counts Unicode code points: 8 emoji pass, 7 do not", () => {
+    expect(checkPasswordPolicy("😀".repeat(8), policy)).toBeNull();
+    expect(checkPasswordPolicy("😀".repeat(7), policy)).toMatch(/at least 8 characters/);
+  });
+  it("caps length in UTF-8 bytes, not characters", () => {
+    expect(checkPasswordPolicy("😀".repeat(256), policy)).toBeNull(); // 1024 bytes
+    expect(checkPasswordPolicy("😀".repeat(256) + "a", policy)).toMatch(/at most 1024 bytes/);
+  });
+  it("has no composition rules", () => {
+    expect(checkPasswordPolicy("correct horse battery staple", policy)).toBeNull();
+  });
+  it("refuses common passwords and the email or its local part", () => {
+    expect(checkPasswordPolicy("password123", policy)).toMatch(/too common/);
+    expect(checkPasswordPolicy("ada@example.com", policy)).toMatch(/email/);
+    expect(checkPasswordPolicy("ADA@example.com", { ...policy, email: "ada@example.com" })).toMatch(/email/);
+    expect(checkPasswordPolicy("adalovelace", { ...policy, email: "adalovelace@example.com" })).toMatch(/email/);
+  });
+});
+
+describe("password hashing", () => {
+  it("counts bytes past bcrypt's 72: two 80-byte passwords differing after byte 72 do not verify each other", async () => {
+    const a = "x".repeat(75) + "aaaaa";
+    const b = "x".repeat(75) + "bbbbb";
+    const h = await hashPassword(a, 4);
+    expect((await verifyPassword(a, h, 4)).ok).toBe(true);
+    expect((await verifyPassword(b, h, 4)).ok).toBe(false);
+  });
+  it("keeps surrounding spaces: the trimmed form does not verify", async () => {
+    const h = await hashPassword("  pass phrase  ", 4);
+    expect((await verifyPassword("  pass phrase  ", h, 4)).ok).toBe(true);
+    expect((await verifyPassword("pass phrase", h, 4)).ok).toBe(false);
+  });
+  it("treats composed and decomposed accents as the same password", async () => {
+    const h = await hashPassword("caf\u00e9 au lait", 4);
+    expect((await verifyPassword("cafe\u0301 au lait", h, 4)).ok).toBe(true);
+  });
+  it("verifies imported plain bcrypt hashes and asks for a rehash", async () => {
+    const imported = await plainBcrypt("hunter2hunter2", { cost: 4 });
+    expect(await verifyPassword("hunter2hunter2", imported, 4)).toEqual({ ok: true, needsRehash: true });
+    expect((await verifyPassword("hunter2hunter3", imported, 4)).ok).toBe(false);
+  });
+  it("asks for a rehash when the configured cost changed", async () => {
+    const h = await hashPassword("correct horse battery staple", 4);
+    expect(await verifyPassword("correct horse battery staple", h, 5)).toEqual({ ok: true, needsRehash: true });
+    expect(await verifyPassword("correct horse battery staple", h, 4)).toEqual({ ok: true, needsRehash: false });
+  });
+  it("refuses absurd costs without computing them", async () => {
+    // Computing cost 31 would take days: the test would time out rather than pass.
+    expect((await verifyPassword("x", "$2b$31$" + "a".repeat(53), 4)).ok).toBe(false);
+  });
+});

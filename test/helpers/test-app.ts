@@ -1,0 +1,51 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp, type App } from "../../src/app.js";
+import { testConfig, type Config } from "../../src/config.js";
+import { toNodeListener } from "../../src/http/app.js";
+import { createManualClock } from "../../src/util/clock.js";
+import type { Backend } from "./backends.js";
+import { sqliteBackend } from "./backends.js";
+
+export interface TestApp {
+  app: App;
+  /** Base URL of the real HTTP listener, e.g. http://127.0.0.1:54321 */
+  url: string;
+  clock: ReturnType<typeof createManualClock>;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * A migrated app on a fresh database (SQLite file or PostgreSQL schema), a fast hash cost, an
+ * injectable clock and a real HTTP listener on port 0.
+ */
+export async function createTestApp(opts: { backend?: Backend; config?: Partial<Config>; start?: boolean; listen?: boolean } = {}): Promise<TestApp> {
+  const db = await (opts.backend ?? sqliteBackend).create();
+  const clock = createManualClock(Date.now());
+  const config = testConfig({ database: db.url, ...opts.config });
+  const app = await createApp(config, { clock });
+  await app.migrate();
+  if (opts.start) await app.start();
+  let server: Server | undefined;
+  let url = "";
+  if (opts.listen !== false) {
+    server = createServer(toNodeListener(app.http));
+    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  return {
+    app,
+    url,
+    clock,
+    config,
+    close: async () => {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server!.close(() => r()));
+      }
+      await app.close();
+      await db.drop();
+    },
+  };
+}
