@@ -1,6 +1,7 @@
 import { H3Error, type H3Event, setResponseHeader, setResponseStatus } from "h3";
 import { AuthError, type ErrorCode } from "../core/errors.js";
 import { isBusyError } from "../store/database.js";
+import { HttpInputError } from "./body.js";
 import type { Logger } from "../util/logger.js";
 
 const statusOf: Record<ErrorCode, number> = {
@@ -23,6 +24,7 @@ export function errorResponse(err: unknown, logger: Logger, event?: H3Event): { 
     if (err.code === "INVALID_CLAIM") body.claimValidationErrors = err.details.claimValidationErrors ?? [];
     return { status: statusOf[err.code], body, retryAfter: err.details.retryAfterSeconds };
   }
+  if (err instanceof HttpInputError) return { status: err.status, body: { message: err.message } };
   if (isBusyError(err)) {
     logger.warn("database busy", { path: event?.path });
     return { status: 503, body: { message: "The database is busy; please retry." }, retryAfter: 1 };

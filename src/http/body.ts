@@ -1,0 +1,68 @@
+import type { H3Event } from "h3";
+
+
+/** HTTP-level input errors (413, 415) carry their own status; everything else here is a 400. */
+export class HttpInputError extends Error {
+  constructor(readonly status: 400 | 411 | 413 | 415, message: string) {
+    super(message);
+  }
+}
+
+const INVALID_JSON = "API input error: Please make sure to pass a valid JSON input in the request body";
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Reads a JSON object body under a byte limit (PROTOCOL.md §0):
+ * - the limit is enforced while streaming, so a chunked body with no Content-Length is cut off too (413);
+ * - an empty body is `{}`; a non-empty one must be application/json (415);
+ * - invalid UTF-8, invalid JSON, or a top level that is not an object → 400;
+ * - `__proto__` keys and `constructor.prototype` at any depth → 400 (prototype pollution).
+ */
+export async function readJsonBody(event: H3Event, limit: number): Promise<Record<string, unknown>> {
+  const req = event.node.req;
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > limit) {
+    req.resume();
+    throw new HttpInputError(413, `Request body too large (limit ${limit} bytes)`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      req.resume();
+      throw new HttpInputError(413, `Request body too large (limit ${limit} bytes)`);
+    }
+    chunks.push(chunk);
+  }
+  if (size === 0) return {};
+  const type = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new HttpInputError(415, "Content-Type must be application/json");
+  }
+  let text: string;
+  try {
+    text = decoder.decode(Buffer.concat(chunks, size));
+  } catch {
+    throw new HttpInputError(400, "Request body is not valid UTF-8");
+  }
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text, rejectPrototypeKeys);
+  } catch (err) {
+    if (err instanceof HttpInputError) throw err;
+    throw new HttpInputError(400, INVALID_JSON);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new HttpInputError(400, INVALID_JSON);
+  return value as Record<string, unknown>;
+}
+
+function rejectPrototypeKeys(this: unknown, key: string, value: unknown): unknown {
+  if (key === "__proto__" || (key === "constructor" && value && typeof value === "object" && "prototype" in value)) {
+    throw new HttpInputError(400, "Request body contains a forbidden key (__proto__ or constructor.prototype)");
+  }
+  return value;
+}
+
+
