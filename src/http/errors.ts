@@ -18,7 +18,9 @@ const statusOf: Record<ErrorCode, number> = {
 };
 
 /** The JSON body and status for any error thrown while handling a request (one place for all). */
-export function errorResponse(err: unknown, logger: Logger, event?: H3Event): { status: number; body: Record<string, unknown>; retryAfter?: number } {
+export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event): { status: number; body: Record<string, unknown>; retryAfter?: number } {
+  // h3 wraps what a handler throws in an H3Error; the original is its cause.
+  const err = thrown instanceof H3Error && thrown.cause instanceof Error ? thrown.cause : thrown;
   if (err instanceof AuthError) {
     const body: Record<string, unknown> = { message: err.message };
     if (err.code === "INVALID_CLAIM") body.claimValidationErrors = err.details.claimValidationErrors ?? [];
