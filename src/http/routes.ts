@@ -1,6 +1,7 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "./deps.js";
 import { healthz, readyz } from "./handlers/health.js";
+import { appleCallback } from "./handlers/apple-callback.js";
 import { authorisationUrl } from "./handlers/authorisation-url.js";
 import { loginMethods } from "./handlers/login-methods.js";
 import { signInUpHandler } from "./handlers/sign-in-up.js";
@@ -25,4 +26,5 @@ export const routes: readonly Route[] = [
   { method: "GET", path: "/authorisationurl", handler: authorisationUrl },
   { method: "POST", path: "/signinup", handler: signInUpHandler },
   { method: "GET", path: "/loginmethods", handler: loginMethods },
+  { method: "POST", path: "/callback/apple", handler: appleCallback },
 ];

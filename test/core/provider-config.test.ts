@@ -72,3 +72,22 @@ describe("provider configuration", () => {
     await expect(createApp(testConfig({ database: "/nonexistent/dir/x.db", providers: [{ thirdPartyId: "corp" }] }))).rejects.toThrow(/provider "corp": clientId: is required/);
   });
 });
+
+describe("provider presets' hooks", () => {
+  it("signs Apple's client secret as a short-lived ES256 JWT with the team's key", async () => {
+    const { generateKeyPair, exportPKCS8, jwtVerify } = await import("jose");
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const [apple] = normaliseProviders([{ thirdPartyId: "apple", clientId: "com.example.web", additionalConfig: { keyId: "KEY123", teamId: "TEAM456", privateKey: await exportPKCS8(privateKey) } }], "production");
+    const now = Date.UTC(2030, 0, 1);
+    const secret = await apple.hooks.clientSecret!(apple.clients[0], now);
+    const { payload, protectedHeader } = await jwtVerify(secret!, publicKey, { audience: "https://appleid.apple.com", issuer: "TEAM456", subject: "com.example.web", currentDate: new Date(now) });
+    expect(protectedHeader).toMatchObject({ alg: "ES256", kid: "KEY123" });
+    expect(payload.exp! - payload.iat!).toBe(300);
+  });
+
+  it("fills Microsoft's multi-tenant issuer template from the token's tid", () => {
+    const [ms] = normaliseProviders([{ thirdPartyId: "microsoft", clientId: "a", clientSecret: "b" }], "production");
+    expect(ms.hooks.issuerFor!("https://login.microsoftonline.com/{tenantid}/v2.0", { tid: "t-1" })).toBe("https://login.microsoftonline.com/t-1/v2.0");
+    expect(ms.hooks.issuerFor!("https://login.microsoftonline.com/{tenantid}/v2.0", {})).toBeUndefined();
+  });
+});

@@ -238,3 +238,21 @@ describe.each(backends)("third-party sign-in against a real OpenID provider ($na
     expect(Number(n.rows[0].n)).toBe(1);
   });
 });
+
+describe("Apple's form_post callback", () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ config: { websiteUrl: "https://app.example.com" } }); });
+  afterAll(async () => { await t?.close(); });
+
+  it("redirects to the website's callback page with code and state, never to a URL from the request", async () => {
+    const res = await fetch(`${t.url}/auth/callback/apple`, {
+      method: "POST", redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ code: "c0de", state: "st", id_token: "secret.jwt.value", redirect: "https://evil.example" }).toString(),
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("https://app.example.com/auth/callback/apple?code=c0de&state=st");
+    const json = await fetch(`${t.url}/auth/callback/apple`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(json.status).toBe(415);
+  });
+});

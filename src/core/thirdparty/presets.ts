@@ -15,7 +15,7 @@ export interface ProviderHooks {
   /** The issuer an ID token must carry (Microsoft's multi-tenant issuer is a template). */
   issuerFor?(issuer: string, payload: Record<string, unknown>): string | undefined;
   /** More user info after the user-info call, with a GET that carries the access token. */
-  extraUserInfo?(get: (url: string) => Promise<unknown>, info: Record<string, unknown>): Promise<Record<string, unknown>>;
+  extraUserInfo?(get: (url: string) => Promise<unknown>, info: Record<string, unknown>, userInfoEndpoint: string): Promise<Record<string, unknown>>;
 }
 
 export interface PresetDefaults {
@@ -51,8 +51,9 @@ const presets: Preset[] = [
       userInfoMap: { fromUserInfoAPI: { userId: "id", email: "email", emailVerified: "email_verified" } },
     },
     hooks: {
-      async extraUserInfo(get, info) {
-        const emails = await get("https://api.github.com/user/emails");
+      // …/user → …/user/emails, so GitHub Enterprise (https://host/api/v3/user) works too.
+      async extraUserInfo(get, info, userInfoEndpoint) {
+        const emails = await get(userInfoEndpoint.replace(/\/+$/, "") + "/emails");
         const list = Array.isArray(emails) ? (emails as Array<Record<string, unknown>>) : [];
         const primary = list.find((e) => e && e.primary === true && typeof e.email === "string");
         return { ...info, email: primary?.email, email_verified: primary?.verified === true };

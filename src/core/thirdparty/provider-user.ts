@@ -100,5 +100,5 @@ async function fetchUserInfo(ctx: CoreContext, provider: Provider, endpoint: str
   };
   const info = await get(endpoint);
   if (!info || typeof info !== "object" || Array.isArray(info)) throw providerError(ctx, provider, `The provider ${provider.id} sent invalid user info`);
-  return provider.hooks.extraUserInfo ? provider.hooks.extraUserInfo(get, info as Record<string, unknown>) : (info as Record<string, unknown>);
+  return provider.hooks.extraUserInfo ? provider.hooks.extraUserInfo(get, info as Record<string, unknown>, endpoint) : (info as Record<string, unknown>);
 }
