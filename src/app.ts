@@ -1,8 +1,9 @@
 import type { App as H3App } from "h3";
 import { sql } from "kysely";
-import type { Config } from "./config.js";
+import { ConfigError, type Config } from "./config.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
+import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdparty/registry.js";
 import { createHttpApp } from "./http/app.js";
 import { openStore, type Store } from "./store/database.js";
 import { isMigrated, migrateToLatest } from "./store/migrator.js";
@@ -33,11 +34,14 @@ export interface App {
 /** Composition root: builds db, clock, logger, services and the HTTP app from a config. */
 export async function createApp(config: Readonly<Config>, overrides: AppOverrides = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  // Providers are checked before anything opens, so a typo stops the start with a clear message.
+  let thirdParty: ThirdPartyRegistry;
+  try { thirdParty = createThirdPartyRegistry(config.providers, config.mode); } catch (err) { throw new ConfigError(`invalid value for providers: ${(err as Error).message}`); }
   const clock = overrides.clock ?? systemClock;
   const store = overrides.store ?? openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
   const dummyHash = createDummyHash(config.bcryptCost);
   dummyHash.catch(() => {});
-  const ctx: CoreContext = { config, store, clock, logger, dummyHash };
+  const ctx: CoreContext = { config, store, clock, logger, dummyHash, thirdParty };
 
   let shuttingDown = false;
   let migrated = false;

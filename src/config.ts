@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { formatDuration, parseDuration } from "./util/duration.js";
+import { normaliseProviders } from "./core/thirdparty/provider-config.js";
 
 /**
  * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
@@ -250,6 +251,9 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
     if (!c.secret) missing.push("AUTHSVC_SECRET");
     if (missing.length) throw new ConfigError(`production mode needs ${missing.join(", ")}`);
     if (c.bcryptCost < 10) throw new ConfigError(`invalid value for bcryptCost: ${c.bcryptCost}: production mode needs a cost of 10 or more`);
+  }
+  try { normaliseProviders(c.providers, c.mode); } catch (err) {
+    throw new ConfigError(`invalid value for providers (${sources.providers}): ${(err as Error).message}`);
   }
   if (c.cookieSameSite === "none" && c.cookieSecure === "false") {
     throw new ConfigError("invalid value for --cookie-same-site: \"none\": browsers drop SameSite=None cookies that are not Secure");

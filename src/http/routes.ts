@@ -1,6 +1,10 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "./deps.js";
 import { healthz, readyz } from "./handlers/health.js";
+import { appleCallback } from "./handlers/apple-callback.js";
+import { authorisationUrl } from "./handlers/authorisation-url.js";
+import { loginMethods } from "./handlers/login-methods.js";
+import { signInUpHandler } from "./handlers/sign-in-up.js";
 
 export type Method = "GET" | "POST";
 
@@ -19,4 +23,8 @@ export interface Route {
 export const routes: readonly Route[] = [
   { method: "GET", path: "/healthz", handler: healthz, root: true },
   { method: "GET", path: "/readyz", handler: readyz, root: true },
+  { method: "GET", path: "/authorisationurl", handler: authorisationUrl },
+  { method: "POST", path: "/signinup", handler: signInUpHandler },
+  { method: "GET", path: "/loginmethods", handler: loginMethods },
+  { method: "POST", path: "/callback/apple", handler: appleCallback },
 ];

@@ -1,0 +1,106 @@
+import { isUniqueViolation } from "../../store/database.js";
+import { insertEvent } from "../../store/events.js";
+import * as identities from "../../store/third-party.js";
+import { insertUser, markEmailVerified } from "../../store/users.js";
+import { createId } from "../../util/random.js";
+import type { CoreContext } from "../context.js";
+import { badInput } from "../errors.js";
+import { canonicalEmail, isValidEmail } from "../emails.js";
+import { getUser, type UserView } from "../users.js";
+import { findProviderClient } from "./authorisation-url.js";
+import { resolveEndpoints } from "./discovery.js";
+import { exchangeCode, fetchProviderUser, type OAuthTokens } from "./provider-user.js";
+
+export interface SignInUpInput {
+  thirdPartyId: string;
+  clientType?: string;
+  /** Authorization-code flow: what the provider sent back to the redirect URI. */
+  redirectURIInfo?: { redirectURIOnProviderDashboard: string; redirectURIQueryParams: Record<string, unknown>; pkceCodeVerifier?: string };
+  /** Tokens the frontend (e.g. a native SDK) already holds. */
+  oAuthTokens?: OAuthTokens;
+}
+
+export type SignInUpResult =
+  | { status: "OK"; user: UserView; createdNewRecipeUser: boolean }
+  | { status: "NO_EMAIL_GIVEN_BY_PROVIDER" };
+
+/**
+ * Third-party sign-in or sign-up (PROTOCOL.md §9, FDI notes §10.2): every network call first (code
+ * exchange, ID-token check, user info), then one transaction keyed by (provider, provider user id).
+ * A provider-verified email is marked verified. No account linking: an email/password user with
+ * the same address stays a separate user.
+ */
+export async function signInUp(ctx: CoreContext, input: SignInUpInput): Promise<SignInUpResult> {
+  const { provider, client } = findProviderClient(ctx, input.thirdPartyId, input.clientType);
+  const endpoints = await resolveEndpoints(ctx, provider);
+  let tokens: OAuthTokens;
+  let codeVerifier: string | undefined;
+  if (input.redirectURIInfo) {
+    const q = input.redirectURIInfo.redirectURIQueryParams;
+    if (typeof q.error === "string") throw badInput(`The provider ${provider.id} returned an error: ${/^[a-z0-9_.-]{1,64}$/i.test(q.error) ? q.error : "unknown"}`);
+    if (typeof q.code !== "string" || q.code === "") throw badInput("Please provide the code in redirectURIQueryParams");
+    codeVerifier = input.redirectURIInfo.pkceCodeVerifier;
+    tokens = await exchangeCode(ctx, provider, client, endpoints, { code: q.code, redirectURI: input.redirectURIInfo.redirectURIOnProviderDashboard, codeVerifier });
+  } else {
+    tokens = input.oAuthTokens ?? {};
+    const idTokenUsable = tokens.id_token !== undefined && endpoints.jwksURI !== undefined;
+    // A bare access token may have been issued to any app that uses this provider; only an ID
+    // token proves it was issued to our client (aud), unless the operator accepts that risk.
+    if (!idTokenUsable && !(provider.allowAccessTokenOnly && tokens.access_token)) {
+      throw badInput(endpoints.jwksURI
+        ? `The provider ${provider.id} needs an id_token in oAuthTokens`
+        : `The provider ${provider.id} does not accept oAuthTokens (allowAccessTokenOnly is off)`);
+    }
+  }
+  const who = await fetchProviderUser(ctx, provider, client, endpoints, tokens, { codeVerifier });
+
+  let email = who.email === undefined ? undefined : canonicalEmail(who.email);
+  let verified = who.emailVerified;
+  if (email !== undefined && !isValidEmail(email)) email = undefined;
+  if (email === undefined) {
+    if (provider.requireEmail) return { status: "NO_EMAIL_GIVEN_BY_PROVIDER" };
+    // RFC 2606 reserves .invalid: no mail can ever be delivered to this stand-in address.
+    email = `${who.userId.toLowerCase().replace(/[^a-z0-9]/g, "-")}.${provider.id.toLowerCase()}@fakeemail.invalid`;
+    verified = true;
+  }
+  return { status: "OK", ...(await upsertThirdPartyUser(ctx, { thirdPartyId: provider.id, thirdPartyUserId: who.userId, email, emailVerified: verified })) };
+}
+
+/**
+ * Signs in the user of (thirdPartyId, thirdPartyUserId), or creates them, in one transaction; the
+ * stored email follows the provider's. Two concurrent first sign-ins of one identity end with one
+ * user: the loser hits the primary key and retries as a sign-in.
+ */
+export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: string; thirdPartyUserId: string; email: string; emailVerified: boolean }): Promise<{ user: UserView; createdNewRecipeUser: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    const now = ctx.clock.now();
+    try {
+      const { userId, created } = await ctx.store.writeTx(async (tx) => {
+        const existing = await identities.findIdentity(tx, p.thirdPartyId, p.thirdPartyUserId);
+        if (existing) {
+          if (existing.email !== p.email) {
+            await identities.updateIdentityEmail(tx, p.thirdPartyId, p.thirdPartyUserId, p.email, now);
+            await identities.replaceUserEmail(tx, existing.user_id, existing.email, p.email, now);
+            await insertEvent(tx, { at: now, type: "user.email_changed", userId: existing.user_id, data: { method: "thirdparty", provider: p.thirdPartyId } });
+          }
+          if (p.emailVerified) await markEmailVerified(tx, existing.user_id, p.email, now);
+          await insertEvent(tx, { at: now, type: "user.signed_in", userId: existing.user_id, data: { method: "thirdparty", provider: p.thirdPartyId } });
+          return { userId: existing.user_id, created: false };
+        }
+        const id = createId();
+        await insertUser(tx, { id, email: p.email, time_joined: now, updated_at: now });
+        await identities.insertIdentity(tx, { provider_id: p.thirdPartyId, provider_user_id: p.thirdPartyUserId, user_id: id, email: p.email, created_at: now, updated_at: now });
+        if (p.emailVerified) await markEmailVerified(tx, id, p.email, now);
+        await insertEvent(tx, { at: now, type: "user.signed_up", userId: id, data: { method: "thirdparty", provider: p.thirdPartyId } });
+        return { userId: id, created: true };
+      });
+      const user = await getUser(ctx.store.db, userId);
+      if (!user && attempt < 3) continue; // deleted in between: sign up afresh
+      if (!user) throw new Error("third-party user vanished during sign-in");
+      return { user, createdNewRecipeUser: created };
+    } catch (err) {
+      if (isUniqueViolation(err) && attempt < 3) continue;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { defineEventHandler, setResponseHeader, type H3Event } from "h3";
+import { badInput } from "../../core/errors.js";
+import { signInUp, type SignInUpInput } from "../../core/thirdparty/sign-in-up.js";
+import { toUserJson } from "../../core/users.js";
+import { readJsonBody } from "../body.js";
+import type { HttpDeps } from "../deps.js";
+
+/**
+ * POST /signinup (PROTOCOL.md §9, FDI notes §10.2): exchange a code or check tokens, sign the user
+ * in or up, start a session. Provider failures are 400/502 naming the provider (core decides).
+ */
+export const signInUpHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    const result = await signInUp(deps.ctx, parseSignInUpBody(body));
+    if (result.status !== "OK") return result;
+    setResponseHeader(event, "cache-control", "no-store");
+    // ── SESSION STEP ── replaced after merge by the session layer's
+    // `createSessionResponse(event, deps, result.user.id)` (creates the session in the mode the
+    // request selected and adds its headers/cookies/body fields).
+    const sessionFields = await createSessionPlaceholder(event, deps, result.user.id);
+    return { status: "OK", createdNewRecipeUser: result.createdNewRecipeUser, user: toUserJson(result.user), ...sessionFields };
+  });
+
+/** Stand-in for the session step until the session layer is merged: issues nothing. */
+async function createSessionPlaceholder(_event: H3Event, _deps: HttpDeps, _userId: string): Promise<Record<string, unknown>> {
+  return {};
+}
+
+/** Validates the body's shape with the FDI's messages; unknown keys (shouldTryLinkingWithSessionUser…) are ignored. */
+export function parseSignInUpBody(body: Record<string, unknown>): SignInUpInput {
+  const { thirdPartyId, clientType, redirectURIInfo, oAuthTokens } = body;
+  if (thirdPartyId === undefined || thirdPartyId === null || thirdPartyId === "") throw badInput("Please provide the thirdPartyId in request body");
+  if (typeof thirdPartyId !== "string") throw badInput("thirdPartyId must be a string");
+  if (clientType !== undefined && clientType !== null && typeof clientType !== "string") throw badInput("clientType must be a string");
+  const input: SignInUpInput = { thirdPartyId, clientType: typeof clientType === "string" ? clientType : undefined };
+  if (redirectURIInfo !== undefined && redirectURIInfo !== null) {
+    if (!isObject(redirectURIInfo)) throw badInput("redirectURIInfo must be an object");
+    const { redirectURIOnProviderDashboard: uri, redirectURIQueryParams: params, pkceCodeVerifier } = redirectURIInfo;
+    if (uri === undefined || uri === null || uri === "") throw badInput("Please provide the redirectURIOnProviderDashboard in request body");
+    if (typeof uri !== "string") throw badInput("redirectURIOnProviderDashboard must be a string");
+    if (!isObject(params)) throw badInput("Please provide the redirectURIQueryParams in request body");
+    if (pkceCodeVerifier !== undefined && pkceCodeVerifier !== null && typeof pkceCodeVerifier !== "string") throw badInput("pkceCodeVerifier must be a string");
+    input.redirectURIInfo = { redirectURIOnProviderDashboard: uri, redirectURIQueryParams: params, pkceCodeVerifier: pkceCodeVerifier || undefined };
+  } else if (oAuthTokens !== undefined && oAuthTokens !== null) {
+    if (!isObject(oAuthTokens)) throw badInput("oAuthTokens must be an object");
+    const { access_token, id_token } = oAuthTokens;
+    if ((access_token !== undefined && typeof access_token !== "string") || (id_token !== undefined && typeof id_token !== "string")) {
+      throw badInput("oAuthTokens.access_token and oAuthTokens.id_token must be strings");
+    }
+    input.oAuthTokens = { access_token: (access_token as string | undefined) || undefined, id_token: (id_token as string | undefined) || undefined };
+  } else {
+    throw badInput("Please provide one of redirectURIInfo or oAuthTokens in the request body");
+  }
+  return input;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === "object" && !Array.isArray(v);
+}
