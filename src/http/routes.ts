@@ -1,6 +1,8 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "./deps.js";
 import { healthz, readyz } from "./handlers/health.js";
+import { passwordReset } from "./handlers/password-reset.js";
+import { passwordResetToken } from "./handlers/password-reset-token.js";
 
 export type Method = "GET" | "POST";
 
@@ -19,4 +21,6 @@ export interface Route {
 export const routes: readonly Route[] = [
   { method: "GET", path: "/healthz", handler: healthz, root: true },
   { method: "GET", path: "/readyz", handler: readyz, root: true },
+  { method: "POST", path: "/user/password/reset/token", handler: passwordResetToken },
+  { method: "POST", path: "/user/password/reset", handler: passwordReset },
 ];
