@@ -2,8 +2,9 @@ import { Command, Option } from "commander";
 import { canonicalEmail } from "../core/emails.js";
 import { viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
 import { lastCaughtMailId, listCaughtMail, listLatestCaughtMail } from "../store/caught-mail.js";
-import { withApp } from "./context.js";
-import { addConfigOptions } from "./options.js";
+import { openStore } from "../store/database.js";
+import { isMigrated } from "../store/migrator.js";
+import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
 const actionLabel = { "verify-email": "verify email", "reset-password": "reset password", other: "other" } as const;
@@ -35,8 +36,13 @@ export function tailMailCommand(io: CliIO): Command {
     const matches = (v: CaughtMailView) => !flags.action || v.action === flags.action;
     const print = (v: CaughtMailView) => io.out(flags.json ? JSON.stringify(jsonOf(v)) : block(v));
 
-    await withApp(flags, io, async (app) => {
-      const db = app.store.db;
+    // Read-only on purpose: it runs beside `serve` on the same database and must never take the
+    // write lock (no migrations here; `serve` or `authsvc migrate` applies them).
+    const { config } = configFromFlags(flags, io);
+    const store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
+    try {
+      if (!(await isMigrated(store))) throw new CliError(`${store.description} has no up-to-date schema yet; run \`authsvc migrate\` or start \`authsvc serve\` first`);
+      const db = store.db;
       const stop = stopper(io);
       try {
         if (flags.wait) {
@@ -76,7 +82,9 @@ export function tailMailCommand(io: CliIO): Command {
       } finally {
         stop.dispose();
       }
-    });
+    } finally {
+      await store.close();
+    }
   });
 }
 
