@@ -4,7 +4,12 @@ import { ConfigError, type Config } from "./config.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdparty/registry.js";
+import { purgeExpiredTokens } from "./core/one-time-tokens.js";
 import { createHttpApp } from "./http/app.js";
+import { startMailCatcher, type MailCatcher } from "./mail/catcher.js";
+import { createOutboxWorker, type OutboxWorker } from "./mail/outbox-worker.js";
+import { loadTemplateOverrides } from "./mail/template-files.js";
+import { createCatcherTransport, createSmtpTransport, type MailTransport } from "./mail/transport.js";
 import { openStore, type Store } from "./store/database.js";
 import { isMigrated, migrateToLatest } from "./store/migrator.js";
 import { systemClock, type Clock } from "./util/clock.js";
@@ -29,6 +34,12 @@ export interface App {
   /** Marks the app as shutting down: /readyz answers 503 from now on. */
   beginShutdown(): void;
   close(): Promise<void>;
+  /** The mail pipeline: where the built-in catcher listens (after start), and a way to deliver now. */
+  mail: {
+    catcher(): { host: string; port: number } | undefined;
+    /** One delivery pass over the outbox (uses the running worker, or a one-off one). */
+    flush(): Promise<{ sent: number; failed: number; via?: string }>;
+  };
 }
 
 /** Composition root: builds db, clock, logger, services and the HTTP app from a config. */
@@ -41,7 +52,22 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const store = overrides.store ?? openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
   const dummyHash = createDummyHash(config.bcryptCost);
   dummyHash.catch(() => {});
-  const ctx: CoreContext = { config, store, clock, logger, dummyHash, thirdParty };
+  let worker: OutboxWorker | undefined;
+  let catcher: MailCatcher | undefined;
+  const ctx: CoreContext = {
+    config, store, clock, logger, dummyHash, thirdParty,
+    outboxNotify: () => worker?.kick(),
+    mailTemplates: loadTemplateOverrides(config.mailTemplatesDir),
+  };
+  // Where mail goes: the relay when configured; in development the built-in catcher (this
+  // process's, or the one a running `serve` holds); otherwise nowhere and mail stays queued.
+  const createTransport = (): MailTransport | undefined => {
+    if (config.smtpUrl) return createSmtpTransport(config.smtpUrl, { production: config.mode === "production" });
+    if (catcher) return createCatcherTransport(catcher.host, catcher.port);
+    if (config.mode === "development" && config.mailCatcher) return createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
+    return undefined;
+  };
+  const newWorker = (transport: MailTransport) => createOutboxWorker({ store, clock, logger, transport, from: config.mailFrom });
 
   let shuttingDown = false;
   let migrated = false;
@@ -71,8 +97,39 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       migrated = true;
       return applied;
     },
-    start: async () => {},
+    start: async () => {
+      if (config.mailCatcher) {
+        catcher = await startMailCatcher({ store, clock, logger, host: config.mailCatcherHost, port: config.mailCatcherPort, retention: config.mailCatcherRetention, maxAgeMs: config.mailCatcherMaxAgeMs });
+        stoppers.push(() => catcher!.close());
+      }
+      const transport = createTransport();
+      if (transport) {
+        const w = newWorker(transport);
+        worker = w;
+        stoppers.push(async () => { await w.stop(); transport.close(); });
+        w.start();
+        logger.info("mail delivery", { via: transport.description });
+      } else {
+        logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
+      }
+      const purge = setInterval(() => { purgeExpiredTokens(ctx).catch((err) => logger.warn("token purge failed", { err })); }, 3_600_000);
+      purge.unref();
+      stoppers.push(async () => clearInterval(purge));
+    },
     beginShutdown: () => { shuttingDown = true; },
+    mail: {
+      catcher: () => (catcher ? { host: catcher.host, port: catcher.port } : undefined),
+      flush: async () => {
+        if (worker) return worker.runOnce();
+        const transport = createTransport();
+        if (!transport) return { sent: 0, failed: 0 };
+        try {
+          return { ...(await newWorker(transport).runOnce()), via: transport.description };
+        } finally {
+          transport.close();
+        }
+      },
+    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -1,10 +1,121 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
+import { canonicalEmail } from "../core/emails.js";
+import { viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
+import { lastCaughtMailId, listCaughtMail, listLatestCaughtMail } from "../store/caught-mail.js";
+import { openStore } from "../store/database.js";
+import { isMigrated } from "../store/migrator.js";
+import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
-/** `authsvc tail-mail`: arrives with the mail pipeline. */
-export function tailMailCommand(_io: CliIO): Command {
-  return new Command("tail-mail")
-    .description("print mail caught by the built-in catcher (arrives with the mail pipeline)")
-    .allowUnknownOption(true)
-    .action(() => { throw new CliError("tail-mail arrives with the mail pipeline (next release)", 2); });
+const actionLabel = { "verify-email": "verify email", "reset-password": "reset password", other: "other" } as const;
+
+/**
+ * `authsvc tail-mail`: mail caught by the built-in catcher, read from the database (so it works
+ * beside a running `serve`, on SQLite and PostgreSQL). Oldest first; --follow streams new mail;
+ * --wait prints the token (or link) of the first matching mail that arrives after it started.
+ */
+export function tailMailCommand(io: CliIO): Command {
+  const cmd = new Command("tail-mail")
+    .description("print mail caught by the built-in SMTP catcher (development)")
+    .option("--to <address>", "only mail to this address")
+    .option("--follow", "keep printing new mail until interrupted")
+    .option("--json", "one JSON object per line: to, subject, action, link, token, expiresAt, receivedAt")
+    .option("--limit <n>", "how many of the newest caught messages to print first", "20")
+    .option("--wait", "wait for the first matching NEW mail with a token, print its token and exit")
+    .option("--timeout <seconds>", "with --wait: give up after this long (exit 1)", "60")
+    .addOption(new Option("--print <what>", "with --wait: what to print").choices(["token", "link"]).default("token"))
+    .addOption(new Option("--action <action>", "only mail of this action").choices(["verify-email", "reset-password", "other"]))
+    .option("--poll <ms>", "how often to look for new mail", "250");
+  addConfigOptions(cmd, "common");
+  return cmd.action(async (flags) => {
+    const limit = Number(flags.limit), timeout = Number(flags.timeout), poll = Number(flags.poll);
+    if (!Number.isInteger(limit) || limit < 0) throw new CliError("--limit takes a whole number", 2);
+    if (!(timeout > 0)) throw new CliError("--timeout takes a positive number of seconds", 2);
+    if (!Number.isInteger(poll) || poll < 10) throw new CliError("--poll takes a whole number of milliseconds (at least 10)", 2);
+    const to: string | undefined = flags.to === undefined ? undefined : canonicalEmail(flags.to);
+    const matches = (v: CaughtMailView) => !flags.action || v.action === flags.action;
+    const print = (v: CaughtMailView) => io.out(flags.json ? JSON.stringify(jsonOf(v)) : block(v));
+
+    // Read-only on purpose: it runs beside `serve` on the same database and must never take the
+    // write lock (no migrations here; `serve` or `authsvc migrate` applies them).
+    const { config } = configFromFlags(flags, io);
+    const store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
+    try {
+      if (!(await isMigrated(store))) throw new CliError(`${store.description} has no up-to-date schema yet; run \`authsvc migrate\` or start \`authsvc serve\` first`);
+      const db = store.db;
+      const stop = stopper(io);
+      try {
+        if (flags.wait) {
+          let cursor = await lastCaughtMailId(db);
+          io.err(`waiting for new mail${to ? ` to ${to}` : ""} (timeout ${timeout}s)…`);
+          const deadline = Date.now() + timeout * 1000;
+          while (!stop.stopped) {
+            for (const row of await listCaughtMail(db, { afterId: cursor, to })) {
+              cursor = Math.max(cursor, Number(row.id));
+              const v = viewCaughtMail(row);
+              const value = flags.print === "link" ? v.link : v.token;
+              if (matches(v) && value) return io.out(value);
+            }
+            const left = deadline - Date.now();
+            if (left <= 0) break;
+            await stop.sleep(Math.min(poll, left));
+          }
+          throw new CliError(stop.stopped ? "interrupted" : `no matching mail within ${timeout}s`);
+        }
+        let cursor = 0;
+        for (const row of await listLatestCaughtMail(db, { to, limit })) {
+          cursor = Number(row.id);
+          const v = viewCaughtMail(row);
+          if (matches(v)) print(v);
+        }
+        if (!flags.follow) return;
+        cursor = Math.max(cursor, await lastCaughtMailId(db));
+        if (!flags.json) io.err(`following new mail${to ? ` to ${to}` : ""}; press Ctrl-C to stop`);
+        while (!stop.stopped) {
+          for (const row of await listCaughtMail(db, { afterId: cursor, to })) {
+            cursor = Math.max(cursor, Number(row.id));
+            const v = viewCaughtMail(row);
+            if (matches(v)) print(v);
+          }
+          await stop.sleep(poll);
+        }
+      } finally {
+        stop.dispose();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+function jsonOf(v: CaughtMailView) {
+  return { to: v.to, subject: v.subject, action: v.action, link: v.link, token: v.token, expiresAt: v.expiresAt, receivedAt: v.receivedAt };
+}
+
+/** One readable block; the link and the token stand on lines of their own, for copy and paste. */
+function block(v: CaughtMailView): string {
+  const lines = [
+    `── ${v.receivedAt} ${"─".repeat(40)}`,
+    `to:      ${v.to}`,
+    `subject: ${v.subject.replace(/[\x00-\x1f\x7f]/g, " ")}`,
+    `action:  ${actionLabel[v.action]}${v.expiresAt ? `   (expires ${v.expiresAt})` : ""}`,
+  ];
+  if (v.link) lines.push("link:", v.link);
+  if (v.token) lines.push("token:", v.token);
+  return lines.join("\n") + "\n";
+}
+
+/** Interruptible sleeps, ended by SIGINT/SIGTERM through io.onSignal. */
+function stopper(io: CliIO) {
+  let wake: (() => void) | undefined;
+  const state = { stopped: false };
+  const off = io.onSignal?.(() => { state.stopped = true; wake?.(); });
+  return {
+    get stopped() { return state.stopped; },
+    sleep: (ms: number) => new Promise<void>((resolve) => {
+      const t = setTimeout(() => { wake = undefined; resolve(); }, ms);
+      wake = () => { clearTimeout(t); wake = undefined; resolve(); };
+    }),
+    dispose: () => off?.(),
+  };
 }

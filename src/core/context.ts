@@ -1,4 +1,5 @@
 import type { Config } from "../config.js";
+import type { TemplateOverrides } from "../mail/templates.js";
 import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
@@ -14,4 +15,8 @@ export interface CoreContext {
   dummyHash: Promise<string>;
   /** Configured third-party providers and their discovery/JWKS caches. */
   thirdParty: ThirdPartyRegistry;
+  /** Called right after a commit that queued mail, so the outbox worker sends it at once. */
+  outboxNotify?: () => void;
+  /** Operator overrides of the mail templates (config.mailTemplatesDir), loaded once at start. */
+  mailTemplates?: TemplateOverrides;
 }

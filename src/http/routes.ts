@@ -5,6 +5,8 @@ import { appleCallback } from "./handlers/apple-callback.js";
 import { authorisationUrl } from "./handlers/authorisation-url.js";
 import { loginMethods } from "./handlers/login-methods.js";
 import { signInUpHandler } from "./handlers/sign-in-up.js";
+import { passwordReset } from "./handlers/password-reset.js";
+import { passwordResetToken } from "./handlers/password-reset-token.js";
 
 export type Method = "GET" | "POST";
 
@@ -27,4 +29,6 @@ export const routes: readonly Route[] = [
   { method: "POST", path: "/signinup", handler: signInUpHandler },
   { method: "GET", path: "/loginmethods", handler: loginMethods },
   { method: "POST", path: "/callback/apple", handler: appleCallback },
+  { method: "POST", path: "/user/password/reset/token", handler: passwordResetToken },
+  { method: "POST", path: "/user/password/reset", handler: passwordReset },
 ];

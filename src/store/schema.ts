@@ -80,10 +80,16 @@ export interface SigningKeysTable {
   retired_at: number | null;
 }
 
+/**
+ * Mail waiting to be sent (written in the same transaction as the state change that caused it).
+ * Bodies hold raw tokens, so they are scrubbed (set to null) once the relay has accepted the mail.
+ */
 export interface MailOutboxTable {
   id: string;
   created_at: number;
   kind: string;
+  /** JSON object of extra headers (X-Authsvc-Action, X-Authsvc-Expires-At); never user-supplied text. */
+  headers: string | null;
   to_address: string;
   subject: string;
   text_body: string | null;
@@ -96,6 +102,8 @@ export interface MailOutboxTable {
   last_error: string | null;
   sent_at: number | null;
   message_id: string | null;
+  /** The relay's reply to the accepted message, e.g. "250 2.0.0 Ok: queued as 4F1". */
+  smtp_response: string | null;
 }
 
 export interface CaughtMailTable {

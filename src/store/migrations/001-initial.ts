@@ -86,6 +86,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("created_at", ms, (c) => c.notNull())
     .addColumn("kind", "text", (c) => c.notNull())
+    .addColumn("headers", "text")
     .addColumn("to_address", "text", (c) => c.notNull())
     .addColumn("subject", "text", (c) => c.notNull())
     .addColumn("text_body", "text")
@@ -98,6 +99,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn("last_error", "text")
     .addColumn("sent_at", ms)
     .addColumn("message_id", "text")
+    .addColumn("smtp_response", "text")
     .execute();
   await db.schema.createIndex("mail_outbox_due_idx").ifNotExists().on("mail_outbox").columns(["status", "next_attempt_at"]).execute();
 

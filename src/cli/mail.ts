@@ -1,0 +1,48 @@
+import { Command } from "commander";
+import { canonicalEmail, isValidEmail } from "../core/emails.js";
+import { maskUrl } from "../config.js";
+import { createCatcherTransport, createSmtpTransport, SmtpError, type MailTransport } from "../mail/transport.js";
+import { createId } from "../util/random.js";
+import { addConfigOptions, configFromFlags } from "./options.js";
+import { CliError, type CliIO } from "./io.js";
+
+/** `authsvc mail test --to ADDR`: sends one test mail through the configured relay, prints its answer. */
+export function mailCommand(io: CliIO): Command {
+  const mail = new Command("mail").description("mail delivery tools");
+  const test = new Command("test")
+    .description("send a test mail and print the relay's exact answer (exit 1 when it refuses)")
+    .requiredOption("--to <address>", "recipient");
+  addConfigOptions(test, "all");
+  mail.addCommand(test.action(async (flags) => {
+    const { config } = configFromFlags(flags, io);
+    const to = canonicalEmail(flags.to);
+    if (!isValidEmail(to)) throw new CliError(`not a valid address: ${JSON.stringify(flags.to)}`, 2);
+    let transport: MailTransport;
+    try {
+      transport = config.smtpUrl
+        ? createSmtpTransport(config.smtpUrl, { production: config.mode === "production" })
+        : createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
+    } catch (err) {
+      throw new CliError(`cannot use the SMTP relay: ${(err as Error).message}`, 2);
+    }
+    io.err(`sending a test mail to ${to} via ${config.smtpUrl ? transport.description : `${transport.description} (no --smtp-url set)`}`);
+    try {
+      const response = await transport.send({
+        from: config.mailFrom,
+        to,
+        subject: "authsvc test mail",
+        text: `This is a test mail from authsvc (${config.publicUrl}).\nIf you can read it, mail delivery works.\n`,
+        messageId: `<test-${createId()}@${new URL(config.publicUrl).hostname}>`,
+        headers: { "X-Authsvc-Action": "test" },
+      });
+      io.out(response);
+    } catch (err) {
+      const why = err instanceof SmtpError ? err.message : String(err);
+      // Never echo the URL with its password: mask it if a library put it in the message.
+      throw new CliError(`the relay refused the test mail: ${config.smtpUrl ? why.split(config.smtpUrl).join(maskUrl(config.smtpUrl)) : why}`);
+    } finally {
+      transport.close();
+    }
+  }));
+  return mail;
+}

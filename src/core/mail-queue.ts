@@ -1,0 +1,58 @@
+import type { Kysely } from "kysely";
+import { renderMail, type MailKind, type MailVars } from "../mail/templates.js";
+import type { DB } from "../store/schema.js";
+import { insertOutboxMessage } from "../store/outbox.js";
+import { createId } from "../util/random.js";
+import type { CoreContext } from "./context.js";
+
+/** What tail-mail and mail filters see in X-Authsvc-Action. */
+export const mailActions: Record<MailKind, string> = {
+  email_verification: "verify-email",
+  password_reset: "reset-password",
+  third_party_account: "third-party-account",
+  password_changed: "password-changed",
+};
+
+/**
+ * Renders a mail and queues it in the outbox inside the caller's transaction, so the mail exists if
+ * and only if the change that caused it committed. The worker sends it after commit; call
+ * `notifyOutbox(ctx)` once the transaction has committed. Returns the outbox id.
+ */
+export async function queueMail(tx: Kysely<DB>, ctx: CoreContext, m: { kind: MailKind; to: string; vars: Omit<MailVars, "email" | "websiteUrl"> }): Promise<string> {
+  const rendered = renderMail(m.kind, { ...m.vars, email: m.to, websiteUrl: ctx.config.websiteUrl }, ctx.mailTemplates?.[m.kind]);
+  const id = createId();
+  const headers: Record<string, string> = { "X-Authsvc-Action": mailActions[m.kind] };
+  if (m.vars.expiresAt !== undefined) headers["X-Authsvc-Expires-At"] = new Date(m.vars.expiresAt).toISOString();
+  const now = ctx.clock.now();
+  await insertOutboxMessage(tx, {
+    id,
+    created_at: now,
+    kind: m.kind,
+    headers: JSON.stringify(headers),
+    to_address: m.to,
+    subject: rendered.subject,
+    text_body: rendered.text,
+    html_body: rendered.html,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_owner: null,
+    last_error: null,
+    sent_at: null,
+    message_id: `<${id}@${new URL(ctx.config.publicUrl).hostname}>`,
+    smtp_response: null,
+  });
+  return id;
+}
+
+/** Tells the outbox worker (if this process runs one) that mail is waiting. Call after commit. */
+export function notifyOutbox(ctx: CoreContext): void {
+  try { ctx.outboxNotify?.(); } catch (err) { ctx.logger.warn("outbox notify failed", { err }); }
+}
+
+/** A website link with a token, as the SuperTokens frontends expect it (FDI notes §7.3, §8.2). */
+export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "", token?: string): string {
+  const base = `${ctx.config.websiteUrl}${ctx.config.websiteBasePath}${page ? `/${page}` : ""}`;
+  return token === undefined ? base : `${base}?token=${encodeURIComponent(token)}&tenantId=public`;
+}

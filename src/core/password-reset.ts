@@ -1,0 +1,118 @@
+import * as users from "../store/users.js";
+import * as tokens from "../store/one-time-tokens.js";
+import { revokeUserSessions } from "../store/sessions.js";
+import { insertEvent } from "../store/events.js";
+import { hashToken } from "../util/random.js";
+import type { CoreContext } from "./context.js";
+import { canonicalEmail, isValidEmail } from "./emails.js";
+import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
+import { issueOneTimeToken, requireTokenString } from "./one-time-tokens.js";
+import { checkPasswordPolicy, hashPassword } from "./passwords.js";
+import type { FieldError } from "./users.js";
+
+export type PasswordResetRequestResult =
+  | {
+    status: "OK";
+    /** What happened; the HTTP answer never shows it (no account enumeration), the CLI does. */
+    outcome: "token_created" | "third_party_notice" | "no_account";
+    /** The raw token, only when one was created (the handler shows it in development mode only). */
+    token?: string;
+    expiresAt?: number;
+  }
+  | { status: "FIELD_ERROR"; formFields: FieldError[] };
+
+/**
+ * Seed #6. Issues a reset token and queues the reset mail for an account with an email/password
+ * login; for an address that only signs in with a third-party provider, queues a mail saying so
+ * instead (no token); for an unknown address, does nothing but record the request. All three run
+ * the same lookups and one write transaction, so neither the answer nor its time tells them apart.
+ */
+export async function requestPasswordReset(ctx: CoreContext, rawEmail: string, opts: { source?: string } = {}): Promise<PasswordResetRequestResult> {
+  const email = canonicalEmail(rawEmail);
+  if (email === "") return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "Field is not optional" }] };
+  if (!isValidEmail(email)) return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "Email is invalid" }] };
+  const now = ctx.clock.now();
+  const source = opts.source ?? "api";
+  const lifetimeMs = ctx.config.passwordResetTokenLifetimeMs;
+  const result = await ctx.store.writeTx(async (tx): Promise<PasswordResetRequestResult> => {
+    const [cred, identities] = await Promise.all([users.findCredentialByEmail(tx, email), users.findIdentitiesByEmail(tx, email)]);
+    if (cred) {
+      const { token, expiresAt } = await issueOneTimeToken(tx, { purpose: "password_reset", userId: cred.user_id, email, now, lifetimeMs });
+      const link = websiteLink(ctx, "reset-password", token);
+      // The seed's "system event": it carries the link (hence the token) by the issue's request.
+      await insertEvent(tx, { at: now, type: "password_reset.token_created", userId: cred.user_id, data: { email, link, expiresAt, source } });
+      await queueMail(tx, ctx, { kind: "password_reset", to: email, vars: { link, expiresAt, validForMs: lifetimeMs } });
+      return { status: "OK", outcome: "token_created", token, expiresAt };
+    }
+    if (identities.length > 0) {
+      const provider = [...new Set(identities.map((i) => providerName(ctx, i.provider_id)))].join(" or ");
+      await insertEvent(tx, { at: now, type: "password_reset.third_party_notice", userId: identities[0].user_id, data: { email, providers: identities.map((i) => i.provider_id), source } });
+      await queueMail(tx, ctx, { kind: "third_party_account", to: email, vars: { link: websiteLink(ctx, ""), provider } });
+      return { status: "OK", outcome: "third_party_notice" };
+    }
+    await insertEvent(tx, { at: now, type: "password_reset.no_account", userId: null, data: { email, source } });
+    return { status: "OK", outcome: "no_account" };
+  });
+  if (result.status === "OK" && result.outcome !== "no_account") notifyOutbox(ctx);
+  return result;
+}
+
+export type PasswordResetResult =
+  | { status: "OK"; userId: string; revokedSessions: number }
+  | { status: "RESET_PASSWORD_INVALID_TOKEN_ERROR" }
+  | { status: "FIELD_ERROR"; formFields: FieldError[] };
+
+/**
+ * Seed #7. Checks in the FDI's order: the new password against the policy (FIELD_ERROR), then the
+ * token's shape (400), then the token itself. The hash is computed before the transaction; inside
+ * it the token is taken with a conditional DELETE … RETURNING (exactly one of N concurrent
+ * submissions gets it), and then, all or nothing: the new hash, every other reset token of the user
+ * deleted, every session revoked, the address marked verified (the mail proved it), the event, and
+ * the "password changed" notice queued.
+ */
+export async function resetPasswordWithToken(ctx: CoreContext, input: { token: unknown; password: string; source?: string }): Promise<PasswordResetResult> {
+  const { password } = input;
+  const policy = { minLength: ctx.config.passwordMinLength };
+  if (password === "") return { status: "FIELD_ERROR", formFields: [{ id: "password", error: "Field is not optional" }] };
+  let why = checkPasswordPolicy(password, policy);
+  if (why) return { status: "FIELD_ERROR", formFields: [{ id: "password", error: why }] };
+  const token = requireTokenString(input.token, "password reset");
+  const invalid = { status: "RESET_PASSWORD_INVALID_TOKEN_ERROR" } as const;
+
+  const tokenHash = hashToken(token);
+  const found = await tokens.findToken(ctx.store.db, tokenHash, "password_reset");
+  if (!found) return invalid;
+  if (found.expires_at <= ctx.clock.now()) {
+    await ctx.store.writeTx((tx) => tokens.takeToken(tx, tokenHash, "password_reset"));
+    return invalid;
+  }
+  const cred = await users.findCredentialByUserId(ctx.store.db, found.user_id);
+  if (!cred) return invalid;
+  why = checkPasswordPolicy(password, { ...policy, email: cred.email });
+  if (why) return { status: "FIELD_ERROR", formFields: [{ id: "password", error: why }] };
+  const hash = await hashPassword(password, ctx.config.bcryptCost);
+
+  const now = ctx.clock.now();
+  const result = await ctx.store.writeTx(async (tx): Promise<PasswordResetResult> => {
+    const taken = await tokens.takeToken(tx, tokenHash, "password_reset");
+    if (!taken || taken.expires_at <= now) return invalid;
+    const current = await users.findCredentialByUserId(tx, taken.user_id);
+    if (!current) return invalid;
+    await tokens.deleteUserTokens(tx, taken.user_id, "password_reset");
+    await users.updatePasswordHash(tx, taken.user_id, hash, now);
+    const revokedSessions = await revokeUserSessions(tx, taken.user_id, now, "password_reset");
+    if (taken.email === current.email) await users.markEmailVerified(tx, taken.user_id, taken.email, now);
+    await insertEvent(tx, { at: now, type: "password_reset.completed", userId: taken.user_id, data: { email: current.email, revokedSessions, source: input.source ?? "api" } });
+    await queueMail(tx, ctx, { kind: "password_changed", to: current.email, vars: { link: websiteLink(ctx, "reset-password") } });
+    return { status: "OK", userId: taken.user_id, revokedSessions };
+  });
+  if (result.status === "OK") notifyOutbox(ctx);
+  return result;
+}
+
+/** Display name of a provider for mails: its configured `name`, else its id capitalised. */
+function providerName(ctx: CoreContext, id: string): string {
+  const p = ctx.config.providers.find((x) => x.thirdPartyId === id);
+  if (p && typeof p.name === "string" && p.name.trim()) return p.name.trim();
+  return id.charAt(0).toUpperCase() + id.slice(1);
+}

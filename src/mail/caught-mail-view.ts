@@ -1,0 +1,66 @@
+import type { CaughtMailRow } from "../store/caught-mail.js";
+
+export type CaughtAction = "verify-email" | "reset-password" | "other";
+
+/** A caught message as `authsvc tail-mail` shows it. */
+export interface CaughtMailView {
+  id: number;
+  receivedAt: string;
+  to: string;
+  subject: string;
+  action: CaughtAction;
+  link: string | null;
+  token: string | null;
+  expiresAt: string | null;
+}
+
+/**
+ * Reads the action, link, token and expiry out of a caught message: from the X-Authsvc-* headers
+ * when authsvc sent it, else from the first link carrying a `token` parameter (so mail from other
+ * local apps that use the same link shape is understood too).
+ */
+export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
+  const headers = parseHeaders(row.headers);
+  const link = findTokenLink(row.text_body ?? "") ?? findTokenLink(decodeEntities(row.html_body ?? ""));
+  let token: string | null = null;
+  let path = "";
+  if (link) {
+    try {
+      const u = new URL(link);
+      token = u.searchParams.get("token");
+      path = u.pathname;
+    } catch { /* not a URL after all */ }
+  }
+  const header = headers.get("x-authsvc-action");
+  const action: CaughtAction = header === "verify-email" || (!header && path.endsWith("/verify-email")) ? "verify-email"
+    : header === "reset-password" || (!header && path.endsWith("/reset-password")) ? "reset-password" : "other";
+  const expires = headers.get("x-authsvc-expires-at");
+  return {
+    id: Number(row.id),
+    receivedAt: new Date(Number(row.received_at)).toISOString(),
+    to: row.to_address,
+    subject: row.subject ?? "",
+    action,
+    link,
+    token,
+    expiresAt: expires && !Number.isNaN(Date.parse(expires)) ? new Date(expires).toISOString() : null,
+  };
+}
+
+function parseHeaders(json: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!json) return out;
+  try {
+    for (const [k, v] of JSON.parse(json) as Array<[string, string]>) if (!out.has(k.toLowerCase())) out.set(k.toLowerCase(), String(v).trim());
+  } catch { /* headers of a message we could not parse */ }
+  return out;
+}
+
+function findTokenLink(text: string): string | null {
+  const urls = text.match(/https?:\/\/[^\s"'<>]+/g) ?? [];
+  return urls.find((u) => /[?&]token=/.test(u)) ?? null;
+}
+
+function decodeEntities(html: string): string {
+  return html.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+}

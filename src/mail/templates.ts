@@ -1,0 +1,97 @@
+/**
+ * Mail templates: pure functions from values to {subject, text, html}. Operators may override any
+ * part from files (see template-files.ts); overrides use the same {{placeholders}} as the defaults.
+ * Values are HTML-escaped in the HTML part, and control characters are removed from the subject, so
+ * no value can inject markup or a header.
+ */
+export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed";
+export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed"];
+
+export interface MailVars {
+  /** The recipient's canonical address. */
+  email: string;
+  /** The action link (verify, reset, or the sign-in / reset page for notices). */
+  link: string;
+  /** Expiry of the token in the link (epoch ms), when there is one. */
+  expiresAt?: number;
+  /** Lifetime of that token in ms (shown as "1 hour"). */
+  validForMs?: number;
+  /** Provider display name (third_party_account). */
+  provider?: string;
+  websiteUrl: string;
+}
+
+export interface RenderedMail { subject: string; text: string; html: string }
+export interface TemplateOverride { subject?: string; text?: string; html?: string }
+export type TemplateOverrides = Partial<Record<MailKind, TemplateOverride>>;
+
+/** Placeholders a template may use. */
+export const placeholders = ["email", "link", "expiresAt", "validFor", "provider", "websiteUrl"] as const;
+
+const defaults: Record<MailKind, Required<TemplateOverride>> = {
+  email_verification: {
+    subject: "Verify your email address",
+    text: "Hello,\n\nplease confirm that {{email}} is your email address by opening this link:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, you can ignore this mail.\n",
+    html: "<p>Hello,</p><p>please confirm that <b>{{email}}</b> is your email address:</p><p><a href=\"{{link}}\">Verify my email address</a></p><p>Or paste this link into your browser:<br>{{link}}</p><p>The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, you can ignore this mail.</p>",
+  },
+  password_reset: {
+    subject: "Reset your password",
+    text: "Hello,\n\nsomeone (hopefully you) asked to reset the password of the account {{email}}. Choose a new password here:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, ignore this mail: your password stays as it is.\n",
+    html: "<p>Hello,</p><p>someone (hopefully you) asked to reset the password of the account <b>{{email}}</b>.</p><p><a href=\"{{link}}\">Choose a new password</a></p><p>Or paste this link into your browser:<br>{{link}}</p><p>The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, ignore this mail: your password stays as it is.</p>",
+  },
+  third_party_account: {
+    subject: "How you sign in",
+    text: "Hello,\n\nsomeone (hopefully you) asked to reset the password of the account {{email}}. This account has no password: it signs in with {{provider}}. Use the \"Continue with {{provider}}\" button here:\n\n{{link}}\n\nIf you did not ask for this, you can ignore this mail.\n",
+    html: "<p>Hello,</p><p>someone (hopefully you) asked to reset the password of the account <b>{{email}}</b>. This account has no password: it signs in with <b>{{provider}}</b>.</p><p><a href=\"{{link}}\">Sign in with {{provider}}</a></p><p>If you did not ask for this, you can ignore this mail.</p>",
+  },
+  password_changed: {
+    subject: "Your password was changed",
+    text: "Hello,\n\nthe password of the account {{email}} was just changed, and every device signed in to it was signed out.\n\nIf this was not you, reset your password at once:\n\n{{link}}\n",
+    html: "<p>Hello,</p><p>the password of the account <b>{{email}}</b> was just changed, and every device signed in to it was signed out.</p><p>If this was not you, <a href=\"{{link}}\">reset your password</a> at once.</p>",
+  },
+};
+
+/** Renders one mail; parts missing from `override` come from the built-in templates. */
+export function renderMail(kind: MailKind, vars: MailVars, override: TemplateOverride = {}): RenderedMail {
+  const t = { ...defaults[kind], ...override };
+  const values = valuesOf(vars);
+  return {
+    // eslint-disable-next-line no-control-regex
+    subject: fill(t.subject, values, (v) => v).replace(/[\x00-\x1f\x7f]+/g, " ").trim(),
+    text: fill(t.text, values, (v) => v),
+    html: fill(t.html, values, escapeHtml),
+  };
+}
+
+/** The placeholders used in a template that are not known (for load-time validation). */
+export function unknownPlaceholders(template: string): string[] {
+  const known = new Set<string>(placeholders);
+  return [...template.matchAll(/\{\{\s*([^}\s]*)\s*\}\}/g)].map((m) => m[1]).filter((n) => !known.has(n));
+}
+
+/** Escapes text for HTML element content and double-quoted attributes. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** "1 hour", "1 day", "90 minutes": how long a token lives, for the mail text. */
+export function describeValidity(ms: number): string {
+  const units: Array<[number, string]> = [[86_400_000, "day"], [3_600_000, "hour"], [60_000, "minute"]];
+  for (const [size, name] of units) if (ms >= size && ms % size === 0) return `${ms / size} ${name}${ms / size === 1 ? "" : "s"}`;
+  return `${Math.round(ms / 60_000)} minutes`;
+}
+
+function valuesOf(v: MailVars): Record<string, string> {
+  return {
+    email: v.email,
+    link: v.link,
+    expiresAt: v.expiresAt === undefined ? "" : new Date(v.expiresAt).toISOString().replace(/\.\d{3}Z$/, "Z").replace("T", " ").replace("Z", " UTC"),
+    validFor: v.validForMs === undefined ? "" : describeValidity(v.validForMs),
+    provider: v.provider ?? "",
+    websiteUrl: v.websiteUrl,
+  };
+}
+
+function fill(template: string, values: Record<string, string>, encode: (v: string) => string): string {
+  return template.replace(/\{\{\s*([A-Za-z]+)\s*\}\}/g, (_, name: string) => (name in values ? encode(values[name]) : ""));
+}

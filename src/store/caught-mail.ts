@@ -1,0 +1,42 @@
+import type { Insertable, Kysely, Selectable } from "kysely";
+import type { CaughtMailTable, DB } from "./schema.js";
+
+export type CaughtMailRow = Selectable<CaughtMailTable>;
+
+/** Stores one caught message (one row per envelope recipient). */
+export async function insertCaughtMail(db: Kysely<DB>, row: Insertable<CaughtMailTable>): Promise<void> {
+  await db.insertInto("caught_mail").values(row).execute();
+}
+
+/** Keeps the newest `keep` messages and drops those received before `olderThan`. */
+export async function pruneCaughtMail(db: Kysely<DB>, opts: { keep: number; olderThan: number }): Promise<number> {
+  const byAge = await db.deleteFrom("caught_mail").where("received_at", "<", opts.olderThan).executeTakeFirst();
+  const edge = await db.selectFrom("caught_mail").select("id").orderBy("id", "desc").offset(opts.keep).limit(1).executeTakeFirst();
+  let byCount = 0;
+  if (edge) {
+    const r = await db.deleteFrom("caught_mail").where("id", "<=", edge.id).executeTakeFirst();
+    byCount = Number(r.numDeletedRows);
+  }
+  return Number(byAge.numDeletedRows) + byCount;
+}
+
+/** Caught messages with an id above `afterId`, oldest first, optionally for one recipient. */
+export async function listCaughtMail(db: Kysely<DB>, opts: { afterId?: number; to?: string; limit?: number } = {}): Promise<CaughtMailRow[]> {
+  let q = db.selectFrom("caught_mail").selectAll().orderBy("id");
+  if (opts.afterId !== undefined) q = q.where("id", ">", opts.afterId);
+  if (opts.to !== undefined) q = q.where("to_address", "=", opts.to);
+  return q.limit(opts.limit ?? 1000).execute();
+}
+
+/** The newest caught messages (up to `limit`), returned oldest first. */
+export async function listLatestCaughtMail(db: Kysely<DB>, opts: { to?: string; limit: number }): Promise<CaughtMailRow[]> {
+  let q = db.selectFrom("caught_mail").selectAll().orderBy("id", "desc");
+  if (opts.to !== undefined) q = q.where("to_address", "=", opts.to);
+  return (await q.limit(opts.limit).execute()).reverse();
+}
+
+/** The id of the newest caught message, 0 when there is none. */
+export async function lastCaughtMailId(db: Kysely<DB>): Promise<number> {
+  const r = await db.selectFrom("caught_mail").select((eb) => eb.fn.max("id").as("m")).executeTakeFirst();
+  return Number(r?.m ?? 0);
+}
