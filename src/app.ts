@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Config } from "./config.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
+import { createKeyRing } from "./core/signing-keys.js";
 import { createHttpApp } from "./http/app.js";
 import { openStore, type Store } from "./store/database.js";
 import { isMigrated, migrateToLatest } from "./store/migrator.js";
@@ -37,7 +38,8 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const store = overrides.store ?? openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
   const dummyHash = createDummyHash(config.bcryptCost);
   dummyHash.catch(() => {});
-  const ctx: CoreContext = { config, store, clock, logger, dummyHash };
+  const keys = createKeyRing({ config, store, clock, logger });
+  const ctx: CoreContext = { config, store, clock, logger, dummyHash, keys };
 
   let shuttingDown = false;
   let migrated = false;
@@ -67,7 +69,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       migrated = true;
       return applied;
     },
-    start: async () => {},
+    start: async () => {
+      await keys.load(); // create the first signing key now rather than on the first sign-in
+    },
     beginShutdown: () => { shuttingDown = true; },
     close: async () => {
       if (closed) return;

@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { configCommand } from "./config.js";
 import { createUserCommand } from "./create-user.js";
 import { CliError, processIO, type CliIO } from "./io.js";
+import { keysCommand } from "./keys.js";
 import { migrateCommand } from "./migrate.js";
 import { resetPasswordCommand } from "./reset-password.js";
 import { serveCommand } from "./serve.js";
@@ -17,7 +18,7 @@ export function createProgram(io: CliIO): Command {
     .version(typeof __VERSION__ === "string" ? __VERSION__ : "dev")
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, keysCommand]) {
     program.addCommand(make(io));
   }
   const exitOverride = (cmd: Command) => {
