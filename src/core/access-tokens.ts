@@ -99,7 +99,8 @@ export async function verifyAccessToken(ctx: CoreContext, token: string): Promis
   const p = parseJson(token.slice(token.indexOf(".") + 1, dot));
   if (!p || !hasPayloadShape(p)) throw tryRefresh();
   const nowS = ctx.clock.now() / 1000;
-  if (p.exp + LEEWAY_S < nowS || p.iat - LEEWAY_S > nowS || p.iat > p.exp) throw tryRefresh();
+  const exp = p.exp as number, iat = p.iat as number;
+  if (exp + LEEWAY_S < nowS || iat - LEEWAY_S > nowS || iat > exp) throw tryRefresh();
   if (p.nbf !== undefined && (typeof p.nbf !== "number" || p.nbf - LEEWAY_S > nowS)) throw tryRefresh();
   if (p.iss !== issuerOf(ctx.config)) throw tryRefresh();
   return p as unknown as AccessTokenPayload;
