@@ -1,22 +1,41 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "./deps.js";
+import { emailExists } from "./handlers/email-exists.js";
+import { emailVerifyStatus } from "./handlers/email-verify-status.js";
 import { healthz, readyz } from "./handlers/health.js";
+import { jwks, openidConfiguration } from "./handlers/jwks.js";
+import { refresh } from "./handlers/refresh.js";
+import { signIn } from "./handlers/signin.js";
+import { signOut } from "./handlers/signout.js";
+import { signUp } from "./handlers/signup.js";
 
 export type Method = "GET" | "POST";
 
 /**
- * The one route table: method, path (under the API base path unless `root`), handler factory.
- * API routes also answer under the tenant prefix /<base>/public/... .
+ * The one route table: method, path (under the API base path unless `root`), what session it
+ * needs, handler factory. API routes also answer under the tenant prefix /<base>/public/... .
+ * `session`: "required" (access token; the handler calls requireSession), "refresh" (refresh
+ * token), "none". "required+db" also checks the session row.
  */
 export interface Route {
   method: Method;
   path: string;
+  session: "none" | "required" | "required+db" | "refresh";
   handler: (deps: HttpDeps) => EventHandler;
   /** Mounted at the server root instead of under the API base path. */
   root?: boolean;
 }
 
 export const routes: readonly Route[] = [
-  { method: "GET", path: "/healthz", handler: healthz, root: true },
-  { method: "GET", path: "/readyz", handler: readyz, root: true },
+  { method: "GET", path: "/healthz", session: "none", handler: healthz, root: true },
+  { method: "GET", path: "/readyz", session: "none", handler: readyz, root: true },
+  { method: "POST", path: "/signup", session: "none", handler: signUp },
+  { method: "POST", path: "/signin", session: "none", handler: signIn },
+  { method: "GET", path: "/emailpassword/email/exists", session: "none", handler: emailExists },
+  { method: "GET", path: "/signup/email/exists", session: "none", handler: emailExists },
+  { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh },
+  { method: "POST", path: "/signout", session: "required+db", handler: signOut },
+  { method: "GET", path: "/user/email/verify", session: "required+db", handler: emailVerifyStatus },
+  { method: "GET", path: "/jwt/jwks.json", session: "none", handler: jwks },
+  { method: "GET", path: "/.well-known/openid-configuration", session: "none", handler: openidConfiguration },
 ];
