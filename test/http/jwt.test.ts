@@ -49,12 +49,12 @@ describe.each(backends)("access tokens and JWKS on $name", (backend) => {
     const third = await signInHeader("jwks@example.com");
     expect(new Set([kidOf(first), kidOf(second), kidOf(third)]).size).toBe(3);
     for (const jwt of [first, second, third]) await jwksVerify(jwt);
-    const keys = (await (await fetch(`${t.url}/auth/jwt/jwks.json`)).json()).keys as Record<string, unknown>[];
+    const keys = ((await (await fetch(`${t.url}/auth/jwt/jwks.json`)).json()) as { keys: unknown[] }).keys as Record<string, unknown>[];
     for (const k of keys) expect(Object.keys(k).sort()).toEqual(["alg", "e", "kid", "kty", "n", "use"]);
 
     // Once the retired key's window is over it is no longer published or accepted.
     t.clock.advance(t.config.accessTokenLifetimeMs + 121_000);
-    const later = (await (await fetch(`${t.url}/auth/jwt/jwks.json`)).json()).keys as { kid: string }[];
+    const later = ((await (await fetch(`${t.url}/auth/jwt/jwks.json`)).json()) as { keys: unknown[] }).keys as { kid: string }[];
     expect(later.map((k) => k.kid)).toEqual([kidOf(third)]);
   });
 
@@ -72,7 +72,7 @@ describe.each(backends)("access tokens and JWKS on $name", (backend) => {
     const [h, p, s] = real.split(".");
     const header = JSON.parse(Buffer.from(h, "base64url").toString());
     const payload = JSON.parse(Buffer.from(p, "base64url").toString());
-    const jwk = ((await (await fetch(`${t.url}/auth/jwt/jwks.json`)).json()).keys as Record<string, string>[]).find((k) => k.kid === header.kid)!;
+    const jwk = (((await (await fetch(`${t.url}/auth/jwt/jwks.json`)).json()) as { keys: unknown[] }).keys as Record<string, string>[]).find((k) => k.kid === header.kid)!;
     const pem = createPublicKey({ key: jwk as never, format: "jwk" }).export({ type: "spki", format: "pem" });
     const { key } = await t.app.ctx.keys.signingKey();
     const ours = (hd: unknown, pl: unknown) => { const d = `${b64(hd)}.${b64(pl)}`; return `${d}.${sign("RSA-SHA256", Buffer.from(d), key).toString("base64url")}`; };
