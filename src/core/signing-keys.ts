@@ -99,43 +99,41 @@ async function readKeys(deps: KeyDeps): Promise<Cache> {
 }
 
 /**
- * First start: generate outside any transaction (RSA generation is slow), insert, then re-read the
- * current key. Two instances starting at once may both insert; both then read the same newest key,
- * and the other one is retired before it ever signed anything.
+ * First start: generate outside any transaction (RSA generation is slow), then insert only if no
+ * active key exists (atomic, see the store), then read the current key. Two instances starting at
+ * once therefore end with one current key and both sign with it.
  */
 async function createFirstKey(deps: KeyDeps): Promise<repo.SigningKeyRow> {
-  const row = await generateKeyRow(deps.config, deps.clock.now());
+  const material = await generateKeyMaterial();
   try {
-    await repo.insertSigningKey(deps.store.db, row);
+    await repo.insertFirstSigningKey(deps.store, toRow(material, deps.config, deps.clock.now()));
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  return deps.store.writeTx(async (tx) => {
-    const current = await repo.findCurrentSigningKey(tx);
-    if (!current) throw new Error("signing key vanished right after it was created");
-    await repo.retireSigningKeysExcept(tx, current.kid, deps.clock.now());
-    deps.logger.info("signing key ready", { kid: current.kid });
-    return current;
-  });
+  const current = await repo.findCurrentSigningKey(deps.store.db);
+  if (!current) throw new Error("signing key vanished right after it was created");
+  deps.logger.info("signing key ready", { kid: current.kid });
+  return current;
 }
 
-async function generateKeyRow(config: Readonly<Config>, createdAt: number): Promise<repo.SigningKeyRow> {
+async function generateKeyMaterial(): Promise<{ pub: string; priv: string }> {
   const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true, modulusLength: 2048 });
-  const kid = `d-${createdAt}`;
   const pub = await exportJWK(publicKey);
-  const priv = JSON.stringify(await exportJWK(privateKey));
-  return {
-    kid, alg: "RS256", created_at: createdAt, retired_at: null,
-    public_jwk: JSON.stringify({ kty: pub.kty, n: pub.n, e: pub.e }),
-    private_jwk: encryptPrivateJwk(priv, config.secret, kid),
-  };
+  return { pub: JSON.stringify({ kty: pub.kty, n: pub.n, e: pub.e }), priv: JSON.stringify(await exportJWK(privateKey)) };
+}
+
+/** kid = d-<createdAtMs>, as SuperTokens names its dynamic keys; the kid is the ciphertext's AAD. */
+function toRow(m: { pub: string; priv: string }, config: Readonly<Config>, createdAt: number): repo.SigningKeyRow {
+  const kid = `d-${createdAt}`;
+  return { kid, alg: "RS256", created_at: createdAt, retired_at: null, public_jwk: m.pub, private_jwk: encryptPrivateJwk(m.priv, config.secret, kid) };
 }
 
 /** Makes a new current key and retires the previous one (it stays published for its window). */
 export async function rotateSigningKey(deps: KeyDeps & { keys?: KeyRing }): Promise<{ kid: string; retired: number }> {
+  const material = await generateKeyMaterial();
   let createdAt = deps.clock.now();
   for (let attempt = 0; ; attempt++, createdAt++) {
-    const row = await generateKeyRow(deps.config, createdAt);
+    const row = toRow(material, deps.config, createdAt);
     try {
       const retired = await deps.store.writeTx(async (tx) => {
         await repo.insertSigningKey(tx, row);

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
+import type { Store } from "./database.js";
 import type { DB, SigningKeysTable } from "./schema.js";
 
 export type SigningKeyRow = Selectable<SigningKeysTable>;
@@ -15,6 +16,21 @@ export async function listSigningKeys(db: Kysely<DB>): Promise<SigningKeyRow[]> 
 export async function findCurrentSigningKey(db: Kysely<DB>): Promise<SigningKeyRow | undefined> {
   return db.selectFrom("signing_keys").selectAll().where("retired_at", "is", null)
     .orderBy("created_at", "desc").orderBy("kid", "desc").limit(1).executeTakeFirst();
+}
+
+/**
+ * Inserts the first key only if no active key exists, atomically: one statement on SQLite (it holds
+ * the write lock), and under a transaction-scoped advisory lock on PostgreSQL (READ COMMITTED alone
+ * would let two instances both see "none"). Returns true when this row was inserted.
+ */
+export async function insertFirstSigningKey(store: Store, row: SigningKeyRow): Promise<boolean> {
+  const insert = (db: Kysely<DB>) => sql`insert into signing_keys (kid, alg, public_jwk, private_jwk, created_at, retired_at)
+    select ${row.kid}, ${row.alg}, ${row.public_jwk}, ${row.private_jwk}, cast(${row.created_at} as bigint), cast(null as bigint)
+    where not exists (select 1 from signing_keys where retired_at is null)`.execute(db);
+  const r = store.dialect === "postgres"
+    ? await store.writeTx(async (tx) => { await sql`select pg_advisory_xact_lock(7311001)`.execute(tx); return insert(tx); })
+    : await insert(store.db);
+  return Number(r.numAffectedRows ?? 0) === 1;
 }
 
 /** Inserts a key; throws a unique violation when the kid exists (same millisecond). */
