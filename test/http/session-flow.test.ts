@@ -113,4 +113,18 @@ describe.each(backends)("session lifecycle on $name", (backend) => {
       expect(again.headers.get("front-token")).toBeNull();
     });
   });
+
+  it("parallel refreshes with one token (two tabs) all succeed and every resulting token works", async () => {
+    const up = await signUp(t.url, "tabs@example.com", "header");
+    const results = await Promise.all(Array.from({ length: 8 }, () => doRefresh(up.tokens)));
+    expect(results.map((r) => r.res.status)).toEqual(Array(8).fill(200));
+    for (const r of results) expect((await verifyStatus(r.tokens)).status).toBe(200);
+    // Whichever token the client keeps can refresh again.
+    const last = results[results.length - 1];
+    expect((await doRefresh(last.tokens)).res.status).toBe(200);
+    // A sibling displaced by that use and presented after the grace window is theft (orphaned branch).
+    t.clock.advance(t.config.refreshGraceWindowMs + 1000);
+    const orphan = await doRefresh(results[0].tokens);
+    expect([orphan.res.status, orphan.json]).toEqual([401, { message: "token theft detected" }]);
+  });
 });
