@@ -14,13 +14,14 @@ export type Method = "GET" | "POST";
 /**
  * The one route table: method, path (under the API base path unless `root`), what session it
  * needs, handler factory. API routes also answer under the tenant prefix /<base>/public/... .
- * `session`: "required" (access token; the handler calls requireSession), "refresh" (refresh
- * token), "none". "required+db" also checks the session row.
+ * `session` (documentation; the handler enforces it): "required" = access token via
+ * requireSession, "required+db" = also checks the session row, "optional" = optionalSession,
+ * "refresh" = refresh token, "none"/absent = public.
  */
 export interface Route {
   method: Method;
   path: string;
-  session: "none" | "required" | "required+db" | "refresh";
+  session?: "none" | "optional" | "required" | "required+db" | "refresh";
   handler: (deps: HttpDeps) => EventHandler;
   /** Mounted at the server root instead of under the API base path. */
   root?: boolean;
