@@ -5,6 +5,7 @@ import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdparty/registry.js";
 import { purgeExpiredTokens } from "./core/one-time-tokens.js";
+import { createKeyRing } from "./core/signing-keys.js";
 import { createHttpApp } from "./http/app.js";
 import { startMailCatcher, type MailCatcher } from "./mail/catcher.js";
 import { createOutboxWorker, type OutboxWorker } from "./mail/outbox-worker.js";
@@ -52,10 +53,11 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const store = overrides.store ?? openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
   const dummyHash = createDummyHash(config.bcryptCost);
   dummyHash.catch(() => {});
+  const keys = createKeyRing({ config, store, clock, logger });
   let worker: OutboxWorker | undefined;
   let catcher: MailCatcher | undefined;
   const ctx: CoreContext = {
-    config, store, clock, logger, dummyHash, thirdParty,
+    config, store, clock, logger, dummyHash, thirdParty, keys,
     outboxNotify: () => worker?.kick(),
     mailTemplates: loadTemplateOverrides(config.mailTemplatesDir),
   };
@@ -98,6 +100,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       return applied;
     },
     start: async () => {
+      await keys.load(); // create the first signing key now rather than on the first sign-in
       if (config.mailCatcher) {
         catcher = await startMailCatcher({ store, clock, logger, host: config.mailCatcherHost, port: config.mailCatcherPort, retention: config.mailCatcherRetention, maxAgeMs: config.mailCatcherMaxAgeMs });
         stoppers.push(() => catcher!.close());

@@ -4,6 +4,7 @@ import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import type { ThirdPartyRegistry } from "./thirdparty/registry.js";
+import type { KeyRing } from "./signing-keys.js";
 
 /** What every core function receives: no globals, so tests can swap the clock or the store. */
 export interface CoreContext {
@@ -19,4 +20,6 @@ export interface CoreContext {
   outboxNotify?: () => void;
   /** Operator overrides of the mail templates (config.mailTemplatesDir), loaded once at start. */
   mailTemplates?: TemplateOverrides;
+  /** Cached signing keys (JWT signing, verification, JWKS). */
+  keys: KeyRing;
 }

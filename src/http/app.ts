@@ -1,4 +1,6 @@
-import { createApp, createRouter, defineEventHandler, setResponseHeaders, toNodeListener, type App as H3App } from "h3";
+import { createApp, createRouter, defineEventHandler, setResponseHeader, setResponseHeaders, setResponseStatus, toNodeListener, type App as H3App } from "h3";
+import { AuthError } from "../core/errors.js";
+import { corsHandler } from "./cors.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
 import { routes } from "./routes.js";
@@ -14,21 +16,39 @@ export function createHttpApp(deps: HttpDeps): H3App {
       return event.node.res.end(JSON.stringify(body));
     },
   });
-  // Baseline headers on every response (security-bar 58).
+  // Baseline headers on every response (security-bar 57, 58): nothing here may be cached unless a
+  // handler says so (JWKS, discovery).
   app.use(defineEventHandler((event) => {
     setResponseHeaders(event, {
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
+      "cache-control": "no-store",
     });
   }));
+  app.use(corsHandler(deps.ctx.config));
   const router = createRouter();
   const base = deps.ctx.config.apiBasePath;
+  const methodsByPath = new Map<string, string[]>();
   for (const r of routes) {
     const handler = r.handler(deps);
     const paths = r.root ? [r.path] : [base + r.path, `${base}/public${r.path}`];
-    for (const p of paths) router.add(p, handler, r.method.toLowerCase() as "get" | "post");
+    for (const p of paths) {
+      router.add(p, handler, r.method.toLowerCase() as "get" | "post");
+      methodsByPath.set(p, [...(methodsByPath.get(p) ?? []), r.method]);
+    }
   }
   app.use(router);
+  // Nothing matched: a known path with another method is 405 (with Allow), anything else 404.
+  app.use(defineEventHandler((event) => {
+    const path = event.path.split("?")[0];
+    const allowed = methodsByPath.get(path) ?? methodsByPath.get(path.replace(/\/+$/, ""));
+    if (allowed) {
+      setResponseHeader(event, "allow", allowed.join(", "));
+      setResponseStatus(event, 405);
+      return { message: "Method Not Allowed" };
+    }
+    throw new AuthError("NOT_FOUND", "Not Found");
+  }));
   return app;
 }
 

@@ -22,7 +22,7 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<Recor
   const req = event.node.req;
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > limit) {
-    req.resume();
+    closeAfterResponse(event);
     throw new HttpInputError(413, `Request body too large (limit ${limit} bytes)`);
   }
   const chunks: Buffer[] = [];
@@ -30,7 +30,7 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<Recor
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) {
-      req.resume();
+      closeAfterResponse(event);
       throw new HttpInputError(413, `Request body too large (limit ${limit} bytes)`);
     }
     chunks.push(chunk);
@@ -56,6 +56,16 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<Recor
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new HttpInputError(400, INVALID_JSON);
   return value as Record<string, unknown>;
+}
+
+/**
+ * After a 413 the rest of the body is never read: the connection is closed once the error is sent
+ * (an endless chunked upload cannot keep the socket busy, and a keep-alive client cannot reuse a
+ * socket whose request stream is half read, which would hang its next request).
+ */
+function closeAfterResponse(event: H3Event): void {
+  event.node.res.setHeader("connection", "close");
+  event.node.req.resume();
 }
 
 function rejectPrototypeKeys(this: unknown, key: string, value: unknown): unknown {

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import { H3Error, type H3Event, setResponseHeader, setResponseStatus } from "h3";
 import { AuthError, type ErrorCode } from "../core/errors.js";
 import { isBusyError } from "../store/database.js";
@@ -43,7 +44,8 @@ export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event):
 /** Writes an error response. */
 export function sendError(event: H3Event, err: unknown, logger: Logger): Record<string, unknown> {
   const r = errorResponse(err, logger, event);
-  setResponseStatus(event, r.status);
+  // The standard reason phrase: h3 would otherwise put its own message in the status line.
+  setResponseStatus(event, r.status, STATUS_CODES[r.status]);
   if (r.retryAfter !== undefined) setResponseHeader(event, "retry-after", r.retryAfter);
   return r.body;
 }

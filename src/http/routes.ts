@@ -1,5 +1,7 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "./deps.js";
+import { emailExists } from "./handlers/email-exists.js";
+import { emailVerifyStatus } from "./handlers/email-verify-status.js";
 import { healthz, readyz } from "./handlers/health.js";
 import { appleCallback } from "./handlers/apple-callback.js";
 import { authorisationUrl } from "./handlers/authorisation-url.js";
@@ -7,28 +9,46 @@ import { loginMethods } from "./handlers/login-methods.js";
 import { signInUpHandler } from "./handlers/sign-in-up.js";
 import { passwordReset } from "./handlers/password-reset.js";
 import { passwordResetToken } from "./handlers/password-reset-token.js";
+import { jwks, openidConfiguration } from "./handlers/jwks.js";
+import { refresh } from "./handlers/refresh.js";
+import { signIn } from "./handlers/signin.js";
+import { signOut } from "./handlers/signout.js";
+import { signUp } from "./handlers/signup.js";
 
 export type Method = "GET" | "POST";
 
 /**
- * The one route table: method, path (under the API base path unless `root`), handler factory.
- * API routes also answer under the tenant prefix /<base>/public/... .
+ * The one route table: method, path (under the API base path unless `root`), what session it
+ * needs, handler factory. API routes also answer under the tenant prefix /<base>/public/... .
+ * `session` (documentation; the handler enforces it): "required" = access token via
+ * requireSession, "required+db" = also checks the session row, "optional" = optionalSession,
+ * "refresh" = refresh token, "none"/absent = public.
  */
 export interface Route {
   method: Method;
   path: string;
+  session?: "none" | "optional" | "required" | "required+db" | "refresh";
   handler: (deps: HttpDeps) => EventHandler;
   /** Mounted at the server root instead of under the API base path. */
   root?: boolean;
 }
 
 export const routes: readonly Route[] = [
-  { method: "GET", path: "/healthz", handler: healthz, root: true },
-  { method: "GET", path: "/readyz", handler: readyz, root: true },
-  { method: "GET", path: "/authorisationurl", handler: authorisationUrl },
-  { method: "POST", path: "/signinup", handler: signInUpHandler },
-  { method: "GET", path: "/loginmethods", handler: loginMethods },
-  { method: "POST", path: "/callback/apple", handler: appleCallback },
-  { method: "POST", path: "/user/password/reset/token", handler: passwordResetToken },
-  { method: "POST", path: "/user/password/reset", handler: passwordReset },
+  { method: "GET", path: "/healthz", session: "none", handler: healthz, root: true },
+  { method: "GET", path: "/readyz", session: "none", handler: readyz, root: true },
+  { method: "POST", path: "/signup", session: "none", handler: signUp },
+  { method: "POST", path: "/signin", session: "none", handler: signIn },
+  { method: "GET", path: "/emailpassword/email/exists", session: "none", handler: emailExists },
+  { method: "GET", path: "/signup/email/exists", session: "none", handler: emailExists },
+  { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh },
+  { method: "POST", path: "/signout", session: "required+db", handler: signOut },
+  { method: "GET", path: "/user/email/verify", session: "required+db", handler: emailVerifyStatus },
+  { method: "GET", path: "/jwt/jwks.json", session: "none", handler: jwks },
+  { method: "GET", path: "/.well-known/openid-configuration", session: "none", handler: openidConfiguration },
+  { method: "GET", path: "/authorisationurl", session: "none", handler: authorisationUrl },
+  { method: "POST", path: "/signinup", session: "none", handler: signInUpHandler },
+  { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },
+  { method: "POST", path: "/callback/apple", session: "none", handler: appleCallback },
+  { method: "POST", path: "/user/password/reset/token", session: "none", handler: passwordResetToken },
+  { method: "POST", path: "/user/password/reset", session: "none", handler: passwordReset },
 ];

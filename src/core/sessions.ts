@@ -1,0 +1,122 @@
+import * as repo from "../store/sessions.js";
+import { insertEvent } from "../store/events.js";
+import { createId, createSecretToken, hashToken } from "../util/random.js";
+import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from "./access-tokens.js";
+import type { CoreContext } from "./context.js";
+import { AuthError } from "./errors.js";
+
+/** A freshly issued token pair. */
+export interface SessionTokens {
+  userId: string;
+  sessionHandle: string;
+  accessToken: string;
+  accessTokenPayload: AccessTokenPayload;
+  /** ms */
+  accessTokenExpiresAt: number;
+  refreshToken: string;
+  /** ms */
+  refreshTokenExpiresAt: number;
+}
+
+const unauthorised = () => new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
+// Our refresh tokens are 43 base64url characters; anything far off is refused without a query.
+const REFRESH_TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
+
+/** Starts a session for a user: a session row, a refresh token (stored hashed) and an access token. */
+export async function createSession(ctx: CoreContext, userId: string): Promise<SessionTokens> {
+  const now = ctx.clock.now();
+  const handle = createId();
+  const refreshToken = createSecretToken();
+  const hash = hashToken(refreshToken);
+  const expiresAt = now + ctx.config.refreshTokenLifetimeMs;
+  const verified = await ctx.store.writeTx(async (tx) => {
+    const v = await repo.findEmailVerified(tx, userId);
+    if (v === undefined) throw unauthorised();
+    await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null });
+    await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
+    await insertEvent(tx, { at: now, type: "session.created", userId, data: { sessionHandle: handle } });
+    return v;
+  });
+  const at = await signAccessToken(ctx, { userId, sessionHandle: handle, refreshTokenHash: hash, emailVerified: verified });
+  return { userId, sessionHandle: handle, accessToken: at.token, accessTokenPayload: at.payload, accessTokenExpiresAt: at.expiresAt, refreshToken, refreshTokenExpiresAt: expiresAt };
+}
+
+type RefreshOutcome =
+  | { kind: "ok"; userId: string; handle: string; hash: string; expiresAt: number; verified: boolean }
+  | { kind: "unauthorised" }
+  | { kind: "theft"; userId: string; handle: string };
+
+/**
+ * Exchanges a refresh token for a new pair (rotation on every refresh, sliding expiry).
+ * - live token: compare-and-swap it to rotated, displace any sibling minted in a grace window,
+ *   issue a child;
+ * - token rotated at most `refreshGraceWindowMs` ago (two tabs, a lost response): issue another
+ *   child without revoking anything, so both callers keep a working session;
+ * - token rotated longer ago: theft. The whole session is revoked (the newest token dies too) and
+ *   the revocation is committed before TOKEN_THEFT_DETECTED is thrown;
+ * - unknown, expired, or its session revoked/expired: UNAUTHORISED.
+ */
+export async function refreshSession(ctx: CoreContext, refreshToken: string): Promise<SessionTokens> {
+  if (!REFRESH_TOKEN.test(refreshToken)) throw unauthorised();
+  const oldHash = hashToken(refreshToken);
+  const child = createSecretToken();
+  const childHash = hashToken(child);
+  const now = ctx.clock.now();
+  const outcome = await ctx.store.writeTx(async (tx): Promise<RefreshOutcome> => {
+    const row = await repo.findRefreshToken(tx, oldHash);
+    if (!row || row.revoked_at !== null || row.session_expires_at <= now || row.expires_at <= now) return { kind: "unauthorised" };
+    let rotatedAt = row.rotated_at;
+    if (rotatedAt === null) {
+      if (await repo.markRefreshTokenRotated(tx, oldHash, now)) await repo.displaceLiveRefreshTokens(tx, row.session_handle, now);
+      else rotatedAt = (await repo.findRefreshToken(tx, oldHash))?.rotated_at ?? now; // lost the race: a concurrent refresh
+    }
+    if (rotatedAt !== null && now - rotatedAt > ctx.config.refreshGraceWindowMs) {
+      await repo.revokeSession(tx, row.session_handle, now, "token_theft");
+      await insertEvent(tx, { at: now, type: "session.token_theft_detected", userId: row.user_id, data: { sessionHandle: row.session_handle } });
+      return { kind: "theft", userId: row.user_id, handle: row.session_handle };
+    }
+    const expiresAt = now + ctx.config.refreshTokenLifetimeMs;
+    if (!(await repo.extendSession(tx, row.session_handle, expiresAt, now))) return { kind: "unauthorised" };
+    await repo.insertRefreshToken(tx, { token_hash: childHash, session_handle: row.session_handle, parent_hash: oldHash, created_at: now, expires_at: expiresAt, rotated_at: null });
+    const verified = await repo.findEmailVerified(tx, row.user_id);
+    return { kind: "ok", userId: row.user_id, handle: row.session_handle, hash: childHash, expiresAt, verified: verified === true };
+  });
+  if (outcome.kind === "theft") {
+    ctx.logger.warn("refresh token reuse: session revoked", { userId: outcome.userId, sessionHandle: outcome.handle });
+    throw new AuthError("TOKEN_THEFT_DETECTED", "token theft detected", { clearTokens: true });
+  }
+  if (outcome.kind === "unauthorised") throw unauthorised();
+  const at = await signAccessToken(ctx, { userId: outcome.userId, sessionHandle: outcome.handle, refreshTokenHash: outcome.hash, emailVerified: outcome.verified });
+  return {
+    userId: outcome.userId, sessionHandle: outcome.handle, accessToken: at.token, accessTokenPayload: at.payload,
+    accessTokenExpiresAt: at.expiresAt, refreshToken: child, refreshTokenExpiresAt: outcome.expiresAt,
+  };
+}
+
+/** Revokes one session (sign-out). False when it was already revoked. */
+export async function revokeSession(ctx: CoreContext, sessionHandle: string, userId: string, reason = "signout"): Promise<boolean> {
+  const now = ctx.clock.now();
+  return ctx.store.writeTx(async (tx) => {
+    const done = await repo.revokeSession(tx, sessionHandle, now, reason);
+    if (done) await insertEvent(tx, { at: now, type: "session.revoked", userId, data: { sessionHandle, reason } });
+    return done;
+  });
+}
+
+/**
+ * The server-side state of a session, in one query: whether it is still active and whether its
+ * user's email is verified now. Used by endpoints that must not trust a token alone.
+ */
+export async function getSessionState(ctx: CoreContext, sessionHandle: string): Promise<{ active: boolean; userId?: string; emailVerified: boolean }> {
+  const r = await repo.findSessionState(ctx.store.db, sessionHandle);
+  if (!r || r.revoked_at !== null || r.expires_at <= ctx.clock.now()) return { active: false, emailVerified: false };
+  return { active: true, userId: r.user_id, emailVerified: r.verified_at !== null };
+}
+
+/**
+ * Re-signs an access token with a new `st-ev` value, same session, refresh hash and expiry (no
+ * database access): a claim change must not extend the token's life.
+ */
+export async function reissueAccessToken(ctx: CoreContext, payload: AccessTokenPayload, emailVerified: boolean): Promise<SignedAccessToken> {
+  return signAccessToken(ctx, { userId: payload.sub, sessionHandle: payload.sessionHandle, refreshTokenHash: payload.refreshTokenHash1, emailVerified, exp: payload.exp });
+}

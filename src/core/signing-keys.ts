@@ -1,0 +1,185 @@
+import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, hkdfSync, randomBytes, type JsonWebKey, type KeyObject } from "node:crypto";
+import { exportJWK, generateKeyPair } from "jose";
+import type { Config } from "../config.js";
+import type { Store } from "../store/database.js";
+import { isUniqueViolation } from "../store/database.js";
+import * as repo from "../store/signing-keys.js";
+import type { Clock } from "../util/clock.js";
+import type { Logger } from "../util/logger.js";
+
+/** The public half of a signing key as the JWKS publishes it (never d, p, q...). */
+export interface PublicJwk { kty: string; kid: string; n: string; e: string; alg: "RS256"; use: "sig" }
+
+export interface KeyInfo { kid: string; createdAt: number; retiredAt: number | null; state: "current" | "published" | "expired" }
+
+/** In-memory cache of the signing keys as node KeyObjects; requests never touch the table. */
+export interface KeyRing {
+  /** (Re)loads the keys, creating the first key if there is none. */
+  load(): Promise<void>;
+  signingKey(): Promise<{ kid: string; key: KeyObject }>;
+  /** The public key for a kid that may still verify tokens, or undefined. */
+  verificationKey(kid: string): Promise<KeyObject | undefined>;
+  jwks(): Promise<{ keys: PublicJwk[] }>;
+}
+
+type KeyDeps = { config: Readonly<Config>; store: Store; clock: Clock; logger: Logger };
+
+/** Keys are re-read this often, so a rotation by another process or the CLI propagates. */
+export const KEY_RELOAD_INTERVAL_MS = 60_000;
+const UNKNOWN_KID_RELOAD_MS = 5_000;
+const LEEWAY_MS = 60_000;
+
+/**
+ * How long a retired key stays published: the last token it signed lives `accessTokenLifetimeMs`
+ * (+ clock leeway); another instance may keep signing with it for one reload interval after the
+ * retirement, so that is added too.
+ */
+export function retiredKeyWindowMs(config: Readonly<Config>): number {
+  return config.accessTokenLifetimeMs + LEEWAY_MS + KEY_RELOAD_INTERVAL_MS;
+}
+
+interface Cache {
+  loadedAt: number;
+  current: { kid: string; key: KeyObject };
+  verify: Map<string, { key: KeyObject; jwk: PublicJwk; until: number }>;
+}
+
+/** Creates the key ring of one app. Nothing is read until first use (or app.start()). */
+export function createKeyRing(deps: KeyDeps): KeyRing {
+  let cache: Cache | undefined;
+  let loading: Promise<Cache> | undefined;
+  let lastMissReload = -Infinity;
+
+  const reload = (): Promise<Cache> => {
+    loading ??= readKeys(deps).then((c) => { cache = c; return c; }).finally(() => { loading = undefined; });
+    return loading;
+  };
+  const fresh = async (): Promise<Cache> => {
+    if (cache && deps.clock.now() - cache.loadedAt < KEY_RELOAD_INTERVAL_MS) return cache;
+    return reload();
+  };
+  return {
+    load: async () => { await reload(); },
+    signingKey: async () => (await fresh()).current,
+    verificationKey: async (kid) => {
+      let c = await fresh();
+      let hit = c.verify.get(kid);
+      // An unknown kid may come from a rotation elsewhere; look again, but at most every 5 s so a
+      // flood of made-up kids cannot turn into a flood of queries.
+      if (!hit && deps.clock.now() - lastMissReload >= UNKNOWN_KID_RELOAD_MS) {
+        lastMissReload = deps.clock.now();
+        c = await reload();
+        hit = c.verify.get(kid);
+      }
+      return hit && hit.until > deps.clock.now() ? hit.key : undefined;
+    },
+    jwks: async () => {
+      const c = await fresh();
+      const now = deps.clock.now();
+      return { keys: [...c.verify.values()].filter((v) => v.until > now).map((v) => v.jwk) };
+    },
+  };
+}
+
+async function readKeys(deps: KeyDeps): Promise<Cache> {
+  const now = deps.clock.now();
+  let current = await repo.findCurrentSigningKey(deps.store.db);
+  if (!current) current = await createFirstKey(deps);
+  const rows = await repo.listSigningKeys(deps.store.db);
+  const window = retiredKeyWindowMs(deps.config);
+  const verify: Cache["verify"] = new Map();
+  for (const r of rows) {
+    const until = r.retired_at === null ? Infinity : Number(r.retired_at) + window;
+    if (until <= now) continue;
+    const jwk = JSON.parse(r.public_jwk) as PublicJwk & JsonWebKey;
+    verify.set(r.kid, { key: createPublicKey({ key: jwk, format: "jwk" }), jwk: { kty: jwk.kty, kid: r.kid, n: jwk.n, e: jwk.e, alg: "RS256", use: "sig" }, until });
+  }
+  const privateJwk = JSON.parse(decryptPrivateJwk(current.private_jwk, deps.config.secret, current.kid));
+  return { loadedAt: now, current: { kid: current.kid, key: createPrivateKey({ key: privateJwk, format: "jwk" }) }, verify };
+}
+
+/**
+ * First start: generate outside any transaction (RSA generation is slow), then insert only if no
+ * active key exists (atomic, see the store), then read the current key. Two instances starting at
+ * once therefore end with one current key and both sign with it.
+ */
+async function createFirstKey(deps: KeyDeps): Promise<repo.SigningKeyRow> {
+  const material = await generateKeyMaterial();
+  try {
+    await repo.insertFirstSigningKey(deps.store, toRow(material, deps.config, deps.clock.now()));
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+  const current = await repo.findCurrentSigningKey(deps.store.db);
+  if (!current) throw new Error("signing key vanished right after it was created");
+  deps.logger.info("signing key ready", { kid: current.kid });
+  return current;
+}
+
+async function generateKeyMaterial(): Promise<{ pub: string; priv: string }> {
+  const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true, modulusLength: 2048 });
+  const pub = await exportJWK(publicKey);
+  return { pub: JSON.stringify({ kty: pub.kty, n: pub.n, e: pub.e }), priv: JSON.stringify(await exportJWK(privateKey)) };
+}
+
+/** kid = d-<createdAtMs>, as SuperTokens names its dynamic keys; the kid is the ciphertext's AAD. */
+function toRow(m: { pub: string; priv: string }, config: Readonly<Config>, createdAt: number): repo.SigningKeyRow {
+  const kid = `d-${createdAt}`;
+  return { kid, alg: "RS256", created_at: createdAt, retired_at: null, public_jwk: m.pub, private_jwk: encryptPrivateJwk(m.priv, config.secret, kid) };
+}
+
+/** Makes a new current key and retires the previous one (it stays published for its window). */
+export async function rotateSigningKey(deps: KeyDeps & { keys?: KeyRing }): Promise<{ kid: string; retired: number }> {
+  const material = await generateKeyMaterial();
+  let createdAt = deps.clock.now();
+  for (let attempt = 0; ; attempt++, createdAt++) {
+    const row = toRow(material, deps.config, createdAt);
+    try {
+      const retired = await deps.store.writeTx(async (tx) => {
+        await repo.insertSigningKey(tx, row);
+        return repo.retireSigningKeysExcept(tx, row.kid, deps.clock.now());
+      });
+      await deps.keys?.load();
+      return { kid: row.kid, retired };
+    } catch (err) {
+      if (!isUniqueViolation(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
+/** Every key with its state, newest first (for `authsvc keys list`). */
+export async function listSigningKeys(deps: KeyDeps): Promise<KeyInfo[]> {
+  const now = deps.clock.now();
+  const window = retiredKeyWindowMs(deps.config);
+  return (await repo.listSigningKeys(deps.store.db)).map((r) => ({
+    kid: r.kid, createdAt: Number(r.created_at), retiredAt: r.retired_at === null ? null : Number(r.retired_at),
+    state: r.retired_at === null ? "current" : Number(r.retired_at) + window > now ? "published" : "expired",
+  }));
+}
+
+// Private keys at rest: AES-256-GCM under a key derived from the server secret, with the kid as
+// associated data so a ciphertext cannot be moved to another row. Without a secret (development)
+// the JWK is stored as plain JSON.
+const PREFIX = "enc:v1:";
+const wrapKey = (secret: string) => Buffer.from(hkdfSync("sha256", secret, "authsvc", "signing-key-encryption v1", 32));
+
+export function encryptPrivateJwk(json: string, secret: string | undefined, kid: string): string {
+  if (!secret) return json;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", wrapKey(secret), iv).setAAD(Buffer.from(kid));
+  const ct = Buffer.concat([cipher.update(json, "utf8"), cipher.final()]);
+  return PREFIX + [iv, ct, cipher.getAuthTag()].map((b) => b.toString("base64url")).join(".");
+}
+
+export function decryptPrivateJwk(stored: string, secret: string | undefined, kid: string): string {
+  if (!stored.startsWith(PREFIX)) return stored;
+  if (!secret) throw new Error(`signing key ${kid} is encrypted but no server secret (AUTHSVC_SECRET) is configured`);
+  const [iv, ct, tag] = stored.slice(PREFIX.length).split(".").map((s) => Buffer.from(s, "base64url"));
+  try {
+    const d = createDecipheriv("aes-256-gcm", wrapKey(secret), iv).setAAD(Buffer.from(kid));
+    d.setAuthTag(tag);
+    return Buffer.concat([d.update(ct), d.final()]).toString("utf8");
+  } catch {
+    throw new Error(`signing key ${kid} cannot be decrypted: the server secret differs from the one it was stored with`);
+  }
+}

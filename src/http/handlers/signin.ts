@@ -1,0 +1,26 @@
+import { defineEventHandler } from "h3";
+import { canonicalEmail, isValidEmail } from "../../core/emails.js";
+import { signInWithPassword, toUserJson } from "../../core/users.js";
+import { readJsonBody } from "../body.js";
+import type { HttpDeps } from "../deps.js";
+import { parseFormFields } from "../form-fields.js";
+import { createSessionResponse } from "../session-guard.js";
+
+/**
+ * POST /signin (seed #2). Empty fields and malformed addresses are FIELD_ERROR (no password policy
+ * here); every credential failure is the same WRONG_CREDENTIALS_ERROR with no session.
+ */
+export const signIn = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    const { email, password } = parseFormFields(body, ["email", "password"]);
+    const formFields: { id: string; error: string }[] = [];
+    if (password === "") formFields.push({ id: "password", error: "Field is not optional" });
+    if (email === "") formFields.push({ id: "email", error: "Field is not optional" });
+    else if (!isValidEmail(canonicalEmail(email))) formFields.push({ id: "email", error: "Email is invalid" });
+    if (formFields.length) return { status: "FIELD_ERROR", formFields };
+    const r = await signInWithPassword(deps.ctx, { email, password });
+    if (r.status !== "OK") return { status: "WRONG_CREDENTIALS_ERROR" };
+    const tokenFields = await createSessionResponse(event, deps, r.user.id);
+    return { status: "OK", user: toUserJson(r.user), ...tokenFields };
+  });

@@ -1,0 +1,102 @@
+import { getRequestHeader, type H3Event } from "h3";
+import { parseAccessTokenHeader, verifyAccessToken, type AccessTokenPayload } from "../core/access-tokens.js";
+import { AuthError } from "../core/errors.js";
+import { createSession, getSessionState, reissueAccessToken } from "../core/sessions.js";
+import type { HttpDeps } from "./deps.js";
+import { ACCESS_COOKIE, attachTokens, clearTokens, cookiePolicy, readBearer, readCookieValues, selectCreationMode, wantsBodyMode, type AuthMode } from "./session-transport.js";
+
+/** An authenticated request. */
+export interface SessionInfo {
+  userId: string;
+  sessionHandle: string;
+  payload: AccessTokenPayload;
+  /** Where the access token came from; updated tokens go back the same way. */
+  mode: AuthMode;
+  /** Only with checkDatabase: whether the user's email is verified now (from the same query). */
+  emailVerified?: boolean;
+}
+
+export interface SessionOptions {
+  /** Also check the session row (revoked → 401 unauthorised + clearing). One query, no writes. */
+  checkDatabase?: boolean;
+}
+
+const tryRefresh = () => new AuthError("TRY_REFRESH_TOKEN", "try refresh token");
+
+/**
+ * Finds the access token: a Bearer JWT of ours wins; otherwise the sAccessToken cookie; a foreign
+ * Bearer token is ignored when a cookie is present. Duplicate cookies are refused (which one would
+ * a server pick?). Credentials are never read from the query string.
+ */
+function findAccessToken(event: H3Event, deps: HttpDeps): { token: string; mode: AuthMode } | undefined {
+  const bearer = readBearer(event);
+  const bearerMode: AuthMode = wantsBodyMode(event, deps.ctx.config) ? "body" : "header";
+  if (bearer && parseAccessTokenHeader(bearer)) return { token: bearer, mode: bearerMode };
+  const cookies = readCookieValues(event, ACCESS_COOKIE).filter((v) => v !== "");
+  if (cookies.length > 1) throw tryRefresh();
+  if (cookies.length === 1) return { token: cookies[0], mode: "cookie" };
+  return bearer ? { token: bearer, mode: bearerMode } : undefined;
+}
+
+/** Anti-CSRF (§3): with SameSite=None a cookie-authenticated non-GET request must carry `rid`. */
+export function needsCsrfHeader(event: H3Event, deps: HttpDeps, mode: AuthMode): boolean {
+  return mode === "cookie" && cookiePolicy(deps.ctx.config).sameSite === "none"
+    && event.method !== "GET" && event.method !== "HEAD" && getRequestHeader(event, "rid") === undefined;
+}
+
+/** Like requireSession, but a request with no credentials at all gets undefined instead of a 401. */
+export async function optionalSession(event: H3Event, deps: HttpDeps, opts: SessionOptions = {}): Promise<SessionInfo | undefined> {
+  const found = findAccessToken(event, deps);
+  if (!found) return undefined;
+  if (needsCsrfHeader(event, deps, found.mode)) throw tryRefresh();
+  const payload = await verifyAccessToken(deps.ctx, found.token);
+  const session: SessionInfo = { userId: payload.sub, sessionHandle: payload.sessionHandle, payload, mode: found.mode };
+  if (opts.checkDatabase) {
+    const state = await getSessionState(deps.ctx, payload.sessionHandle);
+    if (!state.active || state.userId !== payload.sub) {
+      clearTokens(event, deps.ctx.config, found.mode);
+      throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
+    }
+    session.emailVerified = state.emailVerified;
+  }
+  return session;
+}
+
+/**
+ * The guard for endpoints that need a session. No credentials → 401 unauthorised (nothing
+ * cleared); bad/expired token → 401 try refresh token; with checkDatabase, a revoked or expired
+ * session → 401 unauthorised with the tokens cleared in the mode they came in.
+ */
+export async function requireSession(event: H3Event, deps: HttpDeps, opts: SessionOptions = {}): Promise<SessionInfo> {
+  const s = await optionalSession(event, deps, opts);
+  if (!s) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: false });
+  return s;
+}
+
+/**
+ * Creates a session for a user who just signed up or in (email/password or third party), in the
+ * mode the request selected, and puts the tokens on the response. Returns the fields to merge into
+ * the JSON body ({} unless body mode). Tokens the client sent are ignored (no fixation).
+ */
+export async function createSessionResponse(event: H3Event, deps: HttpDeps, userId: string): Promise<Record<string, unknown>> {
+  const mode = selectCreationMode(event, deps.ctx.config);
+  const tokens = await createSession(deps.ctx, userId);
+  // Switching away from cookies: old session cookies would shadow the new tokens, so expire them.
+  if (mode !== "cookie" && readCookieValues(event, ACCESS_COOKIE).length > 0) clearTokens(event, deps.ctx.config, "cookie");
+  return attachTokens(event, deps.ctx.config, mode, tokens, deps.ctx.clock.now());
+}
+
+/**
+ * Brings the token's `st-ev` claim up to date: when `isVerified` (or, if omitted, the stored state
+ * read in one query) differs from the claim, re-issues the access token in the session's mode and
+ * returns the body fields to merge; when they agree nothing is signed and {} comes back.
+ */
+export async function updateEmailVerificationClaim(event: H3Event, deps: HttpDeps, session: SessionInfo, isVerified?: boolean): Promise<Record<string, unknown>> {
+  let verified = isVerified ?? session.emailVerified;
+  if (verified === undefined) verified = (await getSessionState(deps.ctx, session.sessionHandle)).emailVerified;
+  if (session.payload["st-ev"].v === verified) return {};
+  const t = await reissueAccessToken(deps.ctx, session.payload, verified);
+  session.payload = t.payload;
+  session.emailVerified = verified;
+  return attachTokens(event, deps.ctx.config, session.mode, { accessToken: t.token, accessTokenPayload: t.payload, accessTokenExpiresAt: t.expiresAt }, deps.ctx.clock.now());
+}
