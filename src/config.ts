@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { formatDuration, parseDuration } from "./util/duration.js";
+import { maskUrlPassword } from "./util/mask-url.js";
 
 /**
  * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
@@ -249,7 +250,7 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
     if (!c.smtpUrl) missing.push("--smtp-url (AUTHSVC_SMTP_URL)");
     if (!c.secret) missing.push("AUTHSVC_SECRET");
     if (missing.length) throw new ConfigError(`production mode needs ${missing.join(", ")}`);
-    if (c.bcryptCost < 10) throw new ConfigError(`invalid value for bcryptCost: ${c.bcryptCost}: production mode needs a cost of 10 or more`);
+    if (c.bcryptCost < 10) throw new ConfigError(`invalid value for --bcrypt-cost (AUTHSVC_BCRYPT_COST): ${c.bcryptCost}: production mode needs a cost of 10 or more`);
   }
   if (c.cookieSameSite === "none" && c.cookieSecure === "false") {
     throw new ConfigError("invalid value for --cookie-same-site: \"none\": browsers drop SameSite=None cookies that are not Secure");
@@ -270,9 +271,7 @@ export function describeConfig(resolved: ResolvedConfig): Array<{ key: string; f
 }
 
 /** Replaces the password of a URL (smtp://user:pass@…, postgres://…) with ****. */
-export function maskUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, "$1****@");
-}
+export const maskUrl = maskUrlPassword;
 
 function maskProviders(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskProviders);
