@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { Command } from "commander";
-import { createApp, type App } from "../app.js";
+import type { App } from "../app.js";
 import type { Config } from "../config.js";
 import { toNodeListener } from "../http/app.js";
 import { createLogger, type Logger } from "../util/logger.js";
@@ -19,24 +19,34 @@ export function serveCommand(io: CliIO): Command {
     if (!io.onSignal) throw new CliError("serve needs signal handling (run it from the real CLI)");
     const { config } = configFromFlags(flags, io);
     const logger = createLogger(config.logLevel, (line) => io.err(line));
-    const app = await openAppOrFail(config, logger);
-    let server: Server;
-    let port: number;
+    // Listen for SIGINT/SIGTERM before anything else: a signal during start-up (or right after the
+    // banner) must lead to the same clean shutdown, not to the default "killed by signal".
+    let onStop!: (signal: string) => void;
+    const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
+    const off = io.onSignal((signal) => onStop(signal));
     try {
-      if (flags.migrate !== false) {
-        for (const name of await app.migrate()) logger.info("applied migration", { name });
+      const app = await openAppOrFail(config, logger);
+      let server: Server;
+      let port: number;
+      try {
+        if (flags.migrate !== false) {
+          for (const name of await app.migrate()) logger.info("applied migration", { name });
+        }
+        await app.start();
+        server = createServer(toNodeListener(app.http));
+        port = await listen(server, config.port, config.host);
+      } catch (err) {
+        await app.close();
+        if (err instanceof CliError) throw err;
+        throw new CliError(`could not start: ${(err as Error).message}`);
       }
-      await app.start();
-      server = createServer(toNodeListener(app.http));
-      port = await listen(server, config.port, config.host);
-    } catch (err) {
-      await app.close();
-      if (err instanceof CliError) throw err;
-      throw new CliError(`could not start: ${(err as Error).message}`);
+      printBanner(io, config, port);
+      const signal = await stopRequested;
+      const cut = await shutDown(server, app, config.shutdownTimeoutMs, logger, signal);
+      if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
+    } finally {
+      off();
     }
-    printBanner(io, config, port);
-    const code = await waitForShutdown(io, server, app, config.shutdownTimeoutMs, logger);
-    if (code !== 0) throw new CliError("stopped after the shutdown deadline; some requests were cut off", code);
   });
 }
 
@@ -87,28 +97,20 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number): void {
 /**
  * Graceful shutdown: fail readiness, stop accepting, let in-flight requests finish within the
  * deadline (idle keep-alive sockets are closed at once), stop background work, close the database.
- * Resolves 0, or 1 when the deadline cut requests off.
+ * Resolves true when the deadline cut requests off (the command then exits 1).
  */
-function waitForShutdown(io: CliIO, server: Server, app: App, deadlineMs: number, logger: Logger): Promise<number> {
-  return new Promise((resolve) => {
-    let stopping = false;
-    const off = io.onSignal!(async (signal) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info("shutting down", { signal, deadlineMs });
-      app.beginShutdown();
-      let cut = false;
-      const timer = setTimeout(() => { cut = true; server.closeAllConnections(); }, deadlineMs);
-      timer.unref();
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeIdleConnections();
-      });
-      clearTimeout(timer);
-      await app.close();
-      off();
-      logger.info("stopped", { cut });
-      resolve(cut ? 1 : 0);
-    });
+async function shutDown(server: Server, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
+  logger.info("shutting down", { signal, deadlineMs });
+  app.beginShutdown();
+  let cut = false;
+  const timer = setTimeout(() => { cut = true; server.closeAllConnections(); }, deadlineMs);
+  timer.unref();
+  await new Promise<void>((done) => {
+    server.close(() => done());
+    server.closeIdleConnections();
   });
+  clearTimeout(timer);
+  await app.close();
+  logger.info("stopped", { cut });
+  return cut;
 }

@@ -63,7 +63,7 @@ describe("config precedence: flag > env > file > default", () => {
   it("derives defaults from earlier settings", () => {
     const r = resolveConfig({ env: { AUTHSVC_WEBSITE_URL: "https://app.example.com/" } });
     expect(r.config.corsOrigins).toEqual(["https://app.example.com"]);
-    expect(resolveConfig({ env: { AUTHSVC_MODE: "production", ...production } }).config.host).toBe("0.0.0.0");
+    expect(resolveConfig({ env: production }).config.host).toBe("0.0.0.0");
   });
   it("treats an empty environment variable as unset", () => {
     expect(resolveConfig({ env: { AUTHSVC_PORT: "" } }).config.port).toBe(3567);
