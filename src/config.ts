@@ -196,6 +196,8 @@ export interface ConfigInput {
 }
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+/** A setting's key in the config file: its flag in camelCase, or its name when it has no flag. */
+export const fileKey = (s: Setting): string => (s.flag ? camel(s.flag) : s.key);
 
 /** Resolves, validates and freezes the configuration. Throws ConfigError naming the bad setting. */
 export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
@@ -216,9 +218,9 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
       throw new ConfigError(`config file ${configFile} is not valid JSON: ${(e as Error).message}`);
     }
     if (!file || typeof file !== "object" || Array.isArray(file)) throw new ConfigError(`config file ${configFile} must hold a JSON object`);
-    const known = new Set<string>(settings.map((s) => s.key));
-    const fileKey = (s: Setting) => (s.flag ? camel(s.flag) : s.key);
-    for (const s of settings) known.add(fileKey(s));
+    // File keys are the camelCase flag names ("accessTokenLifetime": "15m"), not the internal
+    // field names: "accessTokenLifetimeMs": 900000 would silently mean 900000 seconds.
+    const known = new Set<string>(settings.map(fileKey));
     for (const k of Object.keys(file)) if (!known.has(k)) throw new ConfigError(`config file ${configFile}: unknown setting "${k}"`);
   }
 
@@ -226,13 +228,12 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
   const sources = {} as Record<keyof Config, Source>;
   for (const s of settings) {
     const flagKey = s.flag ? camel(s.flag) : undefined;
-    const fileKey = flagKey && flagKey in file ? flagKey : s.key;
     let raw: unknown;
     let source: Source;
     let where: string;
     if (flagKey && flags[flagKey] !== undefined) { raw = flags[flagKey]; source = "flag"; where = `--${s.flag}`; }
     else if (env[s.env] !== undefined && env[s.env] !== "") { raw = env[s.env]; source = "env"; where = `${s.env} (environment)`; }
-    else if (file[fileKey] !== undefined) { raw = file[fileKey]; source = "file"; where = `"${fileKey}" in ${configFile}`; }
+    else if (file[fileKey(s)] !== undefined) { raw = file[fileKey(s)]; source = "file"; where = `"${fileKey(s)}" in ${configFile}`; }
     else { (config as Record<string, unknown>)[s.key] = s.default(config); sources[s.key] = "default"; continue; }
     try {
       (config as Record<string, unknown>)[s.key] = s.parse(raw);

@@ -95,6 +95,8 @@ describe("config: bad values name the setting and the value", () => {
   });
   it("refuses unknown keys, broken JSON and missing files", () => {
     expect(configError(() => resolveConfig({ env: {}, configFile: configFile({ prot: 1 }) }))).toContain('"prot"');
+    // Internal field names are not file keys: "accessTokenLifetimeMs": 900000 would read as seconds.
+    expect(configError(() => resolveConfig({ env: {}, configFile: configFile({ accessTokenLifetimeMs: 900000 }) }))).toContain('"accessTokenLifetimeMs"');
     expect(configError(() => resolveConfig({ env: {}, configFile: configFile("{port: 1") }))).toMatch(/not valid JSON/);
     expect(configError(() => resolveConfig({ env: {}, configFile: "/nonexistent/authsvc.json" }))).toMatch(/cannot read config file/);
   });
