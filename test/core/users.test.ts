@@ -130,3 +130,35 @@ describe.each(backends)("core users on $name", (backend) => {
     expect(h).not.toBe(await hashPassword(PW, 4));
   });
 });
+
+describe("core users: rehash is best effort", () => {
+  it("a correct sign-in succeeds even when the upgraded hash cannot be written (database locked)", async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const { createApp } = await import("../../src/app.js");
+    const { testConfig } = await import("../../src/config.js");
+    const { openStore } = await import("../../src/store/database.js");
+    const { sqliteBackend } = await import("../helpers/backends.js");
+    const db = await sqliteBackend.create();
+    // A short busy timeout so the locked write gives up quickly.
+    const locked = openStore({ url: db.url, busyTimeoutMs: 50 });
+    const app = await createApp(testConfig({ database: db.url }), { store: locked });
+    const other = new Database(db.url);
+    try {
+      await app.migrate();
+      await signUpWithPassword(app.ctx, { email: "ada@example.com", password: PW });
+      other.exec("begin immediate"); // another process holds the write lock
+      const raised = { ...app.ctx, config: { ...app.ctx.config, bcryptCost: 5 } };
+      expect((await signInWithPassword(raised, { email: "ada@example.com", password: PW })).status).toBe("OK");
+      other.exec("rollback");
+      // The old hash stayed (cost 4); the next sign-in will try the upgrade again, and succeed.
+      expect(hashCost((await store.findCredentialByEmail(locked.db, "ada@example.com"))!.password_hash)).toBe(4);
+      expect((await signInWithPassword(raised, { email: "ada@example.com", password: PW })).status).toBe("OK");
+      expect(hashCost((await store.findCredentialByEmail(locked.db, "ada@example.com"))!.password_hash)).toBe(5);
+    } finally {
+      other.close();
+      await app.close();
+      await locked.close();
+      await db.drop();
+    }
+  });
+});
