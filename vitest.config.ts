@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Builds dist/cli.mjs once: some tests run the real CLI (bin/authsvc) as a child process.
+    globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Every test file gets its own SQLite file and PostgreSQL schema, so files can run in parallel.

@@ -3,6 +3,7 @@
 // Dependencies stay external: they are installed beside the bundle, and native
 // modules (better-sqlite3, @node-rs/bcrypt) cannot be bundled anyway.
 import { build } from "esbuild";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -17,4 +18,6 @@ await build({
   packages: "external",
   sourcemap: "linked",
   logLevel: "warning",
+  // `authsvc --version` prints the package's version.
+  define: { __VERSION__: JSON.stringify(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version) },
 });

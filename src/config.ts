@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { formatDuration, parseDuration } from "./util/duration.js";
 import { normaliseProviders } from "./core/thirdparty/provider-config.js";
+import { maskUrlPassword } from "./util/mask-url.js";
 
 /**
  * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
@@ -196,6 +197,8 @@ export interface ConfigInput {
 }
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+/** A setting's key in the config file: its flag in camelCase, or its name when it has no flag. */
+export const fileKey = (s: Setting): string => (s.flag ? camel(s.flag) : s.key);
 
 /** Resolves, validates and freezes the configuration. Throws ConfigError naming the bad setting. */
 export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
@@ -216,9 +219,9 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
       throw new ConfigError(`config file ${configFile} is not valid JSON: ${(e as Error).message}`);
     }
     if (!file || typeof file !== "object" || Array.isArray(file)) throw new ConfigError(`config file ${configFile} must hold a JSON object`);
-    const known = new Set<string>(settings.map((s) => s.key));
-    const fileKey = (s: Setting) => (s.flag ? camel(s.flag) : s.key);
-    for (const s of settings) known.add(fileKey(s));
+    // File keys are the camelCase flag names ("accessTokenLifetime": "15m"), not the internal
+    // field names: "accessTokenLifetimeMs": 900000 would silently mean 900000 seconds.
+    const known = new Set<string>(settings.map(fileKey));
     for (const k of Object.keys(file)) if (!known.has(k)) throw new ConfigError(`config file ${configFile}: unknown setting "${k}"`);
   }
 
@@ -226,13 +229,12 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
   const sources = {} as Record<keyof Config, Source>;
   for (const s of settings) {
     const flagKey = s.flag ? camel(s.flag) : undefined;
-    const fileKey = flagKey && flagKey in file ? flagKey : s.key;
     let raw: unknown;
     let source: Source;
     let where: string;
     if (flagKey && flags[flagKey] !== undefined) { raw = flags[flagKey]; source = "flag"; where = `--${s.flag}`; }
     else if (env[s.env] !== undefined && env[s.env] !== "") { raw = env[s.env]; source = "env"; where = `${s.env} (environment)`; }
-    else if (file[fileKey] !== undefined) { raw = file[fileKey]; source = "file"; where = `"${fileKey}" in ${configFile}`; }
+    else if (file[fileKey(s)] !== undefined) { raw = file[fileKey(s)]; source = "file"; where = `"${fileKey(s)}" in ${configFile}`; }
     else { (config as Record<string, unknown>)[s.key] = s.default(config); sources[s.key] = "default"; continue; }
     try {
       (config as Record<string, unknown>)[s.key] = s.parse(raw);
@@ -250,7 +252,7 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
     if (!c.smtpUrl) missing.push("--smtp-url (AUTHSVC_SMTP_URL)");
     if (!c.secret) missing.push("AUTHSVC_SECRET");
     if (missing.length) throw new ConfigError(`production mode needs ${missing.join(", ")}`);
-    if (c.bcryptCost < 10) throw new ConfigError(`invalid value for bcryptCost: ${c.bcryptCost}: production mode needs a cost of 10 or more`);
+    if (c.bcryptCost < 10) throw new ConfigError(`invalid value for --bcrypt-cost (AUTHSVC_BCRYPT_COST): ${c.bcryptCost}: production mode needs a cost of 10 or more`);
   }
   try { normaliseProviders(c.providers, c.mode); } catch (err) {
     throw new ConfigError(`invalid value for providers (${sources.providers}): ${(err as Error).message}`);
@@ -274,9 +276,7 @@ export function describeConfig(resolved: ResolvedConfig): Array<{ key: string; f
 }
 
 /** Replaces the password of a URL (smtp://user:pass@…, postgres://…) with ****. */
-export function maskUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, "$1****@");
-}
+export const maskUrl = maskUrlPassword;
 
 function maskProviders(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskProviders);

@@ -1,7 +1,18 @@
 import { createApp, type App } from "../app.js";
-import { createLogger } from "../util/logger.js";
+import type { Config } from "../config.js";
+import { createLogger, type Logger } from "../util/logger.js";
+import { maskUrlPassword } from "../util/mask-url.js";
 import { configFromFlags } from "./options.js";
-import type { CliIO } from "./io.js";
+import { CliError, type CliIO } from "./io.js";
+
+/** Builds the app; an unopenable database (missing directory, bad URL) becomes a clear CliError. */
+export async function openAppOrFail(config: Readonly<Config>, logger: Logger): Promise<App> {
+  try {
+    return await createApp(config, { logger });
+  } catch (err) {
+    throw new CliError(`cannot open ${maskUrlPassword(config.database)}: ${(err as Error).message}`);
+  }
+}
 
 /**
  * Opens the app for an admin command (store + core, no listener), applies pending migrations so a
@@ -10,9 +21,14 @@ import type { CliIO } from "./io.js";
 export async function withApp<T>(flags: Record<string, unknown>, io: CliIO, fn: (app: App) => Promise<T>): Promise<T> {
   const { config } = configFromFlags(flags, io);
   const logger = createLogger(config.logLevel === "debug" ? "debug" : "error", (line) => io.err(line));
-  const app = await createApp(config, { logger });
+  const app = await openAppOrFail(config, logger);
   try {
-    const applied = await app.migrate();
+    let applied: string[];
+    try {
+      applied = await app.migrate();
+    } catch (err) {
+      throw new CliError(`cannot migrate ${app.store.description}: ${(err as Error).message}`);
+    }
     for (const name of applied) io.err(`applied migration ${name}`);
     return await fn(app);
   } finally {

@@ -16,7 +16,7 @@ export function createUserCommand(io: CliIO): Command {
   addConfigOptions(cmd, "common");
   return cmd.action(async (flags) => {
     if (flags.passwordStdin && flags.password !== undefined) throw new CliError("give either --password-stdin or --password, not both", 2);
-    if (!flags.passwordStdin && flags.password === undefined) throw new CliError("a password is required: pipe it in with --password-stdin", 2);
+    if (!flags.passwordStdin && !flags.password) throw new CliError("a password is required: pipe it in with --password-stdin", 2);
     const password: string = flags.passwordStdin ? await readPasswordFromStdin(io.stdin) : flags.password;
     await withApp(flags, io, async (app) => {
       const r = await signUpWithPassword(app.ctx, { email: flags.email, password, verified: !!flags.verified, source: "cli" });

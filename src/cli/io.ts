@@ -34,9 +34,14 @@ export function processIO(): CliIO {
   };
 }
 
-/** Reads a password from stdin: everything sent, minus one trailing newline (from echo). */
+/**
+ * Reads a password from stdin: everything sent, minus one trailing newline (from echo). Other
+ * whitespace is kept: it is part of the password. Nothing at all is a usage error (exit 2).
+ */
 export async function readPasswordFromStdin(stdin: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of stdin) chunks.push(typeof c === "string" ? Buffer.from(c) : c);
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  const password = Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  if (password === "") throw new CliError("no password on standard input (pipe it in: printf '%s' \"$PASSWORD\" | authsvc …)", 2);
+  return password;
 }

@@ -1,6 +1,7 @@
 import { Command } from "commander";
-import { openStore } from "../store/database.js";
+import { openStore, type Store } from "../store/database.js";
 import { migrateToLatest, migrationStatus } from "../store/migrator.js";
+import { maskUrlPassword } from "../util/mask-url.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -13,10 +14,15 @@ export function migrateCommand(io: CliIO): Command {
   addConfigOptions(cmd, "common");
   return cmd.action(async (flags) => {
     const { config } = configFromFlags(flags, io);
-    const store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
+    let store: Store;
+    try {
+      store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
+    } catch (err) {
+      throw new CliError(`cannot open ${maskUrlPassword(config.database)}: ${(err as Error).message}`);
+    }
     try {
       if (flags.status) {
-        const list = await migrationStatus(store);
+        const list = await migrationStatus(store).catch((err: Error) => { throw new CliError(`cannot read ${store.description}: ${err.message}`); });
         if (flags.json) return io.out(JSON.stringify(list));
         for (const m of list) io.out(`${m.appliedAt ? "applied" : "pending"}  ${m.name}${m.appliedAt ? `  ${new Date(m.appliedAt).toISOString()}` : ""}`);
         return;

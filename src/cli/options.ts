@@ -3,8 +3,11 @@ import { ConfigError, resolveConfig, settings, type ResolvedConfig } from "../co
 import { CliError, type CliIO } from "./io.js";
 
 const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession"]);
-/** Settings every command takes; `serve` and `config` take all of them. */
-const COMMON = new Set(["database", "mode"]);
+/**
+ * Settings the admin commands take as flags (they hash passwords and open the database);
+ * `serve` and `config` take all of them. Every setting still works from env and file.
+ */
+const COMMON = new Set(["mode", "database", "sqliteSynchronous", "bcryptCost", "passwordMinLength", "logLevel"]);
 
 /** Adds the configuration flags (all, or the common ones) to a command. */
 export function addConfigOptions(cmd: Command, which: "all" | "common"): Command {

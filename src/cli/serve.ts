@@ -1,9 +1,11 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { Command } from "commander";
-import { listen } from "listhen";
-import { createApp } from "../app.js";
+import type { App } from "../app.js";
+import type { Config } from "../config.js";
 import { toNodeListener } from "../http/app.js";
-import { createLogger } from "../util/logger.js";
+import { createLogger, type Logger } from "../util/logger.js";
+import { maskUrlPassword } from "../util/mask-url.js";
+import { openAppOrFail } from "./context.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -14,53 +16,78 @@ export function serveCommand(io: CliIO): Command {
     .option("--no-migrate", "do not apply pending migrations at start");
   addConfigOptions(cmd, "all");
   return cmd.action(async (flags) => {
+    if (!io.onSignal) throw new CliError("serve needs signal handling (run it from the real CLI)");
     const { config } = configFromFlags(flags, io);
     const logger = createLogger(config.logLevel, (line) => io.err(line));
-    const app = await createApp(config, { logger });
-    let server: Server | undefined;
+    // Listen for SIGINT/SIGTERM before anything else: a signal during start-up (or right after the
+    // banner) must lead to the same clean shutdown, not to the default "killed by signal".
+    let onStop!: (signal: string) => void;
+    const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
+    const off = io.onSignal((signal) => onStop(signal));
     try {
-      if (flags.migrate !== false) {
-        for (const name of await app.migrate()) logger.info("applied migration", { name });
+      const app = await openAppOrFail(config, logger);
+      let server: Server;
+      let port: number;
+      try {
+        if (flags.migrate !== false) {
+          for (const name of await app.migrate()) logger.info("applied migration", { name });
+        }
+        await app.start();
+        server = createServer(toNodeListener(app.http));
+        port = await listen(server, config.port, config.host);
+      } catch (err) {
+        await app.close();
+        if (err instanceof CliError) throw err;
+        throw new CliError(`could not start: ${(err as Error).message}`);
       }
-      await app.start();
-      const listener = await listen(toNodeListener(app.http), {
-        port: { port: config.port, random: config.port === 0, alternativePortRange: [], ports: [] } as never,
-        hostname: config.host,
-        showURL: false,
-        qr: false,
-        autoClose: false,
-        isTest: true, // keeps listhen quiet and stops it from picking another port or opening a browser
-      });
-      server = listener.server as Server;
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : config.port;
-      if (config.port !== 0 && port !== config.port) {
-        await listener.close();
-        throw new CliError(`port ${config.port} on ${config.host} is in use; choose another with --port`);
-      }
-      banner(io, config, port);
-    } catch (err) {
-      await app.close();
-      if (err instanceof CliError) throw err;
-      throw new CliError(`could not start: ${(err as Error).message}`);
+      printBanner(io, config, port);
+      const signal = await stopRequested;
+      const cut = await shutDown(server, app, config.shutdownTimeoutMs, logger, signal);
+      if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
+    } finally {
+      off();
     }
-    const code = await waitForShutdown(io, server, app, config.shutdownTimeoutMs, logger);
-    if (code !== 0) throw new CliError("stopped after the shutdown deadline; some requests were cut off", code);
   });
 }
 
-function banner(io: CliIO, config: ReturnType<typeof configFromFlags>["config"], port: number): void {
+/**
+ * Listens on exactly the port asked for (0 = any free one) with plain node:http: a taken or
+ * forbidden port is an error naming it, never a silent move to another port or interface.
+ */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      const where = `port ${port} on ${host}`;
+      if (err.code === "EADDRINUSE") reject(new CliError(`${where} is already in use; stop the other process or choose another with --port`));
+      else if (err.code === "EACCES") reject(new CliError(`${where} needs privileges this process does not have; choose a port above 1023 with --port`));
+      else if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") reject(new CliError(`cannot bind to ${host}: no such local address; check --host`));
+      else reject(new CliError(`cannot listen on ${where}: ${err.message}`));
+    };
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : port);
+    });
+  });
+}
+
+function printBanner(io: CliIO, config: Readonly<Config>, port: number): void {
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const mail = config.smtpUrl
+    ? `mail goes to the SMTP relay ${maskUrlPassword(config.smtpUrl)}`
+    : config.mailCatcher
+      ? `mail goes to the built-in catcher on ${config.mailCatcherHost}:${config.mailCatcherPort}; read it with \`authsvc tail-mail\``
+      : "mail goes nowhere: no SMTP relay and the catcher is off";
   const lines = [
-    `authsvc listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}  (${config.mode} mode)`,
-    `  API:      ${config.publicUrl}${config.apiBasePath}`,
-    `  database: ${config.database.replace(/:[^:@/]*@/, ":****@")}`,
+    `authsvc listening on http://${host}:${port}  (${config.mode} mode)`,
+    `  API:        http://${host}:${port}${config.apiBasePath}  (public URL ${config.publicUrl})`,
+    `  database:   ${maskUrlPassword(config.database)}`,
+    `  ${mail}.`,
   ];
   if (config.mode === "development") {
     lines.push(
-      "  development mode: binds to loopback, relaxed defaults.",
-      config.mailCatcher && !config.smtpUrl
-        ? `  mail goes to the built-in catcher on ${config.mailCatcherHost}:${config.mailCatcherPort}; read it with \`authsvc tail-mail\`.`
-        : `  mail goes to ${config.smtpUrl ? "the configured SMTP relay" : "nowhere (no relay, catcher off)"}.`,
+      "  development mode: loopback only, relaxed defaults.",
       "  WARNING: token-issuing responses include the token in development mode. Never expose this server publicly; use --production.",
     );
   }
@@ -70,29 +97,20 @@ function banner(io: CliIO, config: ReturnType<typeof configFromFlags>["config"],
 /**
  * Graceful shutdown: fail readiness, stop accepting, let in-flight requests finish within the
  * deadline (idle keep-alive sockets are closed at once), stop background work, close the database.
- * Exits 0, or 1 when the deadline cut requests off.
+ * Resolves true when the deadline cut requests off (the command then exits 1).
  */
-function waitForShutdown(io: CliIO, server: Server, app: Awaited<ReturnType<typeof createApp>>, deadlineMs: number, logger: ReturnType<typeof createLogger>): Promise<number> {
-  return new Promise((resolve) => {
-    let stopping = false;
-    if (!io.onSignal) throw new Error("serve needs signal handling");
-    const off = io.onSignal(async (signal) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info("shutting down", { signal, deadlineMs });
-      app.beginShutdown();
-      let cut = false;
-      const timer = setTimeout(() => { cut = true; server.closeAllConnections(); }, deadlineMs);
-      timer.unref();
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeIdleConnections();
-      });
-      clearTimeout(timer);
-      await app.close();
-      off();
-      logger.info("stopped", { cut });
-      resolve(cut ? 1 : 0);
-    });
+async function shutDown(server: Server, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
+  logger.info("shutting down", { signal, deadlineMs });
+  app.beginShutdown();
+  let cut = false;
+  const timer = setTimeout(() => { cut = true; server.closeAllConnections(); }, deadlineMs);
+  timer.unref();
+  await new Promise<void>((done) => {
+    server.close(() => done());
+    server.closeIdleConnections();
   });
+  clearTimeout(timer);
+  await app.close();
+  logger.info("stopped", { cut });
+  return cut;
 }

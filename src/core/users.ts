@@ -145,8 +145,14 @@ export async function signInWithPassword(ctx: CoreContext, input: { email: strin
   const result = await verifyPassword(input.password, stored, ctx.config.bcryptCost);
   if (!cred || !result.ok) return { status: "WRONG_CREDENTIALS_ERROR" };
   if (result.needsRehash) {
-    const fresh = await hashPassword(input.password, ctx.config.bcryptCost);
-    await ctx.store.writeTx((tx) => users.replacePasswordHash(tx, cred.user_id, stored, fresh, ctx.clock.now()));
+    // Best effort: the password was right, so a failed upgrade (say, a locked database) must not
+    // turn a correct sign-in into an error; the next sign-in tries again.
+    try {
+      const fresh = await hashPassword(input.password, ctx.config.bcryptCost);
+      await ctx.store.writeTx((tx) => users.replacePasswordHash(tx, cred.user_id, stored, fresh, ctx.clock.now()));
+    } catch (err) {
+      ctx.logger.warn("password rehash failed", { userId: cred.user_id, err });
+    }
   }
   const user = await getUser(ctx.store.db, cred.user_id);
   if (!user) return { status: "WRONG_CREDENTIALS_ERROR" };

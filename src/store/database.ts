@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema.js";
+import { maskUrlPassword } from "../util/mask-url.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -11,6 +12,8 @@ export interface Store {
   dialect: Dialect;
   /** Where it points, with any password masked (for messages). */
   description: string;
+  /** PostgreSQL only: the schema named by `?schema=` (the migrator creates it when missing). */
+  pgSchema?: string;
   /**
    * Runs `fn` in one write transaction. On SQLite it is `BEGIN IMMEDIATE` (takes the write lock up
    * front, so a read-then-write never fails with SQLITE_BUSY halfway); on PostgreSQL a READ COMMITTED
@@ -45,19 +48,20 @@ export function openStore(opts: OpenOptions): Store {
 
 function openSqlite(opts: OpenOptions): Store {
   const file = opts.url.replace(/^sqlite:(\/\/)?/i, "");
-  const raw = new Database(file);
+  // The busy timeout comes first: switching a fresh file to WAL takes a lock, and two processes
+  // starting at once (two `authsvc migrate`) must wait for each other, not fail with SQLITE_BUSY.
+  const raw = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000 });
   const sync = opts.sqliteSynchronous ?? "FULL";
   raw.pragma("journal_mode = WAL");
   raw.pragma(`synchronous = ${sync}`);
   raw.pragma("foreign_keys = ON");
-  raw.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   // Read the pragmas back: an acknowledged write must survive a power cut (WAL + FULL), and
   // cascades must work. A filesystem that cannot do WAL would silently weaken both.
   const mode = String(raw.pragma("journal_mode", { simple: true })).toLowerCase();
   const syncNow = Number(raw.pragma("synchronous", { simple: true }));
   const fk = Number(raw.pragma("foreign_keys", { simple: true }));
-  if (file !== ":memory:" && mode !== "wal") throw new Error(`SQLite refused WAL mode for ${file} (journal_mode=${mode})`);
-  if (syncNow !== (sync === "FULL" ? 2 : 1) || fk !== 1) throw new Error(`SQLite pragmas not applied for ${file}`);
+  if (file !== ":memory:" && mode !== "wal") { raw.close(); throw new Error(`SQLite refused WAL mode for ${file} (journal_mode=${mode})`); }
+  if (syncNow !== (sync === "FULL" ? 2 : 1) || fk !== 1) { raw.close(); throw new Error(`SQLite pragmas not applied for ${file}`); }
 
   // Kysely prepares every query anew; better-sqlite3 statements are reusable, so cache them by SQL text.
   const cache = new Map<string, SqliteStatement>();
@@ -118,14 +122,11 @@ function openPostgres(opts: OpenOptions): Store {
   return {
     db,
     dialect: "postgres",
-    description: maskPassword(opts.url),
+    description: maskUrlPassword(opts.url),
+    pgSchema: schema,
     writeTx: (fn) => db.transaction().execute(fn),
     close: () => db.destroy(),
   };
-}
-
-function maskPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, "$1****@");
 }
 
 /** True when the error is a unique-constraint violation (SQLite or PostgreSQL 23505). */

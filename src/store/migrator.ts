@@ -25,7 +25,12 @@ async function ensureTable(db: Kysely<any>): Promise<void> {
 export async function migrateToLatest(store: Store, now: () => number = Date.now, list: readonly Migration[] = allMigrations): Promise<string[]> {
   return store.writeTx(async (tx) => {
     const db = tx as unknown as Kysely<any>;
-    if (store.dialect === "postgres") await sql`select pg_advisory_xact_lock(${PG_LOCK_KEY})`.execute(db);
+    if (store.dialect === "postgres") {
+      await sql`select pg_advisory_xact_lock(${PG_LOCK_KEY})`.execute(db);
+      // `?schema=name` of a fresh database: create it here, under the lock, because two concurrent
+      // `create schema if not exists` can still collide on PostgreSQL's catalog.
+      if (store.pgSchema) await sql`create schema if not exists ${sql.id(store.pgSchema)}`.execute(db);
+    }
     await ensureTable(db);
     const rows = await db.selectFrom("authsvc_migrations").select("name").execute();
     const done = new Set(rows.map((r: { name: string }) => r.name));

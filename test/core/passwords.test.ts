@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkPasswordPolicy, hashPassword, verifyPassword } from "../../src/core/passwords.js";
+import { checkPasswordPolicy, hashCost, hashPassword, verifyPassword } from "../../src/core/passwords.js";
 import { hash as plainBcrypt } from "@node-rs/bcrypt";
 
 const policy = { minLength: 8, email: "ada@example.com" };
@@ -12,6 +12,25 @@ describe("password policy", () => {
   it("caps length in UTF-8 bytes, not characters", () => {
     expect(checkPasswordPolicy("😀".repeat(256), policy)).toBeNull(); // 1024 bytes
     expect(checkPasswordPolicy("😀".repeat(256) + "a", policy)).toMatch(/at most 1024 bytes/);
+  });
+  it("accepts exactly the configured minimum and refuses one less", () => {
+    expect(checkPasswordPolicy("abcdefghijklmno", { minLength: 15 })).toBeNull();
+    expect(checkPasswordPolicy("abcdefghijklmn", { minLength: 15 })).toMatch(/at least 15 characters/);
+  });
+  it("counts surrounding spaces as part of the password (no trimming)", () => {
+    expect(checkPasswordPolicy("  zq7vw  ", policy)).toBeNull(); // 9 code points with the spaces
+    expect(checkPasswordPolicy(" zq7vw ", policy)).toMatch(/at least 8/);
+  });
+  it("refuses a lone surrogate instead of hashing mangled text", () => {
+    expect(checkPasswordPolicy("abcdefgh\ud800", policy)).toMatch(/invalid Unicode/);
+  });
+  it("refuses a common password whatever its case", () => {
+    expect(checkPasswordPolicy("PassWord123", policy)).toMatch(/too common/);
+  });
+  it("refuses a password that contains the email address", () => {
+    expect(checkPasswordPolicy("my ada@example.com pw", policy)).toMatch(/email/);
+    // Without an email (unknown account) the check cannot apply.
+    expect(checkPasswordPolicy("ada@example.com", { minLength: 8 })).toBeNull();
   });
   it("has no composition rules", () => {
     expect(checkPasswordPolicy("correct horse battery staple", policy)).toBeNull();
@@ -31,6 +50,24 @@ describe("password hashing", () => {
     const h = await hashPassword(a, 4);
     expect((await verifyPassword(a, h, 4)).ok).toBe(true);
     expect((await verifyPassword(b, h, 4)).ok).toBe(false);
+  });
+  it("counts bytes past 72 for multi-byte passwords too: 18 emoji + a vs 18 emoji + b", async () => {
+    const a = "😀".repeat(18) + "a"; // 72 bytes of emoji, then the difference
+    const h = await hashPassword(a, 4);
+    expect((await verifyPassword(a, h, 4)).ok).toBe(true);
+    expect((await verifyPassword("😀".repeat(18) + "b", h, 4)).ok).toBe(false);
+  });
+  it("salts every hash and records scheme and cost in it", async () => {
+    const [h1, h2] = await Promise.all([hashPassword("correct horse battery staple", 4), hashPassword("correct horse battery staple", 4)]);
+    expect(h1).not.toBe(h2);
+    expect(h1).toMatch(/^bcrypt-sha384:\$2[aby]\$04\$/);
+    expect(hashCost(h1)).toBe(4);
+    expect(hashCost("$2b$12$" + "a".repeat(53))).toBe(12);
+    expect(hashCost("md5:abc")).toBeUndefined();
+  });
+  it("rejects garbage instead of throwing", async () => {
+    expect(await verifyPassword("x", "not a hash", 4)).toEqual({ ok: false, needsRehash: false });
+    expect(await verifyPassword("x", "bcrypt-sha384:$2b$04$short", 4)).toEqual({ ok: false, needsRehash: false });
   });
   it("keeps surrounding spaces: the trimmed form does not verify", async () => {
     const h = await hashPassword("  pass phrase  ", 4);

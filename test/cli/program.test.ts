@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { runBin } from "../helpers/bin.js";
+import { runCli } from "../helpers/cli.js";
+
+const COMMANDS = ["serve", "migrate", "create-user", "reset-password", "users", "tail-mail", "config"];
+
+describe("authsvc program", () => {
+  it("--help lists every command (exit 0)", async () => {
+    const r = await runCli(["--help"]);
+    expect(r.code).toBe(0);
+    for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${c}\\b`, "m"));
+  });
+
+  it("the built bin (what npx authsvc runs) answers --help and --version", async () => {
+    const help = await runBin(["--help"]);
+    expect(help.code).toBe(0);
+    for (const c of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${c}\\b`, "m"));
+    const version = await runBin(["--version"]);
+    expect(version).toMatchObject({ code: 0, stdout: `${(await import("../../package.json", { with: { type: "json" } })).default.version}\n` });
+  });
+
+  it("every command documents --password-stdin where it takes a password", async () => {
+    for (const c of ["create-user", "reset-password"]) expect((await runCli([c, "--help"])).stdout).toContain("--password-stdin");
+  });
+
+  it("an unknown command or option is a usage error (exit 2)", async () => {
+    expect((await runCli(["frobnicate"])).code).toBe(2);
+    expect((await runCli(["migrate", "--frobnicate"])).code).toBe(2);
+    expect((await runCli([])).code).toBe(2);
+  });
+});

@@ -1,0 +1,70 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.js";
+import { testConfig } from "../../src/config.js";
+import { signInWithPassword } from "../../src/core/users.js";
+import { backends } from "../helpers/backends.js";
+import { PW, useCliDatabase } from "./fixture.js";
+
+const NEW_PW = "a completely new passphrase";
+
+describe.each(backends)("authsvc reset-password on $name", (backend) => {
+  const t = useCliDatabase(backend);
+  let userId = "";
+  beforeEach(async () => {
+    await t.create();
+    userId = JSON.parse((await t.cli(["create-user", "--email", "ada@example.com", "--password-stdin", "--json"], { stdin: PW })).stdout).id;
+  });
+
+  async function signIn(password: string): Promise<string> {
+    const app = await createApp(testConfig({ database: t.url() }));
+    try {
+      return (await signInWithPassword(app.ctx, { email: "ada@example.com", password })).status;
+    } finally {
+      await app.close();
+    }
+  }
+
+  it("sets the new password from stdin and revokes every live session", async () => {
+    const store = t.store();
+    const now = Date.now();
+    await store.db.insertInto("sessions").values([
+      { handle: "live-1", user_id: userId, created_at: now, expires_at: now + 3_600_000, last_refreshed_at: null, revoked_at: null, revoke_reason: null },
+      { handle: "live-2", user_id: userId, created_at: now, expires_at: now + 3_600_000, last_refreshed_at: null, revoked_at: null, revoke_reason: null },
+      { handle: "old", user_id: userId, created_at: now, expires_at: now + 3_600_000, last_refreshed_at: null, revoked_at: 1, revoke_reason: "signed_out" },
+    ]).execute();
+    const r = await t.cli(["reset-password", "--email", "Ada@Example.com", "--password-stdin"], { stdin: `${NEW_PW}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("password changed for ada@example.com; 2 session(s) revoked\n");
+    const rows = await store.db.selectFrom("sessions").select(["handle", "revoked_at", "revoke_reason"]).orderBy("handle").execute();
+    expect(rows.find((s) => s.handle === "old")).toEqual({ handle: "old", revoked_at: 1, revoke_reason: "signed_out" });
+    for (const s of rows.filter((x) => x.handle !== "old")) {
+      expect(s.revoked_at).toBeGreaterThanOrEqual(now);
+      expect(s.revoke_reason).toBe("password_changed");
+    }
+    expect(await signIn(NEW_PW)).toBe("OK");
+    expect(await signIn(PW)).toBe("WRONG_CREDENTIALS_ERROR");
+  });
+
+  it("--json reports the user and the count, without a hash", async () => {
+    const r = await t.cli(["reset-password", "--email", "ada@example.com", "--password-stdin", "--json"], { stdin: NEW_PW });
+    expect(JSON.parse(r.stdout)).toEqual({ id: userId, email: "ada@example.com", revokedSessions: 0 });
+  });
+
+  it("refuses a password the policy rejects (exit 1) and keeps the old one", async () => {
+    const r = await t.cli(["reset-password", "--email", "ada@example.com", "--password-stdin"], { stdin: "ada@example.com" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/could not set the password: .*email address/);
+    expect(await signIn(PW)).toBe("OK");
+  });
+
+  it("fails for an unknown user with exit 1", async () => {
+    const r = await t.cli(["reset-password", "--email", "nobody@example.com", "--password-stdin"], { stdin: NEW_PW });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("no user nobody@example.com");
+  });
+
+  it("needs exactly one way to get the password (exit 2)", async () => {
+    expect((await t.cli(["reset-password", "--email", "ada@example.com"])).code).toBe(2);
+    expect((await t.cli(["reset-password", "--email", "ada@example.com", "--password-stdin"], { stdin: "" })).code).toBe(2);
+  });
+});
