@@ -1,6 +1,7 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listCaughtMail } from "../../src/store/caught-mail.js";
+import { listOutboxMessages } from "../../src/store/outbox.js";
 import { backends } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
 import { waitForCaughtMail } from "../helpers/mail.js";
@@ -23,7 +24,10 @@ describe.each(backends)("third-party accounts beside email/password ones ($name)
       start: true,
       config: {
         mode: "production", mailCatcher: true, mailCatcherPort: 0, smtpUrl: undefined,
-        providers: [{ thirdPartyId: "oidc", name: "Test OIDC", oidcDiscoveryEndpoint: idp.discovery, clientId: CONFIDENTIAL.clientId, clientSecret: CONFIDENTIAL.clientSecret, scope: ["openid", "email"] }],
+        providers: [
+          { thirdPartyId: "oidc", name: "Test OIDC", oidcDiscoveryEndpoint: idp.discovery, clientId: CONFIDENTIAL.clientId, clientSecret: CONFIDENTIAL.clientSecret, scope: ["openid", "email"] },
+          { thirdPartyId: "no-email", requireEmail: false, oidcDiscoveryEndpoint: idp.discovery, clientId: CONFIDENTIAL.clientId, clientSecret: CONFIDENTIAL.clientSecret, scope: ["openid", "email"] },
+        ],
       },
     });
   });
@@ -71,6 +75,18 @@ describe.each(backends)("third-party accounts beside email/password ones ($name)
     expect(wrongTp.json).toEqual({ status: "WRONG_CREDENTIALS_ERROR" });
     expect(observable(wrongTp)).toEqual(observable(await signIn("nobody@example.com")));
     expect(wrongTp.res.headers.get("front-token")).toBeNull();
+  });
+
+  it("a reset request for the stand-in address of a provider that gave no email answers the same and mails nobody", async () => {
+    idp.accounts.set("Anon_1", {});
+    const r = await signInWithProvider(t.url, "no-email", "Anon_1", modeHeaders("header"));
+    expect(r.json).toMatchObject({ status: "OK", user: { email: "anon-1.no-email@fakeemail.invalid", loginMethods: [{ verified: true }] } });
+    const reset = (email: string) => post("/user/password/reset/token", { formFields: [{ id: "email", value: email }] });
+    const forStandIn = await reset("anon-1.no-email@fakeemail.invalid");
+    expect(observable(forStandIn)).toEqual(observable(await reset("nobody-else@example.com")));
+    expect(await listOutboxMessages(t.app.store.db, { to: "anon-1.no-email@fakeemail.invalid" })).toEqual([]);
+    const events = await t.app.store.db.selectFrom("events").select("type").where("type", "like", "password_reset.%").where("data", "like", "%fakeemail.invalid%").execute();
+    expect(events.map((e) => e.type)).toEqual(["password_reset.no_account"]);
   });
 
   it("a third-party user and an email/password user with one address have separate ids, sessions and verification", async () => {
