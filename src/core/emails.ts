@@ -25,3 +25,11 @@ export function isValidEmail(canonical: string): boolean {
   // eslint-disable-next-line no-control-regex
   return canonical.length <= 254 && !/[\x00-\x1f\x7f"]/.test(canonical) && pattern.test(canonical);
 }
+
+/**
+ * True for an address no mail can reach: RFC 2606 reserves the `.invalid` TLD, which is where
+ * the stand-in address of a provider that gives no email lives (`…@fakeemail.invalid`).
+ */
+export function isUndeliverableEmail(canonical: string): boolean {
+  return canonical.endsWith(".invalid");
+}

@@ -4,7 +4,7 @@ import { revokeUserSessions } from "../store/sessions.js";
 import { insertEvent } from "../store/events.js";
 import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
-import { canonicalEmail, isValidEmail } from "./emails.js";
+import { canonicalEmail, isUndeliverableEmail, isValidEmail } from "./emails.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
 import { issueOneTimeToken, requireTokenString } from "./one-time-tokens.js";
 import { checkPasswordPolicy, hashPassword } from "./passwords.js";
@@ -44,7 +44,8 @@ export async function requestPasswordReset(ctx: CoreContext, rawEmail: string, o
       await queueMail(tx, ctx, { kind: "password_reset", to: email, vars: { link, expiresAt, validForMs: lifetimeMs } });
       return { status: "OK", outcome: "token_created", token, expiresAt };
     }
-    if (identities.length > 0) {
+    // A stand-in address (provider gave no email) reaches nobody: nothing to tell, nothing queued.
+    if (identities.length > 0 && !isUndeliverableEmail(email)) {
       const provider = [...new Set(identities.map((i) => providerName(ctx, i.provider_id)))].join(" or ");
       await insertEvent(tx, { at: now, type: "password_reset.third_party_notice", userId: identities[0].user_id, data: { email, providers: identities.map((i) => i.provider_id), source } });
       await queueMail(tx, ctx, { kind: "third_party_account", to: email, vars: { link: websiteLink(ctx, ""), provider } });

@@ -107,3 +107,22 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((r) => s.close(() => r()));
   return port;
 }
+
+/**
+ * The whole browser round trip against our server at `base`: GET /auth/authorisationurl → the
+ * provider's login and consent → POST /auth/signinup with the callback's query and the PKCE
+ * verifier, sending `headers` (e.g. the mode headers) on the sign-in. Returns the raw response
+ * and its JSON.
+ */
+export async function signInWithProvider(base: string, thirdPartyId: string, login: string, headers: Record<string, string> = {}): Promise<{ res: Response; json: Record<string, any> }> {
+  const u = await fetch(`${base}/auth/authorisationurl?thirdPartyId=${thirdPartyId}&redirectURIOnProviderDashboard=${encodeURIComponent(REDIRECT_URI)}`);
+  if (u.status !== 200) throw new Error(`authorisationurl answered ${u.status}: ${await u.text()}`);
+  const { urlWithQueryParams, pkceCodeVerifier } = (await u.json()) as { urlWithQueryParams: string; pkceCodeVerifier?: string };
+  const params = await authorizeInBrowser(urlWithQueryParams, login);
+  const res = await fetch(`${base}/auth/signinup`, {
+    method: "POST",
+    headers: { "content-type": "application/json", rid: "thirdparty", ...headers },
+    body: JSON.stringify({ thirdPartyId, redirectURIInfo: { redirectURIOnProviderDashboard: REDIRECT_URI, redirectURIQueryParams: params, pkceCodeVerifier } }),
+  });
+  return { res, json: (await res.json()) as Record<string, any> };
+}

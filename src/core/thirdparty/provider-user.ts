@@ -1,4 +1,5 @@
 import type { CoreContext } from "../context.js";
+import { canonicalEmail } from "../emails.js";
 import { AuthError, badInput } from "../errors.js";
 import { nonceForVerifier, verifyIdToken } from "./id-token.js";
 import type { FieldMap, Provider, ProviderClient } from "./provider-config.js";
@@ -84,7 +85,18 @@ export async function fetchProviderUser(ctx: CoreContext, provider: Provider, cl
   }
   const userId = fromId.userId ?? fromApi.userId;
   if (!userId) throw providerError(ctx, provider, `The provider ${provider.id} did not say who signed in (no user id)`);
-  return { userId, email: fromId.email ?? fromApi.email, emailVerified: fromId.emailVerified ?? fromApi.emailVerified ?? false };
+  return { userId, ...pickEmail(fromId, fromApi) };
+}
+
+/**
+ * The email and whether it is verified. The ID token's email wins; its verified flag must speak
+ * for that same address: a flag from the other source counts only when that source reports no
+ * address or the same one (else `email_verified` for B would mark A verified).
+ */
+function pickEmail(fromId: ReturnType<typeof mapFields>, fromApi: ReturnType<typeof mapFields>): { email?: string; emailVerified: boolean } {
+  const [main, other] = fromId.email !== undefined ? [fromId, fromApi] : [fromApi, fromId];
+  const otherSpeaksForIt = other.email === undefined || (main.email !== undefined && canonicalEmail(other.email) === canonicalEmail(main.email));
+  return { email: main.email, emailVerified: main.emailVerified ?? (otherSpeaksForIt ? other.emailVerified : undefined) ?? false };
 }
 
 async function fetchUserInfo(ctx: CoreContext, provider: Provider, endpoint: string, accessToken: string): Promise<Record<string, unknown>> {

@@ -1,9 +1,10 @@
-import { defineEventHandler, setResponseHeader, type H3Event } from "h3";
+import { defineEventHandler } from "h3";
 import { badInput } from "../../core/errors.js";
 import { signInUp, type SignInUpInput } from "../../core/thirdparty/sign-in-up.js";
 import { toUserJson } from "../../core/users.js";
 import { readJsonBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
+import { createSessionResponse } from "../session-guard.js";
 
 /**
  * POST /signinup (PROTOCOL.md §9, FDI notes §10.2): exchange a code or check tokens, sign the user
@@ -13,19 +14,13 @@ export const signInUpHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const result = await signInUp(deps.ctx, parseSignInUpBody(body));
+    // NO_EMAIL_GIVEN_BY_PROVIDER (and every thrown error) leaves without a session.
     if (result.status !== "OK") return result;
-    setResponseHeader(event, "cache-control", "no-store");
-    // ── SESSION STEP ── replaced after merge by the session layer's
-    // `createSessionResponse(event, deps, result.user.id)` (creates the session in the mode the
-    // request selected and adds its headers/cookies/body fields).
-    const sessionFields = await createSessionPlaceholder(event, deps, result.user.id);
-    return { status: "OK", createdNewRecipeUser: result.createdNewRecipeUser, user: toUserJson(result.user), ...sessionFields };
+    // Same transport as sign-up/sign-in: mode from st-auth-mode / <brand>-auth-mode, front-token,
+    // Cache-Control no-store and the expose list all come from the one session helper.
+    const tokenFields = await createSessionResponse(event, deps, result.user.id);
+    return { status: "OK", createdNewRecipeUser: result.createdNewRecipeUser, user: toUserJson(result.user), ...tokenFields };
   });
-
-/** Stand-in for the session step until the session layer is merged: issues nothing. */
-async function createSessionPlaceholder(_event: H3Event, _deps: HttpDeps, _userId: string): Promise<Record<string, unknown>> {
-  return {};
-}
 
 /** Validates the body's shape with the FDI's messages; unknown keys (shouldTryLinkingWithSessionUser…) are ignored. */
 export function parseSignInUpBody(body: Record<string, unknown>): SignInUpInput {
