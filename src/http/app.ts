@@ -23,6 +23,8 @@ export function createHttpApp(deps: HttpDeps): H3App {
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
       "cache-control": "no-store",
+      // Every answer is JSON; h3 only adds "application/json" (no charset) when none is set.
+      "content-type": "application/json; charset=utf-8",
     });
   }));
   app.use(corsHandler(deps.ctx.config));

@@ -93,6 +93,15 @@ describe.each(backends)("session transport on $name", (backend) => {
     expect(await pub.json()).toMatchObject({ status: "OK" });
   });
 
+  it("sends the baseline headers on successes and errors alike", async () => {
+    for (const res of [await fetch(`${t.url}/auth/jwt/jwks.json`), await fetch(`${t.url}/auth/nothing-here`), await postJson(`${t.url}/auth/signin`, credentials("nobody@example.com"))]) {
+      expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(res.headers.get("x-powered-by")).toBeNull();
+    }
+  });
+
   it("email exists: 400 without the param, true only for email/password accounts", async () => {
     for (const p of ["/auth/emailpassword/email/exists", "/auth/signup/email/exists"]) {
       const miss = await fetch(t.url + p);
