@@ -6,6 +6,8 @@ import { signInWithPassword, signUpWithPassword } from "../../src/core/users.js"
 import { countUserTokens } from "../../src/store/one-time-tokens.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { lastCaughtMailId, listCaughtMail } from "../../src/store/caught-mail.js";
+import { listEvents } from "../../src/store/events.js";
+import { hashToken } from "../../src/util/random.js";
 
 const OLD = "old horse battery staple";
 const NEW = "new horse battery staple";
@@ -59,6 +61,15 @@ describe.each(backends)("password reset over HTTP and SMTP ($name)", (backend) =
     const mail = await waitForCaughtMail(t.app, "ada@example.com", { action: "reset-password" });
     expect(mail.link).toBe(`${t.config.websiteUrl}${t.config.websiteBasePath}/reset-password?token=${token}&tenantId=public`);
     expect(mail.expiresAt).toBe(new Date(t.clock.now() + 3_600_000).toISOString());
+    // The "system event" names the link with the token redacted, plus a hash prefix to correlate.
+    const [event] = await listEvents(t.app.store.db, { type: "password_reset.token_created" });
+    expect(JSON.parse(event.data!)).toEqual({
+      email: "ada@example.com",
+      link: `${t.config.websiteUrl}${t.config.websiteBasePath}/reset-password?token=REDACTED&tenantId=public`,
+      tokenHashPrefix: hashToken(token).slice(0, 12),
+      expiresAt: t.clock.now() + 3_600_000,
+      source: "api",
+    });
 
     const before = await lastCaughtMailId(t.app.store.db);
     const ok = await post(t, "/user/password/reset", resetBody(token, NEW));
@@ -79,6 +90,10 @@ describe.each(backends)("password reset over HTTP and SMTP ($name)", (backend) =
       ["password_changed", null, null, "250"],
       ["password_reset", null, null, "250"],
     ]);
+    // No event ever holds the token (tokens are stored only hashed).
+    const events = await listEvents(t.app.store.db);
+    expect(events.map((e) => e.type)).toContain("password_reset.completed");
+    for (const e of events) expect(e.data ?? "").not.toContain(token);
     // The email was marked verified by the reset.
     expect((await signInWithPassword(t.app.ctx, { email: "ada@example.com", password: NEW }) as any).user.verified).toBe(true);
   });
