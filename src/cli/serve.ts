@@ -25,7 +25,12 @@ export function serveCommand(io: CliIO): Command {
     const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
     const off = io.onSignal((signal) => onStop(signal));
     try {
-      const app = await openAppOrFail(config, logger);
+      let app: App;
+      try {
+        app = await openAppOrFail(config, logger);
+      } catch (err) {
+        throw new CliError(`could not start: ${(err as Error).message}`);
+      }
       let server: Server;
       let port: number;
       try {
@@ -40,7 +45,7 @@ export function serveCommand(io: CliIO): Command {
         if (err instanceof CliError) throw err;
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
-      printBanner(io, config, port);
+      printBanner(io, config, port, app.mail.catcher());
       const signal = await stopRequested;
       const cut = await shutDown(server, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
@@ -72,12 +77,13 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-function printBanner(io: CliIO, config: Readonly<Config>, port: number): void {
+/** `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
+function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined): void {
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const mail = config.smtpUrl
     ? `mail goes to the SMTP relay ${maskUrlPassword(config.smtpUrl)}`
     : config.mailCatcher
-      ? `mail goes to the built-in catcher on ${config.mailCatcherHost}:${config.mailCatcherPort}; read it with \`authsvc tail-mail\``
+      ? `mail goes to the built-in catcher on ${catcher?.host ?? config.mailCatcherHost}:${catcher?.port ?? config.mailCatcherPort}; read it with \`authsvc tail-mail\``
       : "mail goes nowhere: no SMTP relay and the catcher is off";
   const lines = [
     `authsvc listening on http://${host}:${port}  (${config.mode} mode)`,
