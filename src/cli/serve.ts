@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { Command } from "commander";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
@@ -6,6 +6,7 @@ import { toNodeListener } from "../http/app.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
+import { createGracefulServer, type GracefulServer } from "./graceful-server.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -31,15 +32,15 @@ export function serveCommand(io: CliIO): Command {
       } catch (err) {
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
-      let server: Server;
+      let http: GracefulServer;
       let port: number;
       try {
         if (flags.migrate !== false) {
           for (const name of await app.migrate()) logger.info("applied migration", { name });
         }
         await app.start();
-        server = createServer(toNodeListener(app.http));
-        port = await listen(server, config.port, config.host);
+        http = createGracefulServer(toNodeListener(app.http));
+        port = await listen(http.server, config.port, config.host);
       } catch (err) {
         await app.close();
         if (err instanceof CliError) throw err;
@@ -47,7 +48,7 @@ export function serveCommand(io: CliIO): Command {
       }
       printBanner(io, config, port, app.mail.catcher());
       const signal = await stopRequested;
-      const cut = await shutDown(server, app, config.shutdownTimeoutMs, logger, signal);
+      const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
     } finally {
       off();
@@ -101,21 +102,15 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher:
 }
 
 /**
- * Graceful shutdown: fail readiness, stop accepting, let in-flight requests finish within the
- * deadline (idle keep-alive sockets are closed at once), stop background work, close the database.
- * Resolves true when the deadline cut requests off (the command then exits 1).
+ * Graceful shutdown (security-bar R5): fail readiness, then serve what already arrived, stop
+ * accepting and let in-flight requests finish within the deadline (graceful-server.ts), stop
+ * background work (mail worker, catcher), close the database. Resolves true when the deadline cut
+ * requests off (the command then exits 1).
  */
-async function shutDown(server: Server, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
+async function shutDown(http: GracefulServer, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
   logger.info("shutting down", { signal, deadlineMs });
   app.beginShutdown();
-  let cut = false;
-  const timer = setTimeout(() => { cut = true; server.closeAllConnections(); }, deadlineMs);
-  timer.unref();
-  await new Promise<void>((done) => {
-    server.close(() => done());
-    server.closeIdleConnections();
-  });
-  clearTimeout(timer);
+  const cut = await http.stop(deadlineMs);
   await app.close();
   logger.info("stopped", { cut });
   return cut;

@@ -109,6 +109,32 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     const r = await child.result;
     expect(r, r.stderr).toMatchObject({ code: 0, signal: null });
   });
+
+  it("finishes five in-flight sign-ins on SIGTERM, then refuses new connections and exits 0 (security-bar R5)", async () => {
+    const db = await database();
+    // A real hash cost, so the sign-ins are still hashing when the signal comes.
+    const env = { AUTHSVC_BCRYPT_COST: "10", AUTHSVC_LOG_LEVEL: "info" };
+    const created = await runCli(["create-user", "--email", "ada@example.com", "--password-stdin", "--database", db], { stdin: PW, env });
+    expect(created.code, created.stderr).toBe(0);
+    const child = spawnBin(["serve", "--port", "0", "--mail-catcher-port", "0", "--database", db], { env });
+    cleanup.push(async () => { if (child.exitCode === null) child.kill("SIGKILL"); });
+    const port = await listeningPort(child);
+
+    // One connection per request (no keep-alive pool), each written out in full before the clock starts.
+    const signIns = Array.from({ length: 5 }, () => signInOnce(port, "ada@example.com", PW));
+    await Promise.all(signIns.map((s) => s.sent));
+    await new Promise((r) => setTimeout(r, 10));
+    child.kill("SIGTERM");
+    const answers = await Promise.all(signIns.map((s) => s.answer));
+    expect(answers.map((a) => [a.status, a.body.status])).toEqual(Array.from({ length: 5 }, () => [200, "OK"]));
+
+    await stderrMatches(child, /"msg":"shutting down","signal":"SIGTERM"/);
+    expect(await connectError(port)).toBe("ECONNREFUSED");
+    const r = await child.result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toContain('"msg":"stopped","cut":false');
+  });
 });
 
 describe("authsvc serve failures", () => {
