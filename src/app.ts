@@ -59,7 +59,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const ctx: CoreContext = {
     config, store, clock, logger, dummyHash, thirdParty, keys,
     outboxNotify: () => worker?.kick(),
-    mailTemplates: loadTemplateOverrides(config.mailTemplatesDir),
+    mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };
   // Where mail goes: the relay when configured; in development the built-in catcher (this
   // process's, or the one a running `serve` holds); otherwise nowhere and mail stays queued.
@@ -141,4 +141,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       if (!overrides.store) await store.close();
     },
   };
+}
+
+/** Template overrides; a missing folder or a bad template is a configuration error naming the setting. */
+function loadTemplateOverridesOrFail(dir: string | undefined): ReturnType<typeof loadTemplateOverrides> {
+  try { return loadTemplateOverrides(dir); } catch (err) { throw new ConfigError(`invalid value for mailTemplatesDir (--mail-templates-dir): ${(err as Error).message}`); }
 }

@@ -1,16 +1,22 @@
 import { createApp, type App } from "../app.js";
-import type { Config } from "../config.js";
+import { ConfigError, type Config } from "../config.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
-/** Builds the app; an unopenable database (missing directory, bad URL) becomes a clear CliError. */
+/**
+ * Builds the app; every failure becomes a clear CliError (exit 1), never a stack trace: a setting
+ * createApp checks (providers, mail templates) names itself, anything else is the database
+ * (missing directory, bad URL, unreachable server).
+ */
 export async function openAppOrFail(config: Readonly<Config>, logger: Logger): Promise<App> {
   try {
     return await createApp(config, { logger });
   } catch (err) {
-    throw new CliError(`cannot open ${maskUrlPassword(config.database)}: ${(err as Error).message}`);
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof ConfigError) throw new CliError(message);
+    throw new CliError(`cannot open ${maskUrlPassword(config.database)}: ${message}`);
   }
 }
 

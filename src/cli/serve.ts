@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { Command } from "commander";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
@@ -6,6 +6,7 @@ import { toNodeListener } from "../http/app.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
+import { createGracefulServer, type GracefulServer } from "./graceful-server.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -25,24 +26,29 @@ export function serveCommand(io: CliIO): Command {
     const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
     const off = io.onSignal((signal) => onStop(signal));
     try {
-      const app = await openAppOrFail(config, logger);
-      let server: Server;
+      let app: App;
+      try {
+        app = await openAppOrFail(config, logger);
+      } catch (err) {
+        throw new CliError(`could not start: ${(err as Error).message}`);
+      }
+      let http: GracefulServer;
       let port: number;
       try {
         if (flags.migrate !== false) {
           for (const name of await app.migrate()) logger.info("applied migration", { name });
         }
         await app.start();
-        server = createServer(toNodeListener(app.http));
-        port = await listen(server, config.port, config.host);
+        http = createGracefulServer(toNodeListener(app.http));
+        port = await listen(http.server, config.port, config.host);
       } catch (err) {
         await app.close();
         if (err instanceof CliError) throw err;
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
-      printBanner(io, config, port);
+      printBanner(io, config, port, app.mail.catcher());
       const signal = await stopRequested;
-      const cut = await shutDown(server, app, config.shutdownTimeoutMs, logger, signal);
+      const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
     } finally {
       off();
@@ -72,12 +78,13 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-function printBanner(io: CliIO, config: Readonly<Config>, port: number): void {
+/** `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
+function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined): void {
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const mail = config.smtpUrl
     ? `mail goes to the SMTP relay ${maskUrlPassword(config.smtpUrl)}`
     : config.mailCatcher
-      ? `mail goes to the built-in catcher on ${config.mailCatcherHost}:${config.mailCatcherPort}; read it with \`authsvc tail-mail\``
+      ? `mail goes to the built-in catcher on ${catcher?.host ?? config.mailCatcherHost}:${catcher?.port ?? config.mailCatcherPort}; read it with \`authsvc tail-mail\``
       : "mail goes nowhere: no SMTP relay and the catcher is off";
   const lines = [
     `authsvc listening on http://${host}:${port}  (${config.mode} mode)`,
@@ -95,21 +102,15 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number): void {
 }
 
 /**
- * Graceful shutdown: fail readiness, stop accepting, let in-flight requests finish within the
- * deadline (idle keep-alive sockets are closed at once), stop background work, close the database.
- * Resolves true when the deadline cut requests off (the command then exits 1).
+ * Graceful shutdown (security-bar R5): fail readiness, then serve what already arrived, stop
+ * accepting and let in-flight requests finish within the deadline (graceful-server.ts), stop
+ * background work (mail worker, catcher), close the database. Resolves true when the deadline cut
+ * requests off (the command then exits 1).
  */
-async function shutDown(server: Server, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
+async function shutDown(http: GracefulServer, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
   logger.info("shutting down", { signal, deadlineMs });
   app.beginShutdown();
-  let cut = false;
-  const timer = setTimeout(() => { cut = true; server.closeAllConnections(); }, deadlineMs);
-  timer.unref();
-  await new Promise<void>((done) => {
-    server.close(() => done());
-    server.closeIdleConnections();
-  });
-  clearTimeout(timer);
+  const cut = await http.stop(deadlineMs);
   await app.close();
   logger.info("stopped", { cut });
   return cut;

@@ -5,7 +5,7 @@ import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
-import { issueOneTimeToken, requireTokenString } from "./one-time-tokens.js";
+import { issueOneTimeToken, requireTokenString, tokenEventData } from "./one-time-tokens.js";
 
 export type EmailVerificationRequestResult =
   | { status: "OK"; email: string; token: string; expiresAt: number }
@@ -27,7 +27,8 @@ export async function requestEmailVerification(ctx: CoreContext, userId: string,
     if (await users.isEmailVerified(tx, userId, user.email)) return { status: "EMAIL_ALREADY_VERIFIED_ERROR" };
     const { token, expiresAt } = await issueOneTimeToken(tx, { purpose: "email_verification", userId, email: user.email, now, lifetimeMs });
     const link = websiteLink(ctx, "verify-email", token);
-    await insertEvent(tx, { at: now, type: "email_verification.token_created", userId, data: { email: user.email, link, expiresAt, source: opts.source ?? "api" } });
+    // The event keeps the link with the token redacted (see tokenEventData); only the mail has it.
+    await insertEvent(tx, { at: now, type: "email_verification.token_created", userId, data: { email: user.email, ...tokenEventData(ctx, "verify-email", token), expiresAt, source: opts.source ?? "api" } });
     await queueMail(tx, ctx, { kind: "email_verification", to: user.email, vars: { link, expiresAt, validForMs: lifetimeMs } });
     return { status: "OK", email: user.email, token, expiresAt };
   });

@@ -4,6 +4,7 @@ import * as tokens from "../store/one-time-tokens.js";
 import { createSecretToken, hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { badInput } from "./errors.js";
+import { websiteLink } from "./mail-queue.js";
 
 export type TokenPurpose = tokens.TokenPurpose;
 
@@ -17,6 +18,20 @@ export async function issueOneTimeToken(tx: Kysely<DB>, t: { purpose: TokenPurpo
   const expiresAt = t.now + t.lifetimeMs;
   await tokens.insertToken(tx, { token_hash: hashToken(token), purpose: t.purpose, user_id: t.userId, email: t.email, created_at: t.now, expires_at: expiresAt });
   return { token, expiresAt };
+}
+
+/** What stands in for a token in anything kept beyond the mail itself. */
+export const REDACTED_TOKEN = "REDACTED";
+
+/**
+ * The token part of a `*.token_created` event. The events table is append-only and kept for
+ * audit, so it must not hold a usable secret (tokens are stored only hashed): the link is kept
+ * with its token replaced by REDACTED, plus the first 12 hex characters of the token's SHA-256 so
+ * an operator can match the event to a one_time_tokens row (or a token a user reports) without
+ * the log ever being enough to use it.
+ */
+export function tokenEventData(ctx: CoreContext, page: "verify-email" | "reset-password", token: string): { link: string; tokenHashPrefix: string } {
+  return { link: websiteLink(ctx, page, REDACTED_TOKEN), tokenHashPrefix: hashToken(token).slice(0, 12) };
 }
 
 /**

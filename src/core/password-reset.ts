@@ -6,7 +6,7 @@ import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail, isUndeliverableEmail, isValidEmail } from "./emails.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
-import { issueOneTimeToken, requireTokenString } from "./one-time-tokens.js";
+import { issueOneTimeToken, requireTokenString, tokenEventData } from "./one-time-tokens.js";
 import { checkPasswordPolicy, hashPassword } from "./passwords.js";
 import type { FieldError } from "./users.js";
 
@@ -39,8 +39,9 @@ export async function requestPasswordReset(ctx: CoreContext, rawEmail: string, o
     if (cred) {
       const { token, expiresAt } = await issueOneTimeToken(tx, { purpose: "password_reset", userId: cred.user_id, email, now, lifetimeMs });
       const link = websiteLink(ctx, "reset-password", token);
-      // The seed's "system event": it carries the link (hence the token) by the issue's request.
-      await insertEvent(tx, { at: now, type: "password_reset.token_created", userId: cred.user_id, data: { email, link, expiresAt, source } });
+      // The seed's "system event". It names the link with the token redacted plus a hash prefix to
+      // correlate: the append-only events table must never hold a usable token; only the mail does.
+      await insertEvent(tx, { at: now, type: "password_reset.token_created", userId: cred.user_id, data: { email, ...tokenEventData(ctx, "reset-password", token), expiresAt, source } });
       await queueMail(tx, ctx, { kind: "password_reset", to: email, vars: { link, expiresAt, validForMs: lifetimeMs } });
       return { status: "OK", outcome: "token_created", token, expiresAt };
     }

@@ -3,10 +3,12 @@ import type { DB } from "../store/schema.js";
 import { isUniqueViolation } from "../store/database.js";
 import * as users from "../store/users.js";
 import { revokeUserSessions } from "../store/sessions.js";
+import * as tokens from "../store/one-time-tokens.js";
 import { insertEvent } from "../store/events.js";
 import { createId } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail, isValidEmail } from "./emails.js";
+import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
 import { checkPasswordPolicy, hashPassword, verifyPassword } from "./passwords.js";
 
 export interface LoginMethod {
@@ -162,8 +164,11 @@ export async function signInWithPassword(ctx: CoreContext, input: { email: strin
 export type SetPasswordResult = { status: "OK"; revokedSessions: number } | { status: "FIELD_ERROR"; formFields: FieldError[] } | { status: "NO_PASSWORD_LOGIN" };
 
 /**
- * Sets a new password for a user who has an email/password login and revokes every session of
- * theirs, in one transaction (an administrator's reset: whoever knew the old password is out).
+ * Sets a new password for a user who has an email/password login (an administrator's reset), in
+ * one transaction: the new hash, every session revoked (whoever knew the old password is out),
+ * every outstanding password-reset token deleted (a reset link mailed before must not undo the
+ * administrator's choice), the event, and the "password changed" notice queued, as after a reset
+ * by token. The outbox is notified after commit.
  */
 export async function setPassword(ctx: CoreContext, userId: string, password: string, source = "api"): Promise<SetPasswordResult> {
   const cred = await users.findCredentialByUserId(ctx.store.db, userId);
@@ -175,9 +180,12 @@ export async function setPassword(ctx: CoreContext, userId: string, password: st
   const revoked = await ctx.store.writeTx(async (tx) => {
     await users.updatePasswordHash(tx, userId, hash, now);
     const n = await revokeUserSessions(tx, userId, now, "password_changed");
-    await insertEvent(tx, { at: now, type: "user.password_changed", userId, data: { source, revokedSessions: n } });
+    const deletedResetTokens = await tokens.deleteUserTokens(tx, userId, "password_reset");
+    await insertEvent(tx, { at: now, type: "user.password_changed", userId, data: { source, revokedSessions: n, deletedResetTokens } });
+    await queueMail(tx, ctx, { kind: "password_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });
     return n;
   });
+  notifyOutbox(ctx);
   return { status: "OK", revokedSessions: revoked };
 }
 

@@ -2,6 +2,8 @@ import type { EventHandler } from "h3";
 import type { HttpDeps } from "./deps.js";
 import { emailExists } from "./handlers/email-exists.js";
 import { emailVerifyStatus } from "./handlers/email-verify-status.js";
+import { emailVerify } from "./handlers/email-verify.js";
+import { emailVerifyToken } from "./handlers/email-verify-token.js";
 import { healthz, readyz } from "./handlers/health.js";
 import { appleCallback } from "./handlers/apple-callback.js";
 import { authorisationUrl } from "./handlers/authorisation-url.js";
@@ -43,6 +45,9 @@ export const routes: readonly Route[] = [
   { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh },
   { method: "POST", path: "/signout", session: "required+db", handler: signOut },
   { method: "GET", path: "/user/email/verify", session: "required+db", handler: emailVerifyStatus },
+  { method: "POST", path: "/user/email/verify/token", session: "required+db", handler: emailVerifyToken },
+  // required+db by default; "optional" when emailVerificationRequiresSession is off (the handler decides).
+  { method: "POST", path: "/user/email/verify", session: "required+db", handler: emailVerify },
   { method: "GET", path: "/jwt/jwks.json", session: "none", handler: jwks },
   { method: "GET", path: "/.well-known/openid-configuration", session: "none", handler: openidConfiguration },
   { method: "GET", path: "/authorisationurl", session: "none", handler: authorisationUrl },

@@ -2,6 +2,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { testConfig } from "../../src/config.js";
 import { signInWithPassword } from "../../src/core/users.js";
+import { requestPasswordReset } from "../../src/core/password-reset.js";
+import { countUserTokens } from "../../src/store/one-time-tokens.js";
+import { listOutboxMessages } from "../../src/store/outbox.js";
 import { backends } from "../helpers/backends.js";
 import { PW, useCliDatabase } from "./fixture.js";
 
@@ -43,6 +46,23 @@ describe.each(backends)("authsvc reset-password on $name", (backend) => {
     }
     expect(await signIn(NEW_PW)).toBe("OK");
     expect(await signIn(PW)).toBe("WRONG_CREDENTIALS_ERROR");
+  });
+
+  it("deletes the user's outstanding reset tokens and queues the 'password changed' mail", async () => {
+    const app = await createApp(testConfig({ database: t.url() }));
+    try {
+      expect((await requestPasswordReset(app.ctx, "ada@example.com")).status).toBe("OK");
+    } finally {
+      await app.close();
+    }
+    const store = t.store();
+    expect(await countUserTokens(store.db, userId, "password_reset")).toBe(1);
+    const r = await t.cli(["reset-password", "--email", "ada@example.com", "--password-stdin"], { stdin: NEW_PW });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await countUserTokens(store.db, userId, "password_reset")).toBe(0);
+    // Queued for the running server's outbox worker (the command itself sends nothing).
+    const queued = await listOutboxMessages(store.db, { kind: "password_changed" });
+    expect(queued.map((m) => [m.to_address, m.subject, m.status])).toEqual([["ada@example.com", "Your password was changed", "pending"]]);
   });
 
   it("--json reports the user and the count, without a hash", async () => {

@@ -1,8 +1,51 @@
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { spawnBin, runBin } from "../helpers/bin.js";
+import { runCli } from "../helpers/cli.js";
+
+const PW = "correct horse battery staple";
+
+/** Resolves once the child's stderr (so far or later) matches. */
+function stderrMatches(child: ReturnType<typeof spawnBin>, re: RegExp): Promise<void> {
+  let seen = "";
+  return new Promise((resolve, reject) => {
+    child.stderr!.on("data", (d) => { seen += d; if (re.test(seen)) resolve(); });
+    void child.result.then((r) => (re.test(r.stderr) ? resolve() : reject(new Error(`no ${re} in:\n${r.stderr}`))));
+  });
+}
+
+/** POST /auth/signin on its own connection; `sent` resolves once the request is fully written. */
+function signInOnce(port: number, email: string, password: string) {
+  const payload = JSON.stringify({ formFields: [{ id: "email", value: email }, { id: "password", value: password }] });
+  let sent!: () => void;
+  const written = new Promise<void>((r) => { sent = r; });
+  const answer = new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path: "/auth/signin", method: "POST", agent: false, headers: { "content-type": "application/json", rid: "emailpassword", "st-auth-mode": "header", connection: "close" } }, (res) => {
+      let text = "";
+      res.on("data", (c) => { text += c; });
+      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on("error", reject);
+    req.on("finish", () => sent());
+    req.end(payload);
+  });
+  return { sent: written, answer };
+}
+
+/** The error code of a fresh TCP connection to the port ("connected" if it was accepted). */
+function connectError(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.on("connect", () => { socket.destroy(); resolve("connected"); });
+    socket.on("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+}
 
 /** Waits until the child's stderr says where it listens; returns the port. */
 async function listeningPort(child: ReturnType<typeof spawnBin>): Promise<number> {
@@ -46,7 +89,11 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     expect(r.signal).toBeNull();
     // The banner: where it listens, the mode, where mail goes, and the development warning.
     expect(r.stderr).toContain("(development mode)");
-    expect(r.stderr).toMatch(/mail goes to the built-in catcher on 127\.0\.0\.1:0; read it with `authsvc tail-mail`/);
+    // --mail-catcher-port 0: the banner names the port the catcher really got, the one the log names.
+    const caught = /"msg":"mail catcher listening","host":"127\.0\.0\.1","port":(\d+)/.exec(r.stderr);
+    expect(caught, r.stderr).not.toBeNull();
+    expect(Number(caught![1])).toBeGreaterThan(0);
+    expect(r.stderr).toContain(`mail goes to the built-in catcher on 127.0.0.1:${caught![1]}; read it with \`authsvc tail-mail\``);
     expect(r.stderr).toContain("Never expose this server publicly");
     expect(r.stderr).toContain('"msg":"shutting down","signal":"SIGTERM"');
     expect(r.stderr).toContain('"msg":"stopped","cut":false');
@@ -62,9 +109,59 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     const r = await child.result;
     expect(r, r.stderr).toMatchObject({ code: 0, signal: null });
   });
+
+  it("finishes five in-flight sign-ins on SIGTERM, then refuses new connections and exits 0 (security-bar R5)", async () => {
+    const db = await database();
+    // A real hash cost, so the sign-ins are still hashing when the signal comes.
+    const env = { AUTHSVC_BCRYPT_COST: "10", AUTHSVC_LOG_LEVEL: "info" };
+    const created = await runCli(["create-user", "--email", "ada@example.com", "--password-stdin", "--database", db], { stdin: PW, env });
+    expect(created.code, created.stderr).toBe(0);
+    const child = spawnBin(["serve", "--port", "0", "--mail-catcher-port", "0", "--database", db], { env });
+    cleanup.push(async () => { if (child.exitCode === null) child.kill("SIGKILL"); });
+    const port = await listeningPort(child);
+
+    // One connection per request (no keep-alive pool), each written out in full before the clock starts.
+    const signIns = Array.from({ length: 5 }, () => signInOnce(port, "ada@example.com", PW));
+    await Promise.all(signIns.map((s) => s.sent));
+    await new Promise((r) => setTimeout(r, 10));
+    child.kill("SIGTERM");
+    const answers = await Promise.all(signIns.map((s) => s.answer));
+    expect(answers.map((a) => [a.status, a.body.status])).toEqual(Array.from({ length: 5 }, () => [200, "OK"]));
+
+    await stderrMatches(child, /"msg":"shutting down","signal":"SIGTERM"/);
+    expect(await connectError(port)).toBe("ECONNREFUSED");
+    const r = await child.result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toContain('"msg":"stopped","cut":false');
+  });
 });
 
 describe("authsvc serve failures", () => {
+  it("a missing --mail-templates-dir is a clean 'could not start' (exit 1), no stack trace", async () => {
+    const r = await runBin(["serve", "--port", "0", "--mail-catcher-port", "0", "--database", ":memory:", "--mail-templates-dir", "/nonexistent-authsvc-templates"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("authsvc: could not start: invalid value for mailTemplatesDir (--mail-templates-dir): mail templates folder /nonexistent-authsvc-templates does not exist\n");
+  });
+
+  it("a template with an unknown placeholder names the file (exit 1)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "authsvc-templates-"));
+    try {
+      writeFileSync(join(dir, "password-reset.txt"), "Go to {{lnk}}");
+      const r = await runBin(["serve", "--port", "0", "--mail-catcher-port", "0", "--database", ":memory:", "--mail-templates-dir", dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`authsvc: could not start: invalid value for mailTemplatesDir (--mail-templates-dir): mail template ${join(dir, "password-reset.txt")}: unknown placeholder {{lnk}}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("an unopenable database is a clean 'could not start' naming it (exit 1)", async () => {
+    const r = await runBin(["serve", "--port", "0", "--mail-catcher-port", "0", "--database", "/nonexistent-authsvc-dir/a.db"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("authsvc: could not start: cannot open /nonexistent-authsvc-dir/a.db: Cannot open database because the directory does not exist\n");
+  });
+
   it("--port N on a busy port fails with a clear message (exit 1)", async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", () => r()));

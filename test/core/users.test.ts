@@ -4,6 +4,11 @@ import type { CoreContext } from "../../src/core/context.js";
 import { hashCost, hashPassword } from "../../src/core/passwords.js";
 import { deleteUser, findUser, listUsers, setPassword, signInWithPassword, signUpWithPassword, toUserJson, verifyUserEmail } from "../../src/core/users.js";
 import { listEvents } from "../../src/store/events.js";
+import { requestPasswordReset, resetPasswordWithToken } from "../../src/core/password-reset.js";
+import { countUserTokens } from "../../src/store/one-time-tokens.js";
+import { listOutboxMessages } from "../../src/store/outbox.js";
+import { lastCaughtMailId, listCaughtMail } from "../../src/store/caught-mail.js";
+import { eventually, waitForCaughtMail } from "../helpers/mail.js";
 import * as store from "../../src/store/users.js";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
@@ -102,6 +107,33 @@ describe.each(backends)("core users on $name", (backend) => {
     expect((await signInWithPassword(ctx, { email: "ada@example.com", password: PW })).status).toBe("WRONG_CREDENTIALS_ERROR");
     expect((await signInWithPassword(ctx, { email: "ada@example.com", password: "a brand new passphrase" })).status).toBe("OK");
     expect(await setPassword(ctx, "no-such-user", "a brand new passphrase")).toEqual({ status: "NO_PASSWORD_LOGIN" });
+  });
+
+  it("setPassword also deletes every outstanding reset token and mails the 'password changed' notice after commit", async () => {
+    t = await createTestApp({ backend, listen: false, start: true, config: { mailCatcher: true, mailCatcherPort: 0 } });
+    const ctx = t.app.ctx;
+    const r = await signUpWithPassword(ctx, { email: "ada@example.com", password: PW });
+    if (r.status !== "OK") throw new Error("sign-up failed");
+    const links = [await requestPasswordReset(ctx, "ada@example.com"), await requestPasswordReset(ctx, "ada@example.com")];
+    expect(await countUserTokens(ctx.store.db, r.user.id, "password_reset")).toBe(2);
+    await eventually(async () => (await listCaughtMail(ctx.store.db, { to: "ada@example.com" })).length === 2); // the two reset mails
+    const before = await lastCaughtMailId(ctx.store.db);
+    // A policy failure changes nothing: the tokens stay, no mail.
+    expect(await setPassword(ctx, r.user.id, "short")).toMatchObject({ status: "FIELD_ERROR" });
+    expect(await countUserTokens(ctx.store.db, r.user.id, "password_reset")).toBe(2);
+    expect(await listOutboxMessages(ctx.store.db, { kind: "password_changed" })).toEqual([]);
+
+    expect(await setPassword(ctx, r.user.id, "a brand new passphrase", "cli")).toEqual({ status: "OK", revokedSessions: 0 });
+    expect(await countUserTokens(ctx.store.db, r.user.id, "password_reset")).toBe(0);
+    // A reset link mailed before cannot undo the administrator's password.
+    for (const l of links) expect(await resetPasswordWithToken(ctx, { token: l.status === "OK" ? l.token : "", password: "attacker chosen phrase" })).toEqual({ status: "RESET_PASSWORD_INVALID_TOKEN_ERROR" });
+    expect((await signInWithPassword(ctx, { email: "ada@example.com", password: "a brand new passphrase" })).status).toBe("OK");
+    const [event] = await listEvents(ctx.store.db, { type: "user.password_changed" });
+    expect(JSON.parse(event.data!)).toEqual({ source: "cli", revokedSessions: 0, deletedResetTokens: 2 });
+    // Queued in the same transaction, delivered by the worker (kicked after commit) to the catcher.
+    const mail = await waitForCaughtMail(t.app, "ada@example.com", { afterId: before });
+    expect(mail.subject).toBe("Your password was changed");
+    expect(mail.token).toBeNull();
   });
 
   it("finds by email or id, verifies, and deletes with everything attached", async () => {

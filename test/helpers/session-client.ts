@@ -68,3 +68,17 @@ export async function signUp(base: string, email: string, mode: Mode, path = "/a
   const json = (await res.json()) as Record<string, unknown>;
   return { res, json, tokens: readTokens(res, mode, json) };
 }
+
+/** The payload of a JWT (no verification: the server checked it; this reads what it says). */
+export const jwtPayload = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString("utf8"));
+
+/** POST to the API; `body` undefined sends no body at all (seed #4 has none). */
+export async function postWithSession(base: string, path: string, tokens: Tokens | undefined, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}/auth${path}`, {
+    method: "POST",
+    headers: { ...(tokens ? authHeaders(tokens) : {}), ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, any>;
+  return { res, json, tokens: tokens ? readTokens(res, tokens.mode, json, tokens) : undefined };
+}

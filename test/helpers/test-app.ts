@@ -4,6 +4,7 @@ import { createApp, type App } from "../../src/app.js";
 import { testConfig, type Config } from "../../src/config.js";
 import { toNodeListener } from "../../src/http/app.js";
 import { createManualClock } from "../../src/util/clock.js";
+import type { Logger } from "../../src/util/logger.js";
 import type { Backend } from "./backends.js";
 import { sqliteBackend } from "./backends.js";
 
@@ -20,11 +21,11 @@ export interface TestApp {
  * A migrated app on a fresh database (SQLite file or PostgreSQL schema), a fast hash cost, an
  * injectable clock and a real HTTP listener on port 0.
  */
-export async function createTestApp(opts: { backend?: Backend; config?: Partial<Config>; start?: boolean; listen?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { backend?: Backend; config?: Partial<Config>; start?: boolean; listen?: boolean; logger?: Logger } = {}): Promise<TestApp> {
   const db = await (opts.backend ?? sqliteBackend).create();
   const clock = createManualClock(Date.now());
   const config = testConfig({ database: db.url, ...opts.config });
-  const app = await createApp(config, { clock });
+  const app = await createApp(config, { clock, logger: opts.logger });
   await app.migrate();
   if (opts.start) await app.start();
   let server: Server | undefined;

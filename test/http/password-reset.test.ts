@@ -6,6 +6,9 @@ import { signInWithPassword, signUpWithPassword } from "../../src/core/users.js"
 import { countUserTokens } from "../../src/store/one-time-tokens.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { lastCaughtMailId, listCaughtMail } from "../../src/store/caught-mail.js";
+import { listEvents } from "../../src/store/events.js";
+import { authHeaders, modeHeaders, refresh, signUp } from "../helpers/session-client.js";
+import { hashToken } from "../../src/util/random.js";
 
 const OLD = "old horse battery staple";
 const NEW = "new horse battery staple";
@@ -59,6 +62,15 @@ describe.each(backends)("password reset over HTTP and SMTP ($name)", (backend) =
     const mail = await waitForCaughtMail(t.app, "ada@example.com", { action: "reset-password" });
     expect(mail.link).toBe(`${t.config.websiteUrl}${t.config.websiteBasePath}/reset-password?token=${token}&tenantId=public`);
     expect(mail.expiresAt).toBe(new Date(t.clock.now() + 3_600_000).toISOString());
+    // The "system event" names the link with the token redacted, plus a hash prefix to correlate.
+    const [event] = await listEvents(t.app.store.db, { type: "password_reset.token_created" });
+    expect(JSON.parse(event.data!)).toEqual({
+      email: "ada@example.com",
+      link: `${t.config.websiteUrl}${t.config.websiteBasePath}/reset-password?token=REDACTED&tenantId=public`,
+      tokenHashPrefix: hashToken(token).slice(0, 12),
+      expiresAt: t.clock.now() + 3_600_000,
+      source: "api",
+    });
 
     const before = await lastCaughtMailId(t.app.store.db);
     const ok = await post(t, "/user/password/reset", resetBody(token, NEW));
@@ -79,8 +91,45 @@ describe.each(backends)("password reset over HTTP and SMTP ($name)", (backend) =
       ["password_changed", null, null, "250"],
       ["password_reset", null, null, "250"],
     ]);
+    // No event ever holds the token (tokens are stored only hashed).
+    const events = await listEvents(t.app.store.db);
+    expect(events.map((e) => e.type)).toContain("password_reset.completed");
+    for (const e of events) expect(e.data ?? "").not.toContain(token);
     // The email was marked verified by the reset.
     expect((await signInWithPassword(t.app.ctx, { email: "ada@example.com", password: NEW }) as any).user.verified).toBe(true);
+  });
+
+  it("over HTTP with real sessions: after a reset the old refresh token is 401 and the old access token is refused", async () => {
+    for (const mode of ["cookie", "header"] as const) {
+      const email = `ev-${mode}@example.com`;
+      const up = await signUp(t.url, email, mode);
+      expect(up.json.status).toBe("OK");
+      expect(up.tokens.refresh).not.toBe("");
+      expect((await fetch(`${t.url}/auth/user/email/verify`, { headers: authHeaders(up.tokens) })).status).toBe(200);
+
+      const r = await post(t, "/user/password/reset/token", requestBody(email));
+      expect(r.body).toEqual({ status: "OK" }); // production mode: no token in the answer
+      const [row] = await listOutboxMessages(t.app.store.db, { kind: "password_reset", to: email });
+      const token = /token=([A-Za-z0-9_-]+)/.exec(row.text_body!)![1];
+      expect((await post(t, "/user/password/reset", resetBody(token, NEW))).body).toEqual({ status: "OK" });
+
+      const stale = await refresh(t.url, up.tokens);
+      expect([stale.status, await stale.json()]).toEqual([401, { message: "unauthorised" }]);
+      expect(stale.headers.get("front-token")).toBe("remove");
+      // The access token has not expired yet, but the endpoint checks the session store: revoked.
+      const status = await fetch(`${t.url}/auth/user/email/verify`, { headers: authHeaders(up.tokens) });
+      expect([status.status, await status.json()]).toEqual([401, { message: "unauthorised" }]);
+      expect(status.headers.get("front-token")).toBe("remove");
+      const verify = await fetch(`${t.url}/auth/user/email/verify/token`, { method: "POST", headers: authHeaders(up.tokens) });
+      expect(verify.status).toBe(401);
+
+      // The new password signs in over HTTP; the old one does not.
+      const old = await post(t, "/signin", { formFields: [{ id: "email", value: email }, { id: "password", value: "correct horse battery staple" }] });
+      expect(old.body).toEqual({ status: "WRONG_CREDENTIALS_ERROR" });
+      const fresh = await post(t, "/signin", { formFields: [{ id: "email", value: email }, { id: "password", value: NEW }] }, modeHeaders(mode));
+      expect(fresh.body.status).toBe("OK");
+      expect(fresh.body.user.loginMethods[0].verified).toBe(true); // the mail proved the address
+    }
   });
 
   it("lets exactly one of 32 concurrent submissions of one token succeed", async () => {
