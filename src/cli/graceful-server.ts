@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server, type ServerResponse } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 
 /** An HTTP server that knows its in-flight responses, so a shutdown can end them cleanly. */
 export interface GracefulServer {
@@ -11,8 +11,8 @@ export interface GracefulServer {
   stop(deadlineMs: number): Promise<boolean>;
 }
 
-export function createGracefulServer(listener: RequestListener): GracefulServer {
-  const server = createServer(listener);
+/** Adds graceful stopping to a server (listhen's, in `serve`; a plain node:http one in tests). */
+export function makeGraceful(server: Server): GracefulServer {
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
   // Registered after the app's listener, but before any handler can write a header (they are async).

@@ -1,12 +1,13 @@
 import type { Server } from "node:http";
 import { Command } from "commander";
+import { listen as listhen } from "listhen";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
 import { toNodeListener } from "../http/app.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
-import { createGracefulServer, type GracefulServer } from "./graceful-server.js";
+import { makeGraceful, type GracefulServer } from "./graceful-server.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -39,8 +40,7 @@ export function serveCommand(io: CliIO): Command {
           for (const name of await app.migrate()) logger.info("applied migration", { name });
         }
         await app.start();
-        http = createGracefulServer(toNodeListener(app.http));
-        port = await listen(http.server, config.port, config.host);
+        ({ http, port } = await listen(toNodeListener(app.http), config.port, config.host));
       } catch (err) {
         await app.close();
         if (err instanceof CliError) throw err;
@@ -57,25 +57,50 @@ export function serveCommand(io: CliIO): Command {
 }
 
 /**
- * Listens on exactly the port asked for (0 = any free one) with plain node:http: a taken or
- * forbidden port is an error naming it, never a silent move to another port or interface.
+ * Serves the h3 app through listhen on exactly the port asked for (0 = any free one). listhen's
+ * conveniences for local dev servers are switched off: it must not move to another port when the
+ * one asked for is taken or on the browsers' unsafe-port list, must not print or open URLs, and
+ * must not exit the process on SIGTERM (autoClose) before the graceful shutdown has run.
  */
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      const where = `port ${port} on ${host}`;
-      if (err.code === "EADDRINUSE") reject(new CliError(`${where} is already in use; stop the other process or choose another with --port`));
-      else if (err.code === "EACCES") reject(new CliError(`${where} needs privileges this process does not have; choose a port above 1023 with --port`));
-      else if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") reject(new CliError(`cannot bind to ${host}: no such local address; check --host`));
-      else reject(new CliError(`cannot listen on ${where}: ${err.message}`));
-    };
-    server.once("error", onError);
-    server.listen(port, host, () => {
-      server.off("error", onError);
-      const address = server.address();
-      resolve(typeof address === "object" && address ? address.port : port);
+async function listen(handler: Parameters<typeof listhen>[0], port: number, host: string): Promise<{ http: GracefulServer; port: number }> {
+  const where = `port ${port} on ${host}`;
+  let listener: Awaited<ReturnType<typeof listhen>>;
+  try {
+    listener = await listhen(handler, {
+      port: { port, random: port === 0, ports: [], portRange: [] as never, alternativePortRange: [] as never, verbose: false },
+      hostname: host,
+      showURL: false,
+      open: false,
+      clipboard: false,
+      qr: false,
+      autoClose: false,
+      isTest: false,
+      isProd: true,
     });
-  });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "EADDRINUSE" || /Unable to find an available port/.test(e.message)) throw new CliError(`${where} is already in use; stop the other process or choose another with --port`);
+    if (e.code === "EACCES") throw new CliError(`${where} needs privileges this process does not have; choose a port above 1023 with --port`);
+    // get-port-please probes the port first; on an address this machine does not have it finds none.
+    if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || /Unable to find a random port/.test(e.message)) throw new CliError(`cannot bind to ${host}: no such local address; check --host`);
+    throw new CliError(`cannot listen on ${where}: ${e.message}`);
+  }
+  const server = listener.server as Server;
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  const actualHost = typeof address === "object" && address ? address.address : host;
+  if ((port !== 0 && actualPort !== port) || !sameHost(actualHost, host)) {
+    await listener.close();
+    throw new CliError(port !== 0 && actualPort !== port
+      ? `${where} cannot be used: it is on the list of ports browsers refuse to connect to; choose another with --port`
+      : `cannot bind to ${host}; check --host`);
+  }
+  return { http: makeGraceful(server), port: actualPort };
+}
+
+function sameHost(actual: string, asked: string): boolean {
+  if (asked === "localhost") return actual === "127.0.0.1" || actual === "::1";
+  return actual === asked || (asked === "0.0.0.0" && actual === "::") || (asked === "::" && actual === "0.0.0.0");
 }
 
 /** `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
