@@ -47,7 +47,12 @@ export function serveCommand(io: CliIO): Command {
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
       printBanner(io, config, port, app.mail.catcher());
+      // `npx authsvc serve` runs us under `npm exec` and `sh -c`: a SIGTERM sent to npx (by a process
+      // manager, or `kill`) does not reach this process, which would live on as an orphan holding the
+      // port. Started by npm, we follow the launcher: when it goes away we stop as on SIGTERM.
+      const unwatch = io.env.npm_command ? watchParent(() => onStop("launcher exited")) : undefined;
       const signal = await stopRequested;
+      unwatch?.();
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
     } finally {
@@ -101,6 +106,19 @@ async function listen(handler: Parameters<typeof listhen>[0], port: number, host
 function sameHost(actual: string, asked: string): boolean {
   if (asked === "localhost") return actual === "127.0.0.1" || actual === "::1";
   return actual === asked || (asked === "0.0.0.0" && actual === "::") || (asked === "::" && actual === "0.0.0.0");
+}
+
+/** Calls `onGone` once when this process's parent exits (we are re-parented). */
+function watchParent(onGone: () => void): () => void {
+  const parent = process.ppid;
+  if (parent <= 1) return () => {};
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, 500);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
-import { spawnBin, runBin } from "../helpers/bin.js";
+import { spawn } from "node:child_process";
+import { BIN, spawnBin, runBin } from "../helpers/bin.js";
 import { runCli } from "../helpers/cli.js";
 
 const PW = "correct horse battery staple";
@@ -99,6 +100,26 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     expect(r.stderr).toContain('"msg":"stopped","cut":false');
     // It is really gone: the port no longer answers.
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  });
+
+  it("started through npm (npx), stops gracefully when its launcher is killed instead of living on as an orphan", async () => {
+    // npx runs `sh -c 'authsvc' serve`; a SIGTERM to npx kills the shell but never reaches node.
+    const db = await database();
+    const child = spawn("sh", ["-c", `"${process.execPath}" "${BIN}" serve --port 0 --mail-catcher-port 0 --database "${db}"; :`], {
+      env: { PATH: process.env.PATH, AUTHSVC_BCRYPT_COST: "4", AUTHSVC_LOG_LEVEL: "info", npm_command: "exec" },
+      stdio: ["ignore", "pipe", "pipe"],
+    }) as ReturnType<typeof spawnBin>;
+    let stderr = "";
+    child.stderr!.on("data", (d) => { stderr += d; });
+    // The pipes close only when the server (sh's child) has exited too.
+    const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
+    cleanup.push(async () => { child.kill("SIGKILL"); });
+    const port = await listeningPort(child);
+    child.kill("SIGKILL"); // the launcher dies; the server is re-parented
+    await closed;
+    expect(stderr).toMatch(/"msg":"shutting down","signal":"launcher exited"/);
+    expect(stderr).toMatch(/"msg":"stopped"/);
+    expect(await connectError(port)).toBe("ECONNREFUSED");
   });
 
   it("exits 0 on SIGINT too", async () => {
