@@ -19,6 +19,9 @@ export function serveCommand(io: CliIO): Command {
   addConfigOptions(cmd, "all");
   return cmd.action(async (flags) => {
     if (!io.onSignal) throw new CliError("serve needs signal handling (run it from the real CLI)");
+    // Who launched us, read before anything can take time: under load the launcher may already be
+    // gone by the time the server listens, and then process.ppid is 1.
+    const launcher = process.ppid;
     const { config } = configFromFlags(flags, io);
     const logger = createLogger(config.logLevel, (line) => io.err(line));
     // Listen for SIGINT/SIGTERM before anything else: a signal during start-up (or right after the
@@ -50,7 +53,7 @@ export function serveCommand(io: CliIO): Command {
       // `npx authsvc serve` runs us under `npm exec` and `sh -c`: a SIGTERM sent to npx (by a process
       // manager, or `kill`) does not reach this process, which would live on as an orphan holding the
       // port. Started by npm, we follow the launcher: when it goes away we stop as on SIGTERM.
-      const unwatch = io.env.npm_command ? watchParent(() => onStop("launcher exited")) : undefined;
+      const unwatch = io.env.npm_command ? watchParent(launcher, () => onStop("launcher exited")) : undefined;
       const signal = await stopRequested;
       unwatch?.();
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
@@ -108,10 +111,10 @@ function sameHost(actual: string, asked: string): boolean {
   return actual === asked || (asked === "0.0.0.0" && actual === "::") || (asked === "::" && actual === "0.0.0.0");
 }
 
-/** Calls `onGone` once when this process's parent exits (we are re-parented). */
-function watchParent(onGone: () => void): () => void {
-  const parent = process.ppid;
+/** Calls `onGone` once when `parent` is no longer this process's parent (it exited; we were re-parented). */
+function watchParent(parent: number, onGone: () => void): () => void {
   if (parent <= 1) return () => {};
+  if (process.ppid !== parent) { onGone(); return () => {}; }
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);
