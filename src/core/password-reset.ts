@@ -112,9 +112,10 @@ export async function resetPasswordWithToken(ctx: CoreContext, input: { token: u
   return result;
 }
 
-/** Display name of a provider for mails: its configured `name`, else its id capitalised. */
+/**
+ * Display name of a provider for mails: the registry's (configured `name`, else the preset's, e.g.
+ * "GitHub"); an identity whose provider is no longer configured gets its id capitalised.
+ */
 function providerName(ctx: CoreContext, id: string): string {
-  const p = ctx.config.providers.find((x) => x.thirdPartyId === id);
-  if (p && typeof p.name === "string" && p.name.trim()) return p.name.trim();
-  return id.charAt(0).toUpperCase() + id.slice(1);
+  return ctx.thirdParty.find(id)?.name ?? id.charAt(0).toUpperCase() + id.slice(1);
 }
