@@ -35,8 +35,9 @@ const tryRefresh = () => new AuthError("TRY_REFRESH_TOKEN", "try refresh token")
 const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), "utf8").toString("base64url");
 
 /**
- * Signs an access token with the cached current key (no database access). `exp` may be given to
- * re-issue a token with changed claims without extending its life.
+ * Signs an access token with the KeyRing's cached current key (no database access unless the cache
+ * is due for its once-a-minute reload). `exp` may be given to re-issue a token with changed claims
+ * without extending its life.
  */
 export async function signAccessToken(ctx: CoreContext, input: {
   userId: string; sessionHandle: string; refreshTokenHash: string; emailVerified: boolean; exp?: number;

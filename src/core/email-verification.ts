@@ -4,8 +4,8 @@ import { insertEvent } from "../store/events.js";
 import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
-import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
-import { issueOneTimeToken, requireTokenString, tokenEventData } from "./one-time-tokens.js";
+import { notifyOutbox } from "./mail-queue.js";
+import { issueTokenWithMail, requireTokenString } from "./one-time-tokens.js";
 
 export type EmailVerificationRequestResult =
   | { status: "OK"; email: string; token: string; expiresAt: number }
@@ -20,16 +20,11 @@ export type EmailVerificationRequestResult =
  */
 export async function requestEmailVerification(ctx: CoreContext, userId: string, opts: { source?: string } = {}): Promise<EmailVerificationRequestResult> {
   const now = ctx.clock.now();
-  const lifetimeMs = ctx.config.emailVerificationTokenLifetimeMs;
   const result = await ctx.store.writeTx(async (tx): Promise<EmailVerificationRequestResult> => {
     const user = await users.findUserById(tx, userId);
     if (!user) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
     if (await users.isEmailVerified(tx, userId, user.email)) return { status: "EMAIL_ALREADY_VERIFIED_ERROR" };
-    const { token, expiresAt } = await issueOneTimeToken(tx, { purpose: "email_verification", userId, email: user.email, now, lifetimeMs });
-    const link = websiteLink(ctx, "verify-email", token);
-    // The event keeps the link with the token redacted (see tokenEventData); only the mail has it.
-    await insertEvent(tx, { at: now, type: "email_verification.token_created", userId, data: { email: user.email, ...tokenEventData(ctx, "verify-email", token), expiresAt, source: opts.source ?? "api" } });
-    await queueMail(tx, ctx, { kind: "email_verification", to: user.email, vars: { link, expiresAt, validForMs: lifetimeMs } });
+    const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "email_verification", userId, email: user.email, now, source: opts.source ?? "api" });
     return { status: "OK", email: user.email, token, expiresAt };
   });
   if (result.status === "OK") notifyOutbox(ctx);

@@ -1,37 +1,42 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
 import * as tokens from "../store/one-time-tokens.js";
+import { insertEvent } from "../store/events.js";
 import { createSecretToken, hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { badInput } from "./errors.js";
-import { websiteLink } from "./mail-queue.js";
+import { queueMail, websiteLink } from "./mail-queue.js";
 
 export type TokenPurpose = tokens.TokenPurpose;
 
-/**
- * Creates a one-time token: 256 random bits, base64url (URL-safe), of which only the SHA-256 is
- * stored. The raw token leaves this function once, to go into a mail (and, in development mode,
- * a response). Runs inside the caller's transaction.
- */
-export async function issueOneTimeToken(tx: Kysely<DB>, t: { purpose: TokenPurpose; userId: string; email: string; now: number; lifetimeMs: number }): Promise<{ token: string; expiresAt: number }> {
-  const token = createSecretToken();
-  const expiresAt = t.now + t.lifetimeMs;
-  await tokens.insertToken(tx, { token_hash: hashToken(token), purpose: t.purpose, user_id: t.userId, email: t.email, created_at: t.now, expires_at: expiresAt });
-  return { token, expiresAt };
-}
+/** The website page each token's link opens (FDI notes §7.3, §8.2). */
+const pages = { email_verification: "verify-email", password_reset: "reset-password" } as const;
 
 /** What stands in for a token in anything kept beyond the mail itself. */
 export const REDACTED_TOKEN = "REDACTED";
 
 /**
- * The token part of a `*.token_created` event. The events table is append-only and kept for
- * audit, so it must not hold a usable secret (tokens are stored only hashed): the link is kept
- * with its token replaced by REDACTED, plus the first 12 hex characters of the token's SHA-256 so
- * an operator can match the event to a one_time_tokens row (or a token a user reports) without
- * the log ever being enough to use it.
+ * Issues a one-time token and mails its link, inside the caller's transaction: 256 random bits,
+ * base64url, of which only the SHA-256 is stored; the `<purpose>.token_created` event; and the
+ * mail of the same kind, valid for the purpose's configured lifetime. The events table is
+ * append-only and kept for audit, so the event must not hold a usable secret: it keeps the link
+ * with the token replaced by REDACTED, plus the first 12 hex characters of the token's SHA-256 so
+ * an operator can match it to a one_time_tokens row (or a token a user reports). The raw token
+ * leaves this function once, for the caller to return in development mode only.
  */
-export function tokenEventData(ctx: CoreContext, page: "verify-email" | "reset-password", token: string): { link: string; tokenHashPrefix: string } {
-  return { link: websiteLink(ctx, page, REDACTED_TOKEN), tokenHashPrefix: hashToken(token).slice(0, 12) };
+export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { purpose: TokenPurpose; userId: string; email: string; now: number; source: string }): Promise<{ token: string; expiresAt: number }> {
+  const lifetimeMs = t.purpose === "email_verification" ? ctx.config.emailVerificationTokenLifetimeMs : ctx.config.passwordResetTokenLifetimeMs;
+  const token = createSecretToken();
+  const tokenHash = hashToken(token);
+  const expiresAt = t.now + lifetimeMs;
+  await tokens.insertToken(tx, { token_hash: tokenHash, purpose: t.purpose, user_id: t.userId, email: t.email, created_at: t.now, expires_at: expiresAt });
+  const page = pages[t.purpose];
+  await insertEvent(tx, {
+    at: t.now, type: `${t.purpose}.token_created`, userId: t.userId,
+    data: { email: t.email, link: websiteLink(ctx, page, REDACTED_TOKEN), tokenHashPrefix: tokenHash.slice(0, 12), expiresAt, source: t.source },
+  });
+  await queueMail(tx, ctx, { kind: t.purpose, to: t.email, vars: { link: websiteLink(ctx, page, token), expiresAt, validForMs: lifetimeMs } });
+  return { token, expiresAt };
 }
 
 /**

@@ -6,7 +6,7 @@ import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail, isUndeliverableEmail, isValidEmail } from "./emails.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
-import { issueOneTimeToken, requireTokenString, tokenEventData } from "./one-time-tokens.js";
+import { issueTokenWithMail, requireTokenString } from "./one-time-tokens.js";
 import { checkPasswordPolicy, hashPassword } from "./passwords.js";
 import type { FieldError } from "./users.js";
 
@@ -33,16 +33,11 @@ export async function requestPasswordReset(ctx: CoreContext, rawEmail: string, o
   if (!isValidEmail(email)) return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "Email is invalid" }] };
   const now = ctx.clock.now();
   const source = opts.source ?? "api";
-  const lifetimeMs = ctx.config.passwordResetTokenLifetimeMs;
   const result = await ctx.store.writeTx(async (tx): Promise<PasswordResetRequestResult> => {
     const [cred, identities] = await Promise.all([users.findCredentialByEmail(tx, email), users.findIdentitiesByEmail(tx, email)]);
     if (cred) {
-      const { token, expiresAt } = await issueOneTimeToken(tx, { purpose: "password_reset", userId: cred.user_id, email, now, lifetimeMs });
-      const link = websiteLink(ctx, "reset-password", token);
-      // The seed's "system event". It names the link with the token redacted plus a hash prefix to
-      // correlate: the append-only events table must never hold a usable token; only the mail does.
-      await insertEvent(tx, { at: now, type: "password_reset.token_created", userId: cred.user_id, data: { email, ...tokenEventData(ctx, "reset-password", token), expiresAt, source } });
-      await queueMail(tx, ctx, { kind: "password_reset", to: email, vars: { link, expiresAt, validForMs: lifetimeMs } });
+      // The token_created event is the seed's "system event" (its link redacted, see issueTokenWithMail).
+      const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", userId: cred.user_id, email, now, source });
       return { status: "OK", outcome: "token_created", token, expiresAt };
     }
     // A stand-in address (provider gave no email) reaches nobody: nothing to tell, nothing queued.
@@ -112,9 +107,10 @@ export async function resetPasswordWithToken(ctx: CoreContext, input: { token: u
   return result;
 }
 
-/** Display name of a provider for mails: its configured `name`, else its id capitalised. */
+/**
+ * Display name of a provider for mails: the registry's (configured `name`, else the preset's, e.g.
+ * "GitHub"); an identity whose provider is no longer configured gets its id capitalised.
+ */
 function providerName(ctx: CoreContext, id: string): string {
-  const p = ctx.config.providers.find((x) => x.thirdPartyId === id);
-  if (p && typeof p.name === "string" && p.name.trim()) return p.name.trim();
-  return id.charAt(0).toUpperCase() + id.slice(1);
+  return ctx.thirdParty.find(id)?.name ?? id.charAt(0).toUpperCase() + id.slice(1);
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
+import { createSecretToken } from "../util/random.js";
 
 /**
  * Password policy (PROTOCOL.md §6) and hashing.
@@ -95,5 +96,5 @@ export async function verifyPassword(password: string, stored: string, currentCo
  * does not exist, so "unknown email" costs the same time as "wrong password".
  */
 export async function createDummyHash(cost: number): Promise<string> {
-  return hashPassword(createHash("sha256").update(String(Math.random())).digest("hex"), cost);
+  return hashPassword(createSecretToken(), cost);
 }

@@ -114,8 +114,8 @@ export async function getSessionState(ctx: CoreContext, sessionHandle: string): 
 }
 
 /**
- * Re-signs an access token with a new `st-ev` value, same session, refresh hash and expiry (no
- * database access): a claim change must not extend the token's life.
+ * Re-signs an access token with a new `st-ev` value, same session, refresh hash and expiry (signed
+ * with the cached key, see signAccessToken): a claim change must not extend the token's life.
  */
 export async function reissueAccessToken(ctx: CoreContext, payload: AccessTokenPayload, emailVerified: boolean): Promise<SignedAccessToken> {
   return signAccessToken(ctx, { userId: payload.sub, sessionHandle: payload.sessionHandle, refreshTokenHash: payload.refreshTokenHash1, emailVerified, exp: payload.exp });

@@ -12,7 +12,11 @@ export interface PublicJwk { kty: string; kid: string; n: string; e: string; alg
 
 export interface KeyInfo { kid: string; createdAt: number; retiredAt: number | null; state: "current" | "published" | "expired" }
 
-/** In-memory cache of the signing keys as node KeyObjects; requests never touch the table. */
+/**
+ * In-memory cache of the signing keys as node KeyObjects. A request reads the table only when the
+ * cache is older than KEY_RELOAD_INTERVAL_MS (one query, at most once a minute) or names an unknown
+ * kid (at most every 5 s); otherwise signing and verifying touch no database.
+ */
 export interface KeyRing {
   /** (Re)loads the keys, creating the first key if there is none. */
   load(): Promise<void>;
@@ -83,9 +87,14 @@ export function createKeyRing(deps: KeyDeps): KeyRing {
 
 async function readKeys(deps: KeyDeps): Promise<Cache> {
   const now = deps.clock.now();
-  let current = await repo.findCurrentSigningKey(deps.store.db);
-  if (!current) current = await createFirstKey(deps);
-  const rows = await repo.listSigningKeys(deps.store.db);
+  // One query: the list is newest first, so its first unretired row is the current key.
+  let rows = await repo.listSigningKeys(deps.store.db);
+  if (!rows.some((r) => r.retired_at === null)) {
+    await createFirstKey(deps);
+    rows = await repo.listSigningKeys(deps.store.db);
+  }
+  const current = rows.find((r) => r.retired_at === null);
+  if (!current) throw new Error("signing key vanished right after it was created");
   const window = retiredKeyWindowMs(deps.config);
   const verify: Cache["verify"] = new Map();
   for (const r of rows) {
@@ -100,20 +109,17 @@ async function readKeys(deps: KeyDeps): Promise<Cache> {
 
 /**
  * First start: generate outside any transaction (RSA generation is slow), then insert only if no
- * active key exists (atomic, see the store), then read the current key. Two instances starting at
- * once therefore end with one current key and both sign with it.
+ * active key exists (atomic, see the store); the caller then reads the current key. Two instances
+ * starting at once therefore end with one current key and both sign with it.
  */
-async function createFirstKey(deps: KeyDeps): Promise<repo.SigningKeyRow> {
+async function createFirstKey(deps: KeyDeps): Promise<void> {
   const material = await generateKeyMaterial();
+  const row = toRow(material, deps.config, deps.clock.now());
   try {
-    await repo.insertFirstSigningKey(deps.store, toRow(material, deps.config, deps.clock.now()));
+    if (await repo.insertFirstSigningKey(deps.store, row)) deps.logger.info("signing key created", { kid: row.kid });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  const current = await repo.findCurrentSigningKey(deps.store.db);
-  if (!current) throw new Error("signing key vanished right after it was created");
-  deps.logger.info("signing key ready", { kid: current.kid });
-  return current;
 }
 
 async function generateKeyMaterial(): Promise<{ pub: string; priv: string }> {

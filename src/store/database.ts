@@ -28,7 +28,10 @@ export interface OpenOptions {
   /** A file path (SQLite) or postgres:// URL. A `schema` query parameter selects a PostgreSQL schema. */
   url: string;
   sqliteSynchronous?: "FULL" | "NORMAL";
-  /** Busy timeout on SQLite in ms (how long a writer waits for another process's lock). */
+  /**
+   * How long an operation waits for the database before failing with a busy error (503), in ms:
+   * on SQLite for another process's write lock, on PostgreSQL for a free pooled connection.
+   */
   busyTimeoutMs?: number;
   /** Largest PostgreSQL pool. */
   poolSize?: number;
@@ -106,7 +109,7 @@ function openPostgres(opts: OpenOptions): Store {
   const pool = new pg.Pool({
     connectionString: url.toString(),
     max: opts.poolSize ?? 10,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: opts.busyTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
   });
   // An idle client that loses its server must not crash the process.
@@ -135,8 +138,14 @@ export function isUniqueViolation(err: unknown): boolean {
   return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
-/** True when the database stayed locked past the busy timeout (answer 503, not 500). */
+/**
+ * True when the database stayed locked or overloaded past the busy timeout (answer 503, not 500):
+ * SQLite busy/locked with any extended code (SQLITE_BUSY_RECOVERY, SQLITE_LOCKED_SHAREDCACHE…),
+ * PostgreSQL lock timeout or cancelled statement, and a PostgreSQL pool with no free connection in
+ * time (security bar R10: pool exhaustion is a 503); pg-pool gives that error no code, only its text.
+ */
 export function isBusyError(err: unknown): boolean {
-  const e = err as { code?: string };
-  return e?.code === "SQLITE_BUSY" || e?.code === "SQLITE_LOCKED" || e?.code === "55P03" || e?.code === "57014";
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e?.code === "string" && /^SQLITE_(BUSY|LOCKED)(_|$)|^(55P03|57014)$/.test(e.code)) return true;
+  return err instanceof Error && e.message === "timeout exceeded when trying to connect";
 }

@@ -65,10 +65,6 @@ export async function deleteFinishedMessages(db: Kysely<DB>, before: number): Pr
   return Number(r.numDeletedRows);
 }
 
-export async function findOutboxMessage(db: Kysely<DB>, id: string): Promise<OutboxRow | undefined> {
-  return db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirst();
-}
-
 /** Messages, oldest first, optionally of one kind or recipient (tests and admin tooling). */
 export async function listOutboxMessages(db: Kysely<DB>, opts: { kind?: string; to?: string } = {}): Promise<OutboxRow[]> {
   let q = db.selectFrom("mail_outbox").selectAll().orderBy("created_at").orderBy("id");

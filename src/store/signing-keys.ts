@@ -4,18 +4,13 @@ import type { DB, SigningKeysTable } from "./schema.js";
 
 export type SigningKeyRow = Selectable<SigningKeysTable>;
 
-/** Every signing key, newest first (current and retired). */
+/**
+ * Every signing key, newest first (current and retired). The current key is the first one not
+ * retired; "newest" is a total order (created_at, then kid), so instances that raced to create a
+ * first key agree on which one signs.
+ */
 export async function listSigningKeys(db: Kysely<DB>): Promise<SigningKeyRow[]> {
   return db.selectFrom("signing_keys").selectAll().orderBy("created_at", "desc").orderBy("kid", "desc").execute();
-}
-
-/**
- * The current key: the newest one not retired. "Newest" is a total order (created_at, then kid), so
- * two instances that raced to create a first key agree on which one signs.
- */
-export async function findCurrentSigningKey(db: Kysely<DB>): Promise<SigningKeyRow | undefined> {
-  return db.selectFrom("signing_keys").selectAll().where("retired_at", "is", null)
-    .orderBy("created_at", "desc").orderBy("kid", "desc").limit(1).executeTakeFirst();
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from "kysely";
-import type { DB, UsersTable, EmailPasswordCredentialsTable, ThirdPartyIdentitiesTable } from "./schema.js";
+import type { DB, UsersTable, EmailPasswordCredentialsTable } from "./schema.js";
+import type { IdentityRow } from "./third-party.js";
 
 export type UserRow = Selectable<UsersTable>;
 export type CredentialRow = Selectable<EmailPasswordCredentialsTable>;
-export type IdentityRow = Selectable<ThirdPartyIdentitiesTable>;
 
 /** Inserts a user row. */
 export async function insertUser(db: Kysely<DB>, row: UserRow): Promise<void> {

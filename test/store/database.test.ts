@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { isUniqueViolation, openStore, type Store } from "../../src/store/database.js";
+import { isBusyError, isUniqueViolation, openStore, type Store } from "../../src/store/database.js";
 import { migrateToLatest } from "../../src/store/migrator.js";
 import { backends } from "../helpers/backends.js";
 
@@ -83,6 +83,32 @@ describe.each(backends)("store on $name", (backend) => {
       await expect(store.db.updateTable("events").set({ type: "x" }).execute()).rejects.toThrow(/append-only/);
       await expect(store.db.deleteFrom("events").execute()).rejects.toThrow(/append-only/);
     } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
+
+  it("reports a database held by someone else past the busy timeout as busy (503), not internal", async () => {
+    const db = await backend.create();
+    // SQLite: another connection holds the write lock. PostgreSQL: the only pooled connection is taken.
+    const store = openStore({ url: db.url, busyTimeoutMs: 100, poolSize: 1 });
+    const holder = openStore({ url: db.url });
+    try {
+      await migrateToLatest(store);
+      let release!: () => void;
+      const held = new Promise<void>((r) => { release = r; });
+      const holding = backend.name === "sqlite"
+        ? holder.writeTx(() => held)
+        : store.db.connection().execute(() => held);
+      await new Promise((r) => setTimeout(r, 20));
+      const err = await store.writeTx((tx) => tx.insertInto("users").values({ id: "u1", email: "a@example.com", time_joined: 1, updated_at: 1 }).execute()).catch((e) => e);
+      release();
+      await holding;
+      expect(err).toBeInstanceOf(Error);
+      expect(isBusyError(err)).toBe(true);
+      expect(isBusyError(new Error("boom"))).toBe(false);
+    } finally {
+      await holder.close();
       await store.close();
       await db.drop();
     }
