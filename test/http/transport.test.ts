@@ -135,10 +135,10 @@ describe.each(backends)("session transport on $name", (backend) => {
   });
 });
 
-describe("cross-site cookie settings and anti-CSRF", () => {
+describe.each(backends)("cross-site cookie settings and anti-CSRF on $name", (backend) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { publicUrl: "https://api.example.com", websiteUrl: "https://app.other.dev", corsOrigins: ["https://app.other.dev"], cookieDomain: "api.example.com" } });
+    t = await createTestApp({ backend, config: { publicUrl: "https://api.example.com", websiteUrl: "https://app.other.dev", corsOrigins: ["https://app.other.dev"], cookieDomain: "api.example.com" } });
   });
   afterAll(async () => { await t?.close(); });
 
