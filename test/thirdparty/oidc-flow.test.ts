@@ -252,6 +252,7 @@ describe.each(backends)("Apple's form_post callback on $name", (backend) => {
     });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("https://app.example.com/auth/callback/apple?code=c0de&state=st");
+    expect(res.headers.get("content-type")).toBe("text/html");
     const json = await fetch(`${t.url}/auth/callback/apple`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(json.status).toBe(415);
   });
