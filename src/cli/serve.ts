@@ -26,6 +26,12 @@ export function serveCommand(io: CliIO): Command {
     let onStop!: (signal: string) => void;
     const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
     const off = io.onSignal((signal) => onStop(signal));
+    // `npx authsvc serve` runs us under `npm exec` and `sh -c`: a SIGTERM sent to npx (by a process
+    // manager, or `kill`) does not reach this process, which would live on as an orphan holding the
+    // port. Started by npm, we follow the launcher: when it goes away we stop as on SIGTERM. Its pid
+    // is taken now, not after the banner: a launcher killed in between would otherwise already have
+    // been replaced by init as our parent, and we would watch the wrong process forever.
+    const unwatch = io.env.npm_command ? watchParent(process.ppid, () => onStop("launcher exited")) : undefined;
     try {
       let app: App;
       try {
@@ -47,15 +53,11 @@ export function serveCommand(io: CliIO): Command {
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
       printBanner(io, config, port, app.mail.catcher());
-      // `npx authsvc serve` runs us under `npm exec` and `sh -c`: a SIGTERM sent to npx (by a process
-      // manager, or `kill`) does not reach this process, which would live on as an orphan holding the
-      // port. Started by npm, we follow the launcher: when it goes away we stop as on SIGTERM.
-      const unwatch = io.env.npm_command ? watchParent(() => onStop("launcher exited")) : undefined;
       const signal = await stopRequested;
-      unwatch?.();
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
     } finally {
+      unwatch?.();
       off();
     }
   });
@@ -108,9 +110,8 @@ function sameHost(actual: string, asked: string): boolean {
   return actual === asked || (asked === "0.0.0.0" && actual === "::") || (asked === "::" && actual === "0.0.0.0");
 }
 
-/** Calls `onGone` once when this process's parent exits (we are re-parented). */
-function watchParent(onGone: () => void): () => void {
-  const parent = process.ppid;
+/** Calls `onGone` once when `parent` is no longer this process's parent (it exited; we were re-parented). */
+function watchParent(parent: number, onGone: () => void): () => void {
   if (parent <= 1) return () => {};
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
