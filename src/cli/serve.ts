@@ -19,9 +19,6 @@ export function serveCommand(io: CliIO): Command {
   addConfigOptions(cmd, "all");
   return cmd.action(async (flags) => {
     if (!io.onSignal) throw new CliError("serve needs signal handling (run it from the real CLI)");
-    // Who launched us, read before anything can take time: under load the launcher may already be
-    // gone by the time the server listens, and then process.ppid is 1.
-    const launcher = process.ppid;
     const { config } = configFromFlags(flags, io);
     const logger = createLogger(config.logLevel, (line) => io.err(line));
     // Listen for SIGINT/SIGTERM before anything else: a signal during start-up (or right after the
@@ -29,6 +26,12 @@ export function serveCommand(io: CliIO): Command {
     let onStop!: (signal: string) => void;
     const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
     const off = io.onSignal((signal) => onStop(signal));
+    // `npx authsvc serve` runs us under `npm exec` and `sh -c`: a SIGTERM sent to npx (by a process
+    // manager, or `kill`) does not reach this process, which would live on as an orphan holding the
+    // port. Started by npm, we follow the launcher: when it goes away we stop as on SIGTERM. Its pid
+    // is taken now, not after the banner: a launcher killed in between would otherwise already have
+    // been replaced by init as our parent, and we would watch the wrong process forever.
+    const unwatch = io.env.npm_command ? watchParent(process.ppid, () => onStop("launcher exited")) : undefined;
     try {
       let app: App;
       try {
@@ -50,15 +53,11 @@ export function serveCommand(io: CliIO): Command {
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
       printBanner(io, config, port, app.mail.catcher());
-      // `npx authsvc serve` runs us under `npm exec` and `sh -c`: a SIGTERM sent to npx (by a process
-      // manager, or `kill`) does not reach this process, which would live on as an orphan holding the
-      // port. Started by npm, we follow the launcher: when it goes away we stop as on SIGTERM.
-      const unwatch = io.env.npm_command ? watchParent(launcher, () => onStop("launcher exited")) : undefined;
       const signal = await stopRequested;
-      unwatch?.();
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
     } finally {
+      unwatch?.();
       off();
     }
   });
@@ -114,7 +113,6 @@ function sameHost(actual: string, asked: string): boolean {
 /** Calls `onGone` once when `parent` is no longer this process's parent (it exited; we were re-parented). */
 function watchParent(parent: number, onGone: () => void): () => void {
   if (parent <= 1) return () => {};
-  if (process.ppid !== parent) { onGone(); return () => {}; }
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(timer);

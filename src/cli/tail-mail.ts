@@ -2,8 +2,9 @@ import { Command, Option } from "commander";
 import { canonicalEmail } from "../core/emails.js";
 import { viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
 import { lastCaughtMailId, listCaughtMail, listLatestCaughtMail } from "../store/caught-mail.js";
-import { openStore } from "../store/database.js";
+import { openStore, type Store } from "../store/database.js";
 import { isMigrated } from "../store/migrator.js";
+import { maskUrlPassword } from "../util/mask-url.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -39,9 +40,15 @@ export function tailMailCommand(io: CliIO): Command {
     // Read-only on purpose: it runs beside `serve` on the same database and must never take the
     // write lock (no migrations here; `serve` or `authsvc migrate` applies them).
     const { config } = configFromFlags(flags, io);
-    const store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
+    let store: Store;
     try {
-      if (!(await isMigrated(store))) throw new CliError(`${store.description} has no up-to-date schema yet; run \`authsvc migrate\` or start \`authsvc serve\` first`);
+      store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
+    } catch (err) {
+      throw new CliError(`cannot open ${maskUrlPassword(config.database)}: ${(err as Error).message}`);
+    }
+    try {
+      const migrated = await isMigrated(store).catch((err: Error) => { throw new CliError(`cannot read ${store.description}: ${err.message}`); });
+      if (!migrated) throw new CliError(`${store.description} has no up-to-date schema yet; run \`authsvc migrate\` or start \`authsvc serve\` first`);
       const db = store.db;
       const stop = stopper(io);
       try {

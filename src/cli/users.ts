@@ -27,14 +27,17 @@ export function usersCommand(io: CliIO): Command {
   sub("list", "list users, oldest first")
     .option("--limit <n>", "at most this many", "100")
     .option("--offset <n>", "skip this many", "0")
-    .action(async (flags) => withApp(flags, io, async (app) => {
+    .action(async (flags) => {
+      // Checked before the database is opened: a usage error must not migrate or create anything.
       const limit = Number(flags.limit), offset = Number(flags.offset);
       if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(offset) || offset < 0) throw new CliError("--limit and --offset take whole numbers", 2);
-      const list = await listUsers(app.ctx, { limit, offset });
-      if (flags.json) return printJson(io, list.map(toUserJson));
-      if (list.length === 0) return io.out("no users");
-      for (const u of list) io.out(describe(u));
-    }));
+      return withApp(flags, io, async (app) => {
+        const list = await listUsers(app.ctx, { limit, offset });
+        if (flags.json) return printJson(io, list.map(toUserJson));
+        if (list.length === 0) return io.out("no users");
+        for (const u of list) io.out(describe(u));
+      });
+    });
   sub("show", "show one user by email or id").argument("<email-or-id>")
     .action(async (ref, flags) => withApp(flags, io, async (app) => {
       const u = await mustFind(app, ref);

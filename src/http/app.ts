@@ -34,9 +34,12 @@ export function createHttpApp(deps: HttpDeps): H3App {
   for (const r of routes) {
     const handler = r.handler(deps);
     const paths = r.root ? [r.path] : [base + r.path, `${base}/public${r.path}`];
+    // Every GET route answers HEAD too (RFC 9110 §9.1; load balancers probe /healthz with it);
+    // Node drops the body of a HEAD response.
+    const methods = r.method === "GET" ? ["GET", "HEAD"] : [r.method];
     for (const p of paths) {
-      router.add(p, handler, r.method.toLowerCase() as "get" | "post");
-      methodsByPath.set(p, [...(methodsByPath.get(p) ?? []), r.method]);
+      router.add(p, handler, methods.map((m) => m.toLowerCase() as "get" | "head" | "post"));
+      methodsByPath.set(p, [...(methodsByPath.get(p) ?? []), ...methods]);
     }
   }
   app.use(router);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { runBin } from "../helpers/bin.js";
 import { runCli } from "../helpers/cli.js";
 
-const COMMANDS = ["serve", "migrate", "create-user", "reset-password", "users", "tail-mail", "config"];
+const COMMANDS = ["serve", "migrate", "create-user", "reset-password", "users", "config", "tail-mail", "mail", "keys"];
 
 describe("authsvc program", () => {
   it("--help lists every command (exit 0)", async () => {
@@ -27,5 +27,16 @@ describe("authsvc program", () => {
     expect((await runCli(["frobnicate"])).code).toBe(2);
     expect((await runCli(["migrate", "--frobnicate"])).code).toBe(2);
     expect((await runCli([])).code).toBe(2);
+  });
+
+  it("a database that cannot be opened or reached is one clean line naming it (exit 1), never a stack trace", async () => {
+    for (const args of [["tail-mail"], ["users", "list"], ["keys", "list"]]) {
+      const r = await runCli([...args, "--database", "/nonexistent-authsvc-dir/a.db"]);
+      expect({ args, ...r }).toEqual({ args, code: 1, stdout: "", stderr: "authsvc: cannot open /nonexistent-authsvc-dir/a.db: Cannot open database because the directory does not exist\n" });
+    }
+    const pg = await runCli(["tail-mail", "--database", "postgres://app:pw-xyz@127.0.0.1:1/auth"]);
+    expect(pg.code).toBe(1);
+    expect(pg.stderr).toMatch(/^authsvc: cannot read postgres:\/\/app:\*\*\*\*@127\.0\.0\.1:1\/auth: .*ECONNREFUSED.*\n$/);
+    expect(pg.stderr).not.toContain("pw-xyz");
   });
 });

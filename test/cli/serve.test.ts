@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -115,6 +115,10 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
     cleanup.push(async () => { child.kill("SIGKILL"); });
     const port = await listeningPort(child);
+    // If the server fails to notice, it must not outlive the test as a real orphan: note its pid.
+    const server = Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(" ")[0]);
+    expect(server).toBeGreaterThan(1);
+    cleanup.push(async () => { try { process.kill(server, "SIGKILL"); } catch { /* already gone */ } });
     child.kill("SIGKILL"); // the launcher dies; the server is re-parented
     await closed;
     expect(stderr).toMatch(/"msg":"shutting down","signal":"launcher exited"/);

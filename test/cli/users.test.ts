@@ -31,6 +31,9 @@ describe.each(backends)("authsvc users on $name", (backend) => {
     expect(page.map((u: { email: string }) => u.email)).toEqual(["bob@example.com"]);
     expect((await t.cli(["users", "list", "--limit", "0"])).code).toBe(2);
     expect((await t.cli(["users", "list", "--offset", "-1"])).code).toBe(2);
+    // A usage error touches nothing: on a fresh database it applies no migration.
+    await t.create();
+    expect(await t.cli(["users", "list", "--limit", "ten"])).toEqual({ code: 2, stdout: "", stderr: "authsvc: --limit and --offset take whole numbers\n" });
   });
 
   it("list on an empty database says so", async () => {

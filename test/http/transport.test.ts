@@ -88,6 +88,11 @@ describe.each(backends)("session transport on $name", (backend) => {
     expect(other.status).toBe(404);
     const wrong = await fetch(`${t.url}/auth/signup`);
     expect([wrong.status, wrong.headers.get("allow"), await wrong.json()]).toEqual([405, "POST", { message: "Method Not Allowed" }]);
+    // GET routes answer HEAD (a load balancer's probe), without a body.
+    const head = await fetch(`${t.url}/healthz`, { method: "HEAD" });
+    expect([head.status, await head.text()]).toEqual([200, ""]);
+    const post = await fetch(`${t.url}/auth/jwt/jwks.json`, { method: "POST" });
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
     await signUp(t.url, "tenant@example.com", "header", "/auth/public/signup");
     const pub = await postJson(`${t.url}/auth/public/signin`, credentials("TENANT@example.com"), { rid: "nonsense", "st-auth-mode": "header" });
     expect(await pub.json()).toMatchObject({ status: "OK" });
@@ -135,10 +140,10 @@ describe.each(backends)("session transport on $name", (backend) => {
   });
 });
 
-describe("cross-site cookie settings and anti-CSRF", () => {
+describe.each(backends)("cross-site cookie settings and anti-CSRF on $name", (backend) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { publicUrl: "https://api.example.com", websiteUrl: "https://app.other.dev", corsOrigins: ["https://app.other.dev"], cookieDomain: "api.example.com" } });
+    t = await createTestApp({ backend, config: { publicUrl: "https://api.example.com", websiteUrl: "https://app.other.dev", corsOrigins: ["https://app.other.dev"], cookieDomain: "api.example.com" } });
   });
   afterAll(async () => { await t?.close(); });
 

@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
-import { startCli, waitForCaughtMail } from "../helpers/mail.js";
+import { eventually, startCli, waitForCaughtMail } from "../helpers/mail.js";
 import { runCli } from "../helpers/cli.js";
 import { startMailCatcher } from "../../src/mail/catcher.js";
 import { listCaughtMail } from "../../src/store/caught-mail.js";
@@ -60,8 +60,12 @@ describe.each(backends)("built-in mail catcher ($name)", (backend) => {
     // --json prints nothing before following; give it its starting point by sending after a first mail.
     await sendFromAnotherProcess(port, "a@example.com", "first", true);
     await sendFromAnotherProcess(port, "b@example.com", "second http://x.test/verify-email?token=T1&tenantId=public", true);
-    for (let i = 0; i < 200 && !follow.stdout().includes("T1"); i++) await new Promise((r) => setTimeout(r, 25));
-    follow.interrupt();
+    // Wait for the condition, not a fixed 5 s: a busy 2-core CI machine can take longer.
+    try {
+      await eventually(async () => follow.stdout().includes("T1"), 20_000);
+    } finally {
+      follow.interrupt();
+    }
     const r = await follow.done;
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));

@@ -239,9 +239,9 @@ describe.each(backends)("third-party sign-in against a real OpenID provider ($na
   });
 });
 
-describe("Apple's form_post callback", () => {
+describe.each(backends)("Apple's form_post callback on $name", (backend) => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp({ config: { websiteUrl: "https://app.example.com" } }); });
+  beforeAll(async () => { t = await createTestApp({ backend, config: { websiteUrl: "https://app.example.com" } }); });
   afterAll(async () => { await t?.close(); });
 
   it("redirects to the website's callback page with code and state, never to a URL from the request", async () => {
@@ -252,6 +252,7 @@ describe("Apple's form_post callback", () => {
     });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("https://app.example.com/auth/callback/apple?code=c0de&state=st");
+    expect(res.headers.get("content-type")).toBe("text/html");
     const json = await fetch(`${t.url}/auth/callback/apple`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(json.status).toBe(415);
   });

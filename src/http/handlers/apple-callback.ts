@@ -1,4 +1,4 @@
-import { defineEventHandler, sendRedirect } from "h3";
+import { defineEventHandler, removeResponseHeader, sendRedirect } from "h3";
 import { HttpInputError } from "../body.js";
 import type { HttpDeps } from "../deps.js";
 
@@ -20,6 +20,8 @@ export const appleCallback = (deps: HttpDeps) =>
       const v = form.get(k);
       if (v !== null) target.searchParams.set(k, v);
     }
+    // The app's baseline says JSON; this answer's body is h3's small HTML redirect page.
+    removeResponseHeader(event, "content-type");
     return sendRedirect(event, target.toString(), 303);
   });
 
