@@ -1,3 +1,4 @@
+import { canonicalEmail } from "../core/emails.js";
 import { Command } from "commander";
 import { requestPasswordReset } from "../core/password-reset.js";
 import { findUser, setPassword } from "../core/users.js";
@@ -41,7 +42,7 @@ async function sendLink(io: CliIO, flags: Record<string, unknown>): Promise<void
     if (r.outcome === "no_account") throw new CliError(`no email/password account for ${flags.email}; nothing sent`);
     const delivery = await app.mail.flush();
     const queued = delivery.sent > 0 ? `sent via ${delivery.via ?? "the configured relay"}` : "queued (the server's outbox worker will deliver it)";
-    if (flags.json) return printJson(io, { email: String(flags.email).trim().toLowerCase(), outcome: r.outcome, expiresAt: r.expiresAt ?? null, delivered: delivery.sent > 0 });
+    if (flags.json) return printJson(io, { email: canonicalEmail(String(flags.email)), outcome: r.outcome, expiresAt: r.expiresAt ?? null, delivered: delivery.sent > 0 });
     if (r.outcome === "third_party_notice") return io.out(`${flags.email} signs in with a third-party provider: no reset link; a mail saying so was ${queued}`);
     io.out(`reset link for ${flags.email} (valid until ${new Date(r.expiresAt!).toISOString()}) ${queued}`);
   });

@@ -42,7 +42,7 @@ export function tailMailCommand(io: CliIO): Command {
     const { config } = configFromFlags(flags, io);
     let store: Store;
     try {
-      store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
+      store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous, mustExist: true });
     } catch (err) {
       throw new CliError(`cannot open ${maskUrlPassword(config.database)}: ${(err as Error).message}`);
     }

@@ -35,6 +35,8 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** Largest PostgreSQL pool. */
   poolSize?: number;
+  /** SQLite: fail instead of creating the file (for readers such as tail-mail). */
+  mustExist?: boolean;
 }
 
 // int8 (bigint) columns hold epoch milliseconds, well inside a double's exact range.
@@ -53,7 +55,7 @@ function openSqlite(opts: OpenOptions): Store {
   const file = opts.url.replace(/^sqlite:(\/\/)?/i, "");
   // The busy timeout comes first: switching a fresh file to WAL takes a lock, and two processes
   // starting at once (two `authsvc migrate`) must wait for each other, not fail with SQLITE_BUSY.
-  const raw = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000 });
+  const raw = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist === true });
   const sync = opts.sqliteSynchronous ?? "FULL";
   raw.pragma("journal_mode = WAL");
   raw.pragma(`synchronous = ${sync}`);

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin } from "../helpers/bin.js";
 import { runCli } from "../helpers/cli.js";
@@ -34,6 +37,13 @@ describe("authsvc program", () => {
       const r = await runCli([...args, "--database", "/nonexistent-authsvc-dir/a.db"]);
       expect({ args, ...r }).toEqual({ args, code: 1, stdout: "", stderr: "authsvc: cannot open /nonexistent-authsvc-dir/a.db: Cannot open database because the directory does not exist\n" });
     }
+    // tail-mail only reads: a missing SQLite file is an error, not a new empty database.
+    const dir = mkdtempSync(join(tmpdir(), "authsvc-tail-"));
+    const missing = join(dir, "missing.db");
+    const r = await runCli(["tail-mail", "--database", missing]);
+    expect([r.code, r.stderr]).toEqual([1, `authsvc: cannot open ${missing}: unable to open database file\n`]);
+    expect(existsSync(missing)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
     const pg = await runCli(["tail-mail", "--database", "postgres://app:pw-xyz@127.0.0.1:1/auth"]);
     expect(pg.code).toBe(1);
     expect(pg.stderr).toMatch(/^authsvc: cannot read postgres:\/\/app:\*\*\*\*@127\.0\.0\.1:1\/auth: .*ECONNREFUSED.*\n$/);
