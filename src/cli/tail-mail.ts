@@ -4,6 +4,7 @@ import { viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js
 import { lastCaughtMailId, listCaughtMail, listLatestCaughtMail } from "../store/caught-mail.js";
 import { openStore, type Store } from "../store/database.js";
 import { isMigrated } from "../store/migrator.js";
+import { parseDuration } from "../util/duration.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
@@ -13,7 +14,9 @@ const actionLabel = { "verify-email": "verify email", "reset-password": "reset p
 /**
  * `authsvc tail-mail`: mail caught by the built-in catcher, read from the database (so it works
  * beside a running `serve`, on SQLite and PostgreSQL). Oldest first; --follow streams new mail;
- * --wait prints the token (or link) of the first matching mail that arrives after it started.
+ * --wait prints the token (or link) of the first matching mail that arrives after it started, or,
+ * with --since, the newest matching mail caught that recently (so a script can trigger the mail
+ * first and then ask for it, with no background process and no race).
  */
 export function tailMailCommand(io: CliIO): Command {
   const cmd = new Command("tail-mail")
@@ -24,6 +27,7 @@ export function tailMailCommand(io: CliIO): Command {
     .option("--limit <n>", "how many of the newest caught messages to print first", "20")
     .option("--wait", "wait for the first matching NEW mail with a token, print its token and exit")
     .option("--timeout <seconds>", "with --wait: give up after this long (exit 1)", "60")
+    .option("--since <duration>", "with --wait: also accept mail caught this recently (e.g. 30s, 5m), newest first")
     .addOption(new Option("--print <what>", "with --wait: what to print").choices(["token", "link"]).default("token"))
     .addOption(new Option("--action <action>", "only mail of this action").choices(["verify-email", "reset-password", "other"]))
     .option("--poll <ms>", "how often to look for new mail", "250");
@@ -33,6 +37,9 @@ export function tailMailCommand(io: CliIO): Command {
     if (!Number.isInteger(limit) || limit < 0) throw new CliError("--limit takes a whole number", 2);
     if (!(timeout > 0)) throw new CliError("--timeout takes a positive number of seconds", 2);
     if (!Number.isInteger(poll) || poll < 10) throw new CliError("--poll takes a whole number of milliseconds (at least 10)", 2);
+    const sinceMs = flags.since === undefined ? undefined : parseDuration(flags.since);
+    if (flags.since !== undefined && sinceMs === undefined) throw new CliError("--since takes a duration such as 30s, 5m or 1h", 2);
+    if (flags.since !== undefined && !flags.wait) throw new CliError("--since goes with --wait", 2);
     const to: string | undefined = flags.to === undefined ? undefined : canonicalEmail(flags.to);
     const matches = (v: CaughtMailView) => !flags.action || v.action === flags.action;
     const print = (v: CaughtMailView) => io.out(flags.json ? JSON.stringify(jsonOf(v)) : block(v));
@@ -53,14 +60,19 @@ export function tailMailCommand(io: CliIO): Command {
       const stop = stopper(io);
       try {
         if (flags.wait) {
+          const valueOf = (v: CaughtMailView) => (flags.print === "link" ? v.link : v.token);
           let cursor = await lastCaughtMailId(db);
+          if (sinceMs !== undefined) {
+            const recent = (await listCaughtMail(db, { since: Date.now() - sinceMs, to })).map(viewCaughtMail).filter((v) => matches(v) && valueOf(v));
+            if (recent.length) return io.out(valueOf(recent[recent.length - 1])!);
+          }
           io.err(`waiting for new mail${to ? ` to ${to}` : ""} (timeout ${timeout}s)…`);
           const deadline = Date.now() + timeout * 1000;
           while (!stop.stopped) {
             for (const row of await listCaughtMail(db, { afterId: cursor, to })) {
               cursor = Math.max(cursor, Number(row.id));
               const v = viewCaughtMail(row);
-              const value = flags.print === "link" ? v.link : v.token;
+              const value = valueOf(v);
               if (matches(v) && value) return io.out(value);
             }
             const left = deadline - Date.now();

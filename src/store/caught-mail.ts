@@ -20,10 +20,11 @@ export async function pruneCaughtMail(db: Kysely<DB>, opts: { keep: number; olde
   return Number(byAge.numDeletedRows) + byCount;
 }
 
-/** Caught messages with an id above `afterId`, oldest first, optionally for one recipient. */
-export async function listCaughtMail(db: Kysely<DB>, opts: { afterId?: number; to?: string; limit?: number } = {}): Promise<CaughtMailRow[]> {
+/** Caught messages with an id above `afterId` (and received at or after `since`), oldest first, optionally for one recipient. */
+export async function listCaughtMail(db: Kysely<DB>, opts: { afterId?: number; since?: number; to?: string; limit?: number } = {}): Promise<CaughtMailRow[]> {
   let q = db.selectFrom("caught_mail").selectAll().orderBy("id");
   if (opts.afterId !== undefined) q = q.where("id", ">", opts.afterId);
+  if (opts.since !== undefined) q = q.where("received_at", ">=", opts.since);
   if (opts.to !== undefined) q = q.where("to_address", "=", opts.to);
   return q.limit(opts.limit ?? 1000).execute();
 }

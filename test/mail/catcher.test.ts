@@ -72,6 +72,23 @@ describe.each(backends)("built-in mail catcher ($name)", (backend) => {
     expect(lines.map((l) => [l.to, l.action, l.token])).toEqual([["b@example.com", "verify-email", "T1"]]);
   });
 
+  it("--wait --since finds mail that arrived before it started, so a script can send first and ask after", async () => {
+    const { port } = t.app.mail.catcher()!;
+    await sendFromAnotherProcess(port, "s@example.com", "old http://x.test/reset-password?token=OLD1&tenantId=public", true);
+    await sendFromAnotherProcess(port, "s@example.com", "new http://x.test/reset-password?token=NEW2&tenantId=public", true);
+    await waitForCaughtMail(t.app, "s@example.com");
+    await eventually(async () => (await listCaughtMail(t.app.store.db, { to: "s@example.com" })).length === 2, 20_000);
+    // Without --since, mail from before the start does not count: it times out.
+    const plain = await runCli(["tail-mail", "--wait", "--timeout", "0.3", "--to", "s@example.com", "--database", t.config.database]);
+    expect([plain.code, plain.stdout]).toEqual([1, ""]);
+    // With --since, the newest matching mail in the window is the answer, at once.
+    const r = await runCli(["tail-mail", "--wait", "--since", "1h", "--to", "s@example.com", "--database", t.config.database]);
+    expect([r.code, r.stdout]).toEqual([0, "NEW2\n"]);
+    const link = await runCli(["tail-mail", "--wait", "--since", "1h", "--print", "link", "--to", "s@example.com", "--database", t.config.database]);
+    expect(link.stdout).toBe("http://x.test/reset-password?token=NEW2&tenantId=public\n");
+    expect((await runCli(["tail-mail", "--since", "1h", "--database", t.config.database])).code).toBe(2);
+  });
+
   it("keeps only the newest messages and drops old ones", async () => {
     const { port } = t.app.mail.catcher()!;
     for (let i = 1; i <= 5; i++) await sendFromAnotherProcess(port, `n${i}@example.com`, `message ${i}`);
