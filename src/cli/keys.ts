@@ -1,18 +1,13 @@
 import { Command } from "commander";
 import { listSigningKeys, rotateSigningKey } from "../core/signing-keys.js";
 import { withApp, printJson } from "./context.js";
-import { addConfigOptions } from "./options.js";
+import { addAdminSubcommand } from "./options.js";
 import type { CliIO } from "./io.js";
 
 /** `authsvc keys list | rotate`: the JWT signing keys. */
 export function keysCommand(io: CliIO): Command {
   const keys = new Command("keys").description("list or rotate the JWT signing keys");
-  const sub = (name: string, desc: string) => {
-    const c = new Command(name).description(desc).option("--json", "machine-readable output");
-    addConfigOptions(c, "common");
-    keys.addCommand(c);
-    return c;
-  };
+  const sub = (name: string, desc: string) => addAdminSubcommand(keys, name, desc);
   sub("list", "list signing keys, newest first (current, still published, expired)")
     .action(async (flags) => withApp(flags, io, async (app) => {
       let list = await listSigningKeys(app.ctx);

@@ -1,4 +1,4 @@
-import { Option, type Command } from "commander";
+import { Command, Option } from "commander";
 import { ConfigError, resolveConfig, settings, type ResolvedConfig } from "../config.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -23,6 +23,14 @@ export function addConfigOptions(cmd: Command, which: "all" | "common"): Command
   }
   cmd.option("--production", "shorthand for --mode production");
   return cmd;
+}
+
+/** Adds an admin subcommand (`users list`, `keys rotate`, …) with `--json` and the common settings. */
+export function addAdminSubcommand(parent: Command, name: string, description: string): Command {
+  const c = new Command(name).description(description).option("--json", "machine-readable output");
+  addConfigOptions(c, "common");
+  parent.addCommand(c);
+  return c;
 }
 
 /** Resolves the config from the command's flags, the environment and the config file. */

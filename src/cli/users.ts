@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { deleteUser, findUser, listUsers, toUserJson, verifyUserEmail, type UserView } from "../core/users.js";
 import { withApp, printJson } from "./context.js";
-import { addConfigOptions } from "./options.js";
+import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
 function describe(u: UserView): string {
@@ -18,12 +18,7 @@ async function mustFind(app: Parameters<Parameters<typeof withApp>[2]>[0], ref: 
 /** `authsvc users list | show | delete | verify`. */
 export function usersCommand(io: CliIO): Command {
   const users = new Command("users").description("list, inspect, delete and verify users");
-  const sub = (name: string, desc: string) => {
-    const c = new Command(name).description(desc).option("--json", "machine-readable output");
-    addConfigOptions(c, "common");
-    users.addCommand(c);
-    return c;
-  };
+  const sub = (name: string, desc: string) => addAdminSubcommand(users, name, desc);
   sub("list", "list users, oldest first")
     .option("--limit <n>", "at most this many", "100")
     .option("--offset <n>", "skip this many", "0")
