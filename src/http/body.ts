@@ -25,16 +25,7 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<Recor
     closeAfterResponse(event);
     throw new HttpInputError(413, `Request body too large (limit ${limit} bytes)`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      closeAfterResponse(event);
-      throw new HttpInputError(413, `Request body too large (limit ${limit} bytes)`);
-    }
-    chunks.push(chunk);
-  }
+  const { chunks, size } = await readUpTo(event, limit);
   if (size === 0) return {};
   const type = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
@@ -56,6 +47,46 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<Recor
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new HttpInputError(400, INVALID_JSON);
   return value as Record<string, unknown>;
+}
+
+/**
+ * Collects the body, stopping at `limit`. Not `for await (… of req)`: leaving that loop early (the
+ * 413) destroys the request stream, and the socket with it, while the response is still being
+ * written; listhen's http-shutdown then reads `req.socket` as null in its 'finish' listener and the
+ * uncaught TypeError ended the process. Here the stream is never destroyed: past the limit we stop
+ * collecting, answer 413 and let the connection close after the response.
+ */
+function readUpTo(event: H3Event, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
+  const req = event.node.req;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        closeAfterResponse(event);
+        reject(new HttpInputError(413, `Request body too large (limit ${limit} bytes)`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => { cleanup(); resolve({ chunks, size }); };
+    const onError = (err: Error) => { cleanup(); reject(new HttpInputError(400, `Request body could not be read: ${err.message}`)); };
+    // A client that goes away mid-body: 'close' without 'end'. Nothing can be answered, but the
+    // handler must not wait forever nor act on half a body.
+    const onClose = () => { cleanup(); reject(new HttpInputError(400, "Request body was cut off by the client")); };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
 }
 
 /**
