@@ -1,13 +1,10 @@
-import type { Server } from "node:http";
 import { Command } from "commander";
-import { listen as listhen } from "listhen";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
-import { toNodeListener } from "../http/app.js";
+import { ListenError, startHttpServer, type HttpServer } from "../http/server.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
-import { makeGraceful, type GracefulServer } from "./graceful-server.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -24,6 +21,7 @@ export function serveCommand(io: CliIO): Command {
     // Listen for SIGINT/SIGTERM before anything else: a signal during start-up (or right after the
     // banner) must lead to the same clean shutdown, not to the default "killed by signal".
     let onStop!: (signal: string) => void;
+    let fatal = false;
     const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
     const off = io.onSignal((signal) => onStop(signal));
     // `npx authsvc serve` runs us under `npm exec` and `sh -c`: a SIGTERM sent to npx (by a process
@@ -39,75 +37,30 @@ export function serveCommand(io: CliIO): Command {
       } catch (err) {
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
-      let http: GracefulServer;
-      let port: number;
+      let http: HttpServer;
       try {
         if (flags.migrate !== false) {
           for (const name of await app.migrate()) logger.info("applied migration", { name });
         }
         await app.start();
-        ({ http, port } = await listen(toNodeListener(app.http), config.port, config.host));
+        // An uncaught error that belongs to no request leaves the process in an unknown state:
+        // shut down cleanly (exit 1) so the supervisor starts a fresh one.
+        http = await startHttpServer(app.http, { port: config.port, host: config.host, logger, onFatal: () => { fatal = true; onStop("fatal error"); } });
       } catch (err) {
         await app.close();
-        if (err instanceof CliError) throw err;
+        if (err instanceof ListenError) throw new CliError(err.message);
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
-      printBanner(io, config, port, app.mail.catcher());
+      printBanner(io, config, http.port, app.mail.catcher());
       const signal = await stopRequested;
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
+      if (fatal) throw new CliError("stopped after an uncaught error (logged above)");
     } finally {
       unwatch?.();
       off();
     }
   });
-}
-
-/**
- * Serves the h3 app through listhen on exactly the port asked for (0 = any free one). listhen's
- * conveniences for local dev servers are switched off: it must not move to another port when the
- * one asked for is taken or on the browsers' unsafe-port list, must not print or open URLs, and
- * must not exit the process on SIGTERM (autoClose) before the graceful shutdown has run.
- */
-async function listen(handler: Parameters<typeof listhen>[0], port: number, host: string): Promise<{ http: GracefulServer; port: number }> {
-  const where = `port ${port} on ${host}`;
-  let listener: Awaited<ReturnType<typeof listhen>>;
-  try {
-    listener = await listhen(handler, {
-      port: { port, random: port === 0, ports: [], portRange: [] as never, alternativePortRange: [] as never, verbose: false },
-      hostname: host,
-      showURL: false,
-      open: false,
-      clipboard: false,
-      qr: false,
-      autoClose: false,
-      isTest: false,
-      isProd: true,
-    });
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "EADDRINUSE" || /Unable to find an available port/.test(e.message)) throw new CliError(`${where} is already in use; stop the other process or choose another with --port`);
-    if (e.code === "EACCES") throw new CliError(`${where} needs privileges this process does not have; choose a port above 1023 with --port`);
-    // get-port-please probes the port first; on an address this machine does not have it finds none.
-    if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || /Unable to find a random port/.test(e.message)) throw new CliError(`cannot bind to ${host}: no such local address; check --host`);
-    throw new CliError(`cannot listen on ${where}: ${e.message}`);
-  }
-  const server = listener.server as Server;
-  const address = server.address();
-  const actualPort = typeof address === "object" && address ? address.port : port;
-  const actualHost = typeof address === "object" && address ? address.address : host;
-  if ((port !== 0 && actualPort !== port) || !sameHost(actualHost, host)) {
-    await listener.close();
-    throw new CliError(port !== 0 && actualPort !== port
-      ? `${where} cannot be used: it is on the list of ports browsers refuse to connect to; choose another with --port`
-      : `cannot bind to ${host}; check --host`);
-  }
-  return { http: makeGraceful(server), port: actualPort };
-}
-
-function sameHost(actual: string, asked: string): boolean {
-  if (asked === "localhost") return actual === "127.0.0.1" || actual === "::1";
-  return actual === asked || (asked === "0.0.0.0" && actual === "::") || (asked === "::" && actual === "0.0.0.0");
 }
 
 /** Calls `onGone` once when `parent` is no longer this process's parent (it exited; we were re-parented). */
@@ -147,11 +100,11 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher:
 
 /**
  * Graceful shutdown (security-bar R5): fail readiness, then serve what already arrived, stop
- * accepting and let in-flight requests finish within the deadline (graceful-server.ts), stop
+ * accepting and let in-flight requests finish within the deadline (http/server.ts), stop
  * background work (mail worker, catcher), close the database. Resolves true when the deadline cut
  * requests off (the command then exits 1).
  */
-async function shutDown(http: GracefulServer, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
+async function shutDown(http: HttpServer, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
   logger.info("shutting down", { signal, deadlineMs });
   app.beginShutdown();
   const cut = await http.stop(deadlineMs);

@@ -4,6 +4,7 @@ import { AuthError, type ErrorCode } from "../core/errors.js";
 import { isBusyError } from "../store/database.js";
 import { HttpInputError } from "./body.js";
 import type { Logger } from "../util/logger.js";
+import { currentRequestId } from "./server.js";
 
 const statusOf: Record<ErrorCode, number> = {
   BAD_INPUT: 400,
@@ -29,7 +30,7 @@ export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event):
   }
   if (err instanceof HttpInputError) return { status: err.status, body: { message: err.message } };
   if (isBusyError(err)) {
-    logger.warn("database busy", { path: event?.path });
+    logger.warn("database busy", { requestId: currentRequestId(), path: event?.path });
     return { status: 503, body: { message: "The database is busy; please retry." }, retryAfter: 1 };
   }
   if (err instanceof H3Error && err.statusCode < 500) {
@@ -37,7 +38,7 @@ export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event):
     return { status: err.statusCode, body: { message: err.statusMessage || messages[err.statusCode] || err.message } };
   }
   const cause = err instanceof H3Error && err.cause ? err.cause : err;
-  logger.error("internal error", { method: event?.method, path: event?.path, err: cause instanceof Error ? cause : new Error(String(cause)) });
+  logger.error("internal error", { requestId: currentRequestId(), method: event?.method, path: event?.path, err: cause instanceof Error ? cause : new Error(String(cause)) });
   return { status: 500, body: { message: "Internal Error" } };
 }
 

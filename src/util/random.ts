@@ -14,3 +14,14 @@ export function hashToken(token: string): string {
 export function createId(): string {
   return randomUUID();
 }
+
+const requestIdPrefix = randomBytes(4).toString("hex");
+let requestCounter = 0;
+
+/**
+ * A request id for log lines and the x-request-id header: not a secret, only unique (a per-process
+ * random prefix and a counter, so it costs nothing on the hot path).
+ */
+export function createRequestId(): string {
+  return `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
+}

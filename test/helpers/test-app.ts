@@ -1,8 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createApp, type App } from "../../src/app.js";
 import { testConfig, type Config } from "../../src/config.js";
-import { toNodeListener } from "../../src/http/app.js";
+import { startHttpServer, type HttpServer } from "../../src/http/server.js";
 import { createManualClock } from "../../src/util/clock.js";
 import type { Logger } from "../../src/util/logger.js";
 import type { Backend } from "./backends.js";
@@ -28,12 +26,12 @@ export async function createTestApp(opts: { backend?: Backend; config?: Partial<
   const app = await createApp(config, { clock, logger: opts.logger });
   await app.migrate();
   if (opts.start) await app.start();
-  let server: Server | undefined;
+  // The exact listener stack `serve` uses (listhen and everything around the app), on port 0.
+  let server: HttpServer | undefined;
   let url = "";
   if (opts.listen !== false) {
-    server = createServer(toNodeListener(app.http));
-    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startHttpServer(app.http, { port: 0, host: "127.0.0.1", logger: app.ctx.logger });
+    url = `http://127.0.0.1:${server.port}`;
   }
   return {
     app,
@@ -41,10 +39,8 @@ export async function createTestApp(opts: { backend?: Backend; config?: Partial<
     clock,
     config,
     close: async () => {
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server!.close(() => r()));
-      }
+      // No grace in tests: whatever is still open (a hanging client, a stream) is cut at once.
+      if (server) await server.stop(0);
       await app.close();
       await db.drop();
     },

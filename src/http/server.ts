@@ -1,0 +1,196 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { toNodeListener, type App as H3App } from "h3";
+import { listen as listhen } from "listhen";
+import type { Logger } from "../util/logger.js";
+import { createRequestId } from "../util/random.js";
+
+/**
+ * The one listener stack: `serve` and every HTTP test call `startHttpServer`, so a crash that only
+ * this stack can trigger (listhen installs http-shutdown's per-request listeners) shows in the suite.
+ *
+ * It adds what a server on the internet needs around the h3 app: a request id on every answer and in
+ * every log line about the request; a request whose handling throws anywhere (the handler, a stream
+ * or socket listener, a timer it started) is logged with that id and answered 500 while an answer is
+ * still possible, and the server keeps serving; graceful stopping for the shutdown.
+ */
+export interface HttpServer {
+  server: Server;
+  /** The port really bound (the one asked for, or the one picked for 0). */
+  port: number;
+  /**
+   * Stops the server gracefully (security-bar R5, after readiness has been failed): serves what
+   * already reached it, stops accepting, lets in-flight requests finish and then closes their
+   * connections. After `deadlineMs` the remaining sockets are destroyed; resolves true then.
+   */
+  stop(deadlineMs: number): Promise<boolean>;
+}
+
+/** Why the server could not listen, in words for the operator. */
+export class ListenError extends Error {
+  override name = "ListenError";
+}
+
+interface RequestScope { id: string; method: string | undefined; url: string | undefined; res: ServerResponse }
+
+const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/** The id of the request being handled in this async context (for log lines), if any. */
+export function currentRequestId(): string | undefined {
+  return requestScope.getStore()?.id;
+}
+
+/**
+ * Serves the h3 app through listhen on exactly the port asked for (0 = any free one). listhen's
+ * conveniences for local dev servers are switched off: it must not move to another port when the
+ * one asked for is taken or on the browsers' unsafe-port list, must not print or open URLs, and
+ * must not exit the process on SIGTERM (autoClose) before the graceful shutdown has run.
+ * `onFatal` hears an uncaught error that belongs to no request (the process is then in an unknown
+ * state; `serve` shuts down with exit 1 so a supervisor restarts it).
+ */
+export async function startHttpServer(app: H3App, opts: { port: number; host: string; logger: Logger; onFatal?: (err: unknown) => void }): Promise<HttpServer> {
+  const { port, host, logger } = opts;
+  const handle = toNodeListener(app);
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const scope: RequestScope = { id: createRequestId(), method: req.method, url: req.url, res };
+    res.setHeader("x-request-id", scope.id);
+    // Answered before its body arrived (a 401 or 413 that never reads it, an endless chunked upload):
+    // close the connection once the answer is out instead of reading the rest until a timeout.
+    const socket = req.socket;
+    res.once("finish", () => { if (!req.complete) socket.destroySoon(); });
+    requestScope.run(scope, () => {
+      Promise.resolve(handle(req, res)).catch((err) => failRequest(scope, err, logger));
+    });
+  };
+  const where = `port ${port} on ${host}`;
+  let listening: Awaited<ReturnType<typeof listhen>>;
+  try {
+    listening = await listhen(listener, {
+      port: { port, random: port === 0, ports: [], portRange: [] as never, alternativePortRange: [] as never, verbose: false },
+      hostname: host,
+      showURL: false,
+      open: false,
+      clipboard: false,
+      qr: false,
+      autoClose: false,
+      isTest: false,
+      isProd: true,
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "EADDRINUSE" || /Unable to find an available port/.test(e.message)) throw new ListenError(`${where} is already in use; stop the other process or choose another with --port`);
+    if (e.code === "EACCES") throw new ListenError(`${where} needs privileges this process does not have; choose a port above 1023 with --port`);
+    // get-port-please probes the port first; on an address this machine does not have it finds none.
+    if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || /Unable to find a random port/.test(e.message)) throw new ListenError(`cannot bind to ${host}: no such local address; check --host`);
+    throw new ListenError(`cannot listen on ${where}: ${e.message}`);
+  }
+  const server = listening.server as Server;
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  const actualHost = typeof address === "object" && address ? address.address : host;
+  if ((port !== 0 && actualPort !== port) || !sameHost(actualHost, host)) {
+    await listening.close();
+    throw new ListenError(port !== 0 && actualPort !== port
+      ? `${where} cannot be used: it is on the list of ports browsers refuse to connect to; choose another with --port`
+      : `cannot bind to ${host}; check --host`);
+  }
+  const unguard = guardProcess(logger, opts.onFatal);
+  const graceful = makeGraceful(server);
+  return {
+    server,
+    port: actualPort,
+    stop: async (deadlineMs) => {
+      try {
+        return await graceful(deadlineMs);
+      } finally {
+        unguard();
+      }
+    },
+  };
+}
+
+/** Logs a request's failure with its id; answers 500 if nothing was sent yet, else ends the socket. */
+function failRequest(scope: RequestScope, err: unknown, logger: Logger): void {
+  logger.error("request failed", { requestId: scope.id, method: scope.method, path: scope.url?.split("?")[0], err: err instanceof Error ? err : new Error(String(err)) });
+  const res = scope.res;
+  if (res.writableEnded || res.destroyed) return;
+  if (!res.headersSent) {
+    try {
+      res.writeHead(500, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close", "x-request-id": scope.id });
+      res.end(JSON.stringify({ message: "Internal Error" }));
+      return;
+    } catch { /* fall through: the socket is unusable */ }
+  }
+  res.destroy();
+}
+
+// One pair of process listeners however many servers run (tests start many in one process).
+let guards = 0;
+const fatalHandlers = new Set<(err: unknown) => void>();
+let guardLogger: Logger | undefined;
+
+function onUncaught(err: unknown): void {
+  const scope = requestScope.getStore();
+  if (scope && guardLogger) return failRequest(scope, err, guardLogger);
+  guardLogger?.error("uncaught error outside any request", { err: err instanceof Error ? err : new Error(String(err)) });
+  for (const h of fatalHandlers) h(err);
+}
+
+/**
+ * Errors thrown asynchronously on a request's behalf (an emitter or stream listener, a timer) escape
+ * every try/catch and would end the process. They still run in the request's async context, so they
+ * are attributed to it, logged and answered 500 where possible, and the server keeps serving.
+ */
+function guardProcess(logger: Logger, onFatal?: (err: unknown) => void): () => void {
+  guardLogger = logger;
+  if (onFatal) fatalHandlers.add(onFatal);
+  if (guards++ === 0) {
+    process.on("uncaughtException", onUncaught);
+    process.on("unhandledRejection", onUncaught);
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (onFatal) fatalHandlers.delete(onFatal);
+    if (--guards === 0) {
+      process.off("uncaughtException", onUncaught);
+      process.off("unhandledRejection", onUncaught);
+    }
+  };
+}
+
+function sameHost(actual: string, asked: string): boolean {
+  if (asked === "localhost") return actual === "127.0.0.1" || actual === "::1";
+  return actual === asked || (asked === "0.0.0.0" && actual === "::") || (asked === "::" && actual === "0.0.0.0");
+}
+
+/** Graceful stopping: knows the in-flight responses, so a shutdown can end them cleanly. */
+function makeGraceful(server: Server): (deadlineMs: number) => Promise<boolean> {
+  const inFlight = new Set<ServerResponse>();
+  let stopping = false;
+  // Registered after the app's listener, but before any handler can write a header (they are async).
+  server.on("request", (_req, res: ServerResponse) => {
+    inFlight.add(res);
+    res.on("close", () => inFlight.delete(res));
+    if (stopping) res.setHeader("connection", "close");
+  });
+  return async (deadlineMs) => {
+    stopping = true;
+    // Responses still being computed end their connection: a keep-alive client must not send its
+    // next request down a socket that is about to close.
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
+    // server.close() destroys every connection without a parsed request (Node >= 19). A client
+    // whose request was already on the wire (in the listen backlog, or unread in its socket) would
+    // get a reset for a request we could have served. A few turns of the event loop accept the
+    // backlog and read those sockets first (accept in one turn, read in the next); requests
+    // arriving after that are refused.
+    for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
+    let cut = false;
+    const timer = setTimeout(() => { cut = true; server.closeAllConnections(); }, deadlineMs);
+    timer.unref();
+    await new Promise<void>((done) => server.close(() => done()));
+    clearTimeout(timer);
+    return cut;
+  };
+}
