@@ -6,6 +6,7 @@ import { createDummyHash } from "./core/passwords.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdparty/registry.js";
 import { purgeExpiredTokens } from "./core/one-time-tokens.js";
 import { createKeyRing } from "./core/signing-keys.js";
+import { createDeferredWork } from "./core/deferred-work.js";
 import { createHttpApp } from "./http/app.js";
 import { startMailCatcher, type MailCatcher } from "./mail/catcher.js";
 import { createOutboxWorker, type OutboxWorker } from "./mail/outbox-worker.js";
@@ -56,8 +57,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const keys = createKeyRing({ config, store, clock, logger });
   let worker: OutboxWorker | undefined;
   let catcher: MailCatcher | undefined;
+  const deferred = createDeferredWork(logger);
   const ctx: CoreContext = {
-    config, store, clock, logger, dummyHash, thirdParty, keys,
+    config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
     outboxNotify: () => worker?.kick(),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };
@@ -137,6 +139,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       if (closed) return;
       closed = true;
       shuttingDown = true;
+      await deferred.drain(); // after-the-answer jobs commit (and queue their mail) before the worker drains
       for (const stop of stoppers.reverse()) await stop().catch((err) => logger.error("stop failed", { err }));
       if (!overrides.store) await store.close();
     },
