@@ -4,7 +4,7 @@ import { ConfigError, type Config } from "./config.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdparty/registry.js";
-import { purgeExpiredTokens } from "./core/one-time-tokens.js";
+import { schedulePurge } from "./core/purge.js";
 import { createKeyRing } from "./core/signing-keys.js";
 import { createDeferredWork } from "./core/deferred-work.js";
 import { createHttpApp } from "./http/app.js";
@@ -117,9 +117,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       } else {
         logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
       }
-      const purge = setInterval(() => { purgeExpiredTokens(ctx).catch((err) => logger.warn("token purge failed", { err })); }, 3_600_000);
-      purge.unref();
-      stoppers.push(async () => clearInterval(purge));
+      stoppers.push(schedulePurge(ctx)); // expired tokens, ended sessions, dead refresh-token hashes
     },
     beginShutdown: () => { shuttingDown = true; },
     mail: {

@@ -53,9 +53,3 @@ export function requireTokenString(token: unknown, what: "email verification" | 
   if (typeof token !== "string") throw badInput(`The ${what} token must be a string`);
   return token;
 }
-
-/** Deletes expired tokens (run periodically; expired tokens are also purged when submitted). */
-export async function purgeExpiredTokens(ctx: CoreContext): Promise<number> {
-  const now = ctx.clock.now();
-  return ctx.store.writeTx((tx) => tokens.deleteExpiredTokens(tx, now));
-}
