@@ -69,3 +69,19 @@ describe.each(backends)("session hardening on $name", (backend) => {
     expect([r.res.status, r.json]).toEqual([401, { message: "unauthorised" }]);
   });
 });
+
+describe.each(backends)("token retirement over HTTP on $name", (backend) => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ backend }); }); // development mode: the answer carries the token
+  afterAll(async () => { await t?.close(); });
+
+  it("a second reset request kills the first link; the newest one works", async () => {
+    await signUp(t.url, "twice@example.com", "header");
+    const ask = async () => ((await (await postJson(`${t.url}/auth/user/password/reset/token`, { formFields: [{ id: "email", value: "twice@example.com" }] })).json()) as { token: string }).token;
+    const first = await ask();
+    const second = await ask();
+    const submit = async (token: string) => (await (await postJson(`${t.url}/auth/user/password/reset`, { method: "token", token, formFields: [{ id: "password", value: "a brand new passphrase" }] })).json()) as { status: string };
+    expect(await submit(first)).toEqual({ status: "RESET_PASSWORD_INVALID_TOKEN_ERROR" });
+    expect(await submit(second)).toEqual({ status: "OK" });
+  });
+});
