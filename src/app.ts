@@ -4,8 +4,9 @@ import { ConfigError, type Config } from "./config.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdparty/registry.js";
-import { purgeExpiredTokens } from "./core/one-time-tokens.js";
+import { schedulePurge } from "./core/purge.js";
 import { createKeyRing } from "./core/signing-keys.js";
+import { createDeferredWork } from "./core/deferred-work.js";
 import { createHttpApp } from "./http/app.js";
 import { startMailCatcher, type MailCatcher } from "./mail/catcher.js";
 import { createOutboxWorker, type OutboxWorker } from "./mail/outbox-worker.js";
@@ -56,8 +57,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const keys = createKeyRing({ config, store, clock, logger });
   let worker: OutboxWorker | undefined;
   let catcher: MailCatcher | undefined;
+  const deferred = createDeferredWork(logger);
   const ctx: CoreContext = {
-    config, store, clock, logger, dummyHash, thirdParty, keys,
+    config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
     outboxNotify: () => worker?.kick(),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };
@@ -115,9 +117,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       } else {
         logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
       }
-      const purge = setInterval(() => { purgeExpiredTokens(ctx).catch((err) => logger.warn("token purge failed", { err })); }, 3_600_000);
-      purge.unref();
-      stoppers.push(async () => clearInterval(purge));
+      stoppers.push(schedulePurge(ctx)); // expired tokens, ended sessions, dead refresh-token hashes
     },
     beginShutdown: () => { shuttingDown = true; },
     mail: {
@@ -137,6 +137,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       if (closed) return;
       closed = true;
       shuttingDown = true;
+      await deferred.drain(); // after-the-answer jobs commit (and queue their mail) before the worker drains
       for (const stop of stoppers.reverse()) await stop().catch((err) => logger.error("stop failed", { err }));
       if (!overrides.store) await store.close();
     },

@@ -53,6 +53,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   sqliteSynchronous: "FULL" | "NORMAL";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  // #8C session and token hardening
+  sessionMaxLifetimeMs: number;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -185,6 +187,8 @@ export const settings: readonly Setting[] = [
   { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
+  // #8C session and token hardening
+  { key: "sessionMaxLifetimeMs", flag: "session-max-lifetime", env: "AUTHSVC_SESSION_MAX_LIFETIME", parse: duration(3_600_000, 400 * 86_400_000), default: () => 30 * 86_400_000, doc: "absolute session lifetime from sign-in, however often it is refreshed; then the user signs in again" },
 ];
 
 export interface ConfigInput {

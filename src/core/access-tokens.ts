@@ -20,6 +20,7 @@ export interface AccessTokenPayload {
 
 export interface SignedAccessToken { token: string; payload: AccessTokenPayload; expiresAt: number }
 
+/** Leeway for iat/nbf only (clock skew between instances); exp gets none, see verifyAccessToken. */
 const LEEWAY_S = 60;
 const MAX_TOKEN_LENGTH = 8192;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -81,8 +82,10 @@ export function parseAccessTokenHeader(token: string): { kid: string } | undefin
 
 /**
  * Verifies an access token strictly: RS256 only (none/HS256/anything else is refused before any key
- * is touched), a known kid from the cache, the signature, issuer, time claims with ≤ 60 s leeway,
- * and every claim with its type. Any failure is TRY_REFRESH_TOKEN.
+ * is touched), a known kid from the cache, the signature, issuer, time claims, and every claim with
+ * its type. Any failure is TRY_REFRESH_TOKEN. `exp` is checked against our own clock with NO leeway:
+ * we issued the token, so there is no foreign clock to forgive, and the SDKs only refresh on our
+ * 401, so a leeway would simply make every access token live a minute longer than configured.
  */
 export async function verifyAccessToken(ctx: CoreContext, token: string): Promise<AccessTokenPayload> {
   const header = parseAccessTokenHeader(token);
@@ -101,7 +104,7 @@ export async function verifyAccessToken(ctx: CoreContext, token: string): Promis
   if (!p || !hasPayloadShape(p)) throw tryRefresh();
   const nowS = ctx.clock.now() / 1000;
   const exp = p.exp as number, iat = p.iat as number;
-  if (exp + LEEWAY_S < nowS || iat - LEEWAY_S > nowS || iat > exp) throw tryRefresh();
+  if (exp <= nowS || iat - LEEWAY_S > nowS || iat > exp) throw tryRefresh();
   if (p.nbf !== undefined && (typeof p.nbf !== "number" || p.nbf - LEEWAY_S > nowS)) throw tryRefresh();
   if (p.iss !== issuerOf(ctx.config)) throw tryRefresh();
   return p as unknown as AccessTokenPayload;

@@ -5,6 +5,7 @@ import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import type { ThirdPartyRegistry } from "./thirdparty/registry.js";
 import type { KeyRing } from "./signing-keys.js";
+import type { DeferredWork } from "./deferred-work.js";
 
 /** What every core function receives: no globals, so tests can swap the clock or the store. */
 export interface CoreContext {
@@ -22,4 +23,6 @@ export interface CoreContext {
   mailTemplates?: TemplateOverrides;
   /** Cached signing keys (JWT signing, verification, JWKS). */
   keys: KeyRing;
+  /** Jobs run after the HTTP answer (drained before the store closes), see deferred-work.ts. */
+  deferred: DeferredWork;
 }

@@ -14,9 +14,10 @@ export type EmailVerificationRequestResult =
 /**
  * Seed #4, for the signed-in user `userId`: issues a verification token for the user's current
  * address (valid config.emailVerificationTokenLifetimeMs, default 1 day), records the
- * `email_verification.token_created` event and queues the mail, in one transaction. Older unexpired
- * tokens stay valid. The raw token is returned for development mode only; the handler must not
- * send it in production mode. A user that no longer exists → AuthError UNAUTHORISED.
+ * `email_verification.token_created` event and queues the mail, in one transaction, in which the
+ * user's earlier verification tokens are retired (only the newest link works). The raw token is
+ * returned for development mode only; the handler must not send it in production mode. A user
+ * that no longer exists → AuthError UNAUTHORISED.
  */
 export async function requestEmailVerification(ctx: CoreContext, userId: string, opts: { source?: string } = {}): Promise<EmailVerificationRequestResult> {
   const now = ctx.clock.now();

@@ -16,7 +16,10 @@ const pages = { email_verification: "verify-email", password_reset: "reset-passw
 export const REDACTED_TOKEN = "REDACTED";
 
 /**
- * Issues a one-time token and mails its link, inside the caller's transaction: 256 random bits,
+ * Issues a one-time token and mails its link, inside the caller's transaction. Every earlier token
+ * of the same purpose for the user is retired first (same transaction): only the newest link works,
+ * so a link left in an old mail (or a mailbox someone else can read) dies with the next request.
+ * The new token: 256 random bits,
  * base64url, of which only the SHA-256 is stored; the `<purpose>.token_created` event; and the
  * mail of the same kind, valid for the purpose's configured lifetime. The events table is
  * append-only and kept for audit, so the event must not hold a usable secret: it keeps the link
@@ -29,6 +32,7 @@ export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { 
   const token = createSecretToken();
   const tokenHash = hashToken(token);
   const expiresAt = t.now + lifetimeMs;
+  await tokens.deleteUserTokens(tx, t.userId, t.purpose);
   await tokens.insertToken(tx, { token_hash: tokenHash, purpose: t.purpose, user_id: t.userId, email: t.email, created_at: t.now, expires_at: expiresAt });
   const page = pages[t.purpose];
   await insertEvent(tx, {
@@ -48,10 +52,4 @@ export function requireTokenString(token: unknown, what: "email verification" | 
   if (token === undefined || token === null) throw badInput(`Please provide the ${what} token`);
   if (typeof token !== "string") throw badInput(`The ${what} token must be a string`);
   return token;
-}
-
-/** Deletes expired tokens (run periodically; expired tokens are also purged when submitted). */
-export async function purgeExpiredTokens(ctx: CoreContext): Promise<number> {
-  const now = ctx.clock.now();
-  return ctx.store.writeTx((tx) => tokens.deleteExpiredTokens(tx, now));
 }

@@ -23,17 +23,49 @@ export type PasswordResetRequestResult =
 
 /**
  * Seed #6. Issues a reset token and queues the reset mail for an account with an email/password
- * login; for an address that only signs in with a third-party provider, queues a mail saying so
- * instead (no token); for an unknown address, does nothing but record the request. All three run
- * the same lookups and one write transaction, so neither the answer nor its time tells them apart.
+ * login (retiring the user's earlier reset tokens, see issueTokenWithMail); for an address that only
+ * signs in with a third-party provider, queues a mail saying so instead (no token); for an unknown
+ * address, does nothing but record the request. One write transaction either way; the outcome is
+ * for the CLI and development mode. The HTTP answer uses acceptPasswordReset instead.
  */
 export async function requestPasswordReset(ctx: CoreContext, rawEmail: string, opts: { source?: string } = {}): Promise<PasswordResetRequestResult> {
+  const checked = checkResetEmail(rawEmail);
+  if (typeof checked !== "string") return checked;
+  const result = await issuePasswordReset(ctx, checked, opts.source ?? "api");
+  if (result.outcome !== "no_account") notifyOutbox(ctx);
+  return result;
+}
+
+/**
+ * Seed #6 as the HTTP endpoint answers it when the answer carries no token (production): the
+ * address is checked, then the answer is "OK" at once and the lookup, the write and the mail run
+ * after the answer (ctx.deferred). Known, third-party-only and unknown addresses thus take the same
+ * time to answer: the work that differs between them happens after the response has been written.
+ * The job is still one transaction with its mail in the outbox; if the process dies before it
+ * commits, nothing happened and the user asks again.
+ */
+export function acceptPasswordReset(ctx: CoreContext, rawEmail: string, opts: { source?: string } = {}): { status: "OK" } | { status: "FIELD_ERROR"; formFields: FieldError[] } {
+  const checked = checkResetEmail(rawEmail);
+  if (typeof checked !== "string") return checked;
+  ctx.deferred.run("password_reset.request", async () => {
+    const result = await issuePasswordReset(ctx, checked, opts.source ?? "api");
+    if (result.outcome !== "no_account") notifyOutbox(ctx);
+  });
+  return { status: "OK" };
+}
+
+/** The canonical address, or the FIELD_ERROR the FDI gives for it. */
+function checkResetEmail(rawEmail: string): string | { status: "FIELD_ERROR"; formFields: FieldError[] } {
   const email = canonicalEmail(rawEmail);
   if (email === "") return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "Field is not optional" }] };
   if (!isValidEmail(email)) return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "Email is invalid" }] };
+  return email;
+}
+
+/** The request's one transaction: lookups, then token + mail, notice mail, or only the event. */
+async function issuePasswordReset(ctx: CoreContext, email: string, source: string): Promise<PasswordResetRequestResult & { status: "OK" }> {
   const now = ctx.clock.now();
-  const source = opts.source ?? "api";
-  const result = await ctx.store.writeTx(async (tx): Promise<PasswordResetRequestResult> => {
+  return ctx.store.writeTx(async (tx) => {
     const [cred, identities] = await Promise.all([users.findCredentialByEmail(tx, email), users.findIdentitiesByEmail(tx, email)]);
     if (cred) {
       // The token_created event is the seed's "system event" (its link redacted, see issueTokenWithMail).
@@ -50,8 +82,6 @@ export async function requestPasswordReset(ctx: CoreContext, rawEmail: string, o
     await insertEvent(tx, { at: now, type: "password_reset.no_account", userId: null, data: { email, source } });
     return { status: "OK", outcome: "no_account" };
   });
-  if (result.status === "OK" && result.outcome !== "no_account") notifyOutbox(ctx);
-  return result;
 }
 
 export type PasswordResetResult =

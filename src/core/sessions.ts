@@ -28,7 +28,7 @@ export async function createSession(ctx: CoreContext, userId: string): Promise<S
   const handle = createId();
   const refreshToken = createSecretToken();
   const hash = hashToken(refreshToken);
-  const expiresAt = now + ctx.config.refreshTokenLifetimeMs;
+  const expiresAt = slidingExpiry(ctx, now, now);
   const verified = await ctx.store.writeTx(async (tx) => {
     const v = await repo.findEmailVerified(tx, userId);
     if (v === undefined) throw unauthorised();
@@ -54,7 +54,9 @@ type RefreshOutcome =
  *   child without revoking anything, so both callers keep a working session;
  * - token rotated longer ago: theft. The whole session is revoked (the newest token dies too) and
  *   the revocation is committed before TOKEN_THEFT_DETECTED is thrown;
- * - unknown, expired, or its session revoked/expired: UNAUTHORISED.
+ * - unknown, expired, or its session revoked/expired: UNAUTHORISED;
+ * - the session is older than config.sessionMaxLifetimeMs (the absolute cap beside the sliding
+ *   expiry): the session is ended (revoked, reason "max_lifetime") and the answer is UNAUTHORISED.
  */
 export async function refreshSession(ctx: CoreContext, refreshToken: string): Promise<SessionTokens> {
   if (!REFRESH_TOKEN.test(refreshToken)) throw unauthorised();
@@ -64,6 +66,11 @@ export async function refreshSession(ctx: CoreContext, refreshToken: string): Pr
   const now = ctx.clock.now();
   const outcome = await ctx.store.writeTx(async (tx): Promise<RefreshOutcome> => {
     const row = await repo.findRefreshToken(tx, oldHash);
+    if (row && row.revoked_at === null && now >= row.session_created_at + ctx.config.sessionMaxLifetimeMs) {
+      await repo.revokeSession(tx, row.session_handle, now, "max_lifetime");
+      await insertEvent(tx, { at: now, type: "session.revoked", userId: row.user_id, data: { sessionHandle: row.session_handle, reason: "max_lifetime" } });
+      return { kind: "unauthorised" };
+    }
     if (!row || row.revoked_at !== null || row.session_expires_at <= now || row.expires_at <= now) return { kind: "unauthorised" };
     let rotatedAt = row.rotated_at;
     if (rotatedAt === null) {
@@ -75,7 +82,7 @@ export async function refreshSession(ctx: CoreContext, refreshToken: string): Pr
       await insertEvent(tx, { at: now, type: "session.token_theft_detected", userId: row.user_id, data: { sessionHandle: row.session_handle } });
       return { kind: "theft", userId: row.user_id, handle: row.session_handle };
     }
-    const expiresAt = now + ctx.config.refreshTokenLifetimeMs;
+    const expiresAt = slidingExpiry(ctx, now, row.session_created_at);
     if (!(await repo.extendSession(tx, row.session_handle, expiresAt, now))) return { kind: "unauthorised" };
     await repo.insertRefreshToken(tx, { token_hash: childHash, session_handle: row.session_handle, parent_hash: oldHash, created_at: now, expires_at: expiresAt, rotated_at: null });
     const verified = await repo.findEmailVerified(tx, row.user_id);
@@ -91,6 +98,14 @@ export async function refreshSession(ctx: CoreContext, refreshToken: string): Pr
     userId: outcome.userId, sessionHandle: outcome.handle, accessToken: at.token, accessTokenPayload: at.payload,
     accessTokenExpiresAt: at.expiresAt, refreshToken: child, refreshTokenExpiresAt: outcome.expiresAt,
   };
+}
+
+/**
+ * When a session (and the refresh token issued now) expires: the sliding lifetime from now, but
+ * never past the absolute cap from the sign-in, so cookies and clients see the real end.
+ */
+function slidingExpiry(ctx: CoreContext, now: number, createdAt: number): number {
+  return Math.min(now + ctx.config.refreshTokenLifetimeMs, createdAt + ctx.config.sessionMaxLifetimeMs);
 }
 
 /** Revokes one session (sign-out). False when it was already revoked. */

@@ -14,9 +14,11 @@ export interface OutboxWorkerOptions {
   from: string;
   /** Identifies this worker's leases; unique per process by default. */
   owner?: string;
-  /** How long a claimed message is reserved; longer than the transport's worst-case send time. */
+  /** How long a claim lasts without a heartbeat (OUTBOX_LEASE_MS). */
   leaseMs?: number;
-  /** Backstop poll interval (deliveries normally start on kick()). */
+  /** How often a worker renews the leases of the messages it is sending (OUTBOX_HEARTBEAT_MS). */
+  heartbeatMs?: number;
+  /** Backstop poll interval (deliveries normally start on kick()); also how soon an expired lease is noticed. */
   pollMs?: number;
   batchSize?: number;
   /** Attempts before a message is marked failed for good. */
@@ -34,19 +36,29 @@ export interface OutboxWorker {
 }
 
 const MINUTE = 60_000;
+/**
+ * A claim is short and kept alive by a heartbeat while the send is in progress, so a slow relay
+ * keeps its message but a worker that died (SIGKILL, power cut) lets go within the lease. With the
+ * poll below, another worker retries a dead worker's mail within lease + poll = 25 s of its death.
+ */
+export const OUTBOX_LEASE_MS = 15_000;
+export const OUTBOX_HEARTBEAT_MS = 5_000;
+export const OUTBOX_POLL_MS = 10_000;
 /** Wait before attempt n+1: 1, 2, 4 … minutes, at most an hour. */
 export const retryDelayMs = (attempts: number) => Math.min(MINUTE * 2 ** Math.max(0, attempts - 1), 60 * MINUTE);
 const KEEP_FINISHED_MS = 7 * 86_400_000;
 
 /**
  * Delivers queued mail after commit. A message is claimed with a lease (FOR UPDATE SKIP LOCKED on
- * PostgreSQL), so instances sharing a database never send it twice; if a worker dies mid-delivery
- * the lease runs out and another attempt is made with the same Message-ID. Failures are recorded
+ * PostgreSQL), so instances sharing a database never send it twice; the lease is short and renewed
+ * by a heartbeat while sending, so if a worker dies mid-delivery its lease runs out within
+ * OUTBOX_LEASE_MS and another worker makes another attempt with the same Message-ID. Failures are recorded
  * with the relay's reply and retried with exponential backoff; a sent message's bodies are scrubbed.
  */
 export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   const owner = o.owner ?? `worker-${createId()}`;
-  const leaseMs = o.leaseMs ?? 2 * MINUTE;
+  const leaseMs = o.leaseMs ?? OUTBOX_LEASE_MS;
+  const heartbeatMs = o.heartbeatMs ?? OUTBOX_HEARTBEAT_MS;
   const maxAttempts = o.maxAttempts ?? 10;
   let timer: NodeJS.Timeout | undefined;
   const inflight = new Set<Promise<unknown>>();
@@ -85,6 +97,18 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     return false;
   }
 
+  // While a batch is being sent, its leases are renewed; rows already finished are skipped by the
+  // store (their lease_owner is cleared). A failed renewal is only logged: at worst the lease runs
+  // out and another worker sends a duplicate with the same Message-ID.
+  function startHeartbeat(ids: string[]): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      o.store.writeTx((tx) => outbox.renewLeases(tx, owner, ids, o.clock.now() + leaseMs))
+        .catch((err) => o.logger.warn("mail lease renewal failed", { err }));
+    }, heartbeatMs);
+    timer.unref();
+    return timer;
+  }
+
   async function pass(): Promise<{ sent: number; failed: number }> {
     let sent = 0;
     let failed = 0;
@@ -92,10 +116,11 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
       const now = o.clock.now();
       const batch = await o.store.writeTx((tx) => outbox.claimDueMessages(tx, o.store.dialect, { now, owner, leaseUntil: now + leaseMs, limit: o.batchSize ?? 10 }));
       if (batch.length === 0) break;
+      const heartbeat = startHeartbeat(batch.map((row) => row.id));
       const results = await Promise.all(batch.map((row) => deliver(row).catch((err) => {
         o.logger.error("mail delivery bookkeeping failed", { id: row.id, err });
         return false;
-      })));
+      }))).finally(() => clearInterval(heartbeat));
       for (const ok of results) if (ok) sent++; else failed++;
     }
     if (o.clock.now() - lastPurge > 3_600_000) {
@@ -130,7 +155,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     runOnce: () => track(pass()),
     start: () => {
       if (timer || stopped) return;
-      timer = setInterval(loop, o.pollMs ?? 30_000);
+      timer = setInterval(loop, o.pollMs ?? OUTBOX_POLL_MS);
       timer.unref();
       loop();
     },

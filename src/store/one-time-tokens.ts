@@ -30,12 +30,6 @@ export async function deleteUserTokens(db: Kysely<DB>, userId: string, purpose: 
   return Number(r.numDeletedRows);
 }
 
-/** Deletes tokens whose expiry has passed. */
-export async function deleteExpiredTokens(db: Kysely<DB>, now: number): Promise<number> {
-  const r = await db.deleteFrom("one_time_tokens").where("expires_at", "<=", now).executeTakeFirst();
-  return Number(r.numDeletedRows);
-}
-
 /** Counts tokens of a user (tests and admin tooling). */
 export async function countUserTokens(db: Kysely<DB>, userId: string, purpose?: TokenPurpose): Promise<number> {
   let q = db.selectFrom("one_time_tokens").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", userId);

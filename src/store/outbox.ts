@@ -33,6 +33,17 @@ export async function claimDueMessages(db: Kysely<DB>, dialect: Dialect, opts: {
 }
 
 /**
+ * Heartbeat: extends the lease of the given messages, only where `owner` still holds it (a row that
+ * was sent, failed or taken over is left alone). Returns how many leases were extended.
+ */
+export async function renewLeases(db: Kysely<DB>, owner: string, ids: readonly string[], leaseUntil: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  const r = await db.updateTable("mail_outbox").set({ lease_until: leaseUntil })
+    .where("id", "in", [...ids]).where("lease_owner", "=", owner).where("status", "=", "pending").executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
  * Records a delivery and scrubs the bodies (they hold raw tokens). Only the lease holder may do it;
  * returns false when the lease was lost.
  */

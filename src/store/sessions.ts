@@ -22,7 +22,7 @@ export async function insertRefreshToken(db: Kysely<DB>, row: RefreshTokenRow): 
 /** A refresh token with the state of its session, by token hash. */
 export async function findRefreshToken(db: Kysely<DB>, tokenHash: string) {
   return db.selectFrom("refresh_tokens as r").innerJoin("sessions as s", "s.handle", "r.session_handle")
-    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "s.revoked_at", "s.expires_at as session_expires_at"])
+    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "s.revoked_at", "s.expires_at as session_expires_at", "s.created_at as session_created_at"])
     .where("r.token_hash", "=", tokenHash).executeTakeFirst();
 }
 

@@ -50,14 +50,14 @@ describe.each(backends)("email verification core ($name)", (backend) => {
     expect(await requestEmailVerification(t.app.ctx, userId)).toEqual({ status: "EMAIL_ALREADY_VERIFIED_ERROR" });
   });
 
-  it("keeps older unexpired tokens valid after a new request; using one deletes all of them", async () => {
+  it("a new request retires the earlier token in the same transaction; only the newest link works", async () => {
     const a = await requestEmailVerification(t.app.ctx, userId);
     const b = await requestEmailVerification(t.app.ctx, userId);
     if (a.status !== "OK" || b.status !== "OK") throw new Error("request failed");
-    expect(await countUserTokens(t.app.store.db, userId, "email_verification")).toBe(2);
-    expect((await verifyEmailWithToken(t.app.ctx, a.token, { sessionUserId: userId })).status).toBe("OK");
+    expect(await countUserTokens(t.app.store.db, userId, "email_verification")).toBe(1);
+    expect((await verifyEmailWithToken(t.app.ctx, a.token, { sessionUserId: userId })).status).toBe("EMAIL_VERIFICATION_INVALID_TOKEN_ERROR");
+    expect((await verifyEmailWithToken(t.app.ctx, b.token, { sessionUserId: userId })).status).toBe("OK");
     expect(await countUserTokens(t.app.store.db, userId, "email_verification")).toBe(0);
-    expect((await verifyEmailWithToken(t.app.ctx, b.token, { sessionUserId: userId })).status).toBe("EMAIL_VERIFICATION_INVALID_TOKEN_ERROR");
   });
 
   it("refuses a token past its day and purges it", async () => {

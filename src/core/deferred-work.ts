@@ -1,0 +1,33 @@
+import type { Logger } from "../util/logger.js";
+
+/**
+ * Work that runs after the HTTP answer has gone out, so the answer's time cannot depend on it (a
+ * reset request for a known address writes a token, an event and a mail; for an unknown one only
+ * an event). Each job is still one transaction of its own with its mail in the outbox; a job that
+ * fails is logged. The app drains the jobs in flight before it closes the database.
+ */
+export interface DeferredWork {
+  /** Runs `job` on a later turn of the event loop (after the current response is written). */
+  run(name: string, job: () => Promise<unknown>): void;
+  /** Resolves once every job started so far (and any they started) has settled. */
+  drain(): Promise<void>;
+}
+
+/** A tracker for after-the-answer jobs (one per app). */
+export function createDeferredWork(logger: Logger): DeferredWork {
+  const inflight = new Set<Promise<void>>();
+  return {
+    run(name, job) {
+      // setImmediate, not a microtask: the handler's response is written before the job starts, and
+      // on SQLite (a synchronous driver) the job's commit cannot hold up that write.
+      const p: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(job)
+        .then(() => {}, (err) => logger.error("deferred job failed", { job: name, err }))
+        .finally(() => inflight.delete(p));
+      inflight.add(p);
+    },
+    async drain() {
+      while (inflight.size) await Promise.all([...inflight]);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import * as repo from "../store/purge.js";
+import type { CoreContext } from "./context.js";
+
+/** How long an ended (revoked or expired) session is kept for admins and audits before it goes. */
+export const ENDED_SESSION_KEEP_MS = 7 * 86_400_000;
+/** Rows per transaction: small enough that a purge never holds the write lock for long. */
+export const PURGE_BATCH_SIZE = 500;
+
+export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshTokens: number }
+
+/**
+ * Deletes what no request can use any more: one-time tokens past their expiry; sessions that ended
+ * (revoked, or expired) more than ENDED_SESSION_KEEP_MS ago, with all their refresh tokens; and
+ * refresh-token hashes past their own expiry (a rotated token is kept until then, because replaying
+ * it is how theft is detected; after its expiry a replay is refused as unknown either way).
+ * Work goes in bounded batches, one short write transaction each, with the candidates read before
+ * the transaction and a turn of the event loop between batches, so requests keep flowing.
+ * The audit log (events) is never touched.
+ */
+export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number } = {}): Promise<PurgeResult> {
+  const limit = opts.batchSize ?? PURGE_BATCH_SIZE;
+  const now = ctx.clock.now();
+  const endedBefore = now - ENDED_SESSION_KEEP_MS;
+  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0 };
+  await inBatches(limit, () => repo.listExpiredOneTimeTokens(ctx.store.db, now, limit), async (hashes) => {
+    out.oneTimeTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredOneTimeTokens(tx, hashes, now));
+  });
+  await inBatches(limit, () => repo.listEndedSessions(ctx.store.db, endedBefore, limit), async (handles) => {
+    const r = await ctx.store.writeTx((tx) => repo.deleteEndedSessions(tx, handles, endedBefore));
+    out.sessions += r.sessions;
+    out.refreshTokens += r.refreshTokens;
+  });
+  await inBatches(limit, () => repo.listExpiredRefreshTokens(ctx.store.db, now, limit), async (hashes) => {
+    out.refreshTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredRefreshTokens(tx, hashes, now));
+  });
+  return out;
+}
+
+/**
+ * Schedules purgeDeadData every `everyMs` (unref'd timer; one run at a time; failures logged).
+ * Returns a stop function that waits for a run in progress.
+ */
+export function schedulePurge(ctx: CoreContext, everyMs = 3_600_000): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = purgeDeadData(ctx)
+      .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens > 0) ctx.logger.info("purged dead tokens and sessions", { ...r }); })
+      .catch((err) => ctx.logger.warn("purge failed", { err }))
+      .finally(() => { running = undefined; });
+  }, everyMs);
+  timer.unref();
+  return async () => { clearInterval(timer); await running; };
+}
+
+/** Runs list → delete until a batch comes back short; yields between batches. */
+async function inBatches(limit: number, list: () => Promise<string[]>, remove: (keys: string[]) => Promise<void>): Promise<void> {
+  for (;;) {
+    const keys = await list();
+    if (keys.length === 0) return;
+    await remove(keys);
+    if (keys.length < limit) return;
+    await new Promise((r) => setImmediate(r));
+  }
+}
