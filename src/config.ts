@@ -53,6 +53,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   sqliteSynchronous: "FULL" | "NORMAL";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  // Admin API (#12b)
+  /** Bearer key of the admin API under /admin/v1; undefined = the admin API is off. */
+  adminApiKey: string | undefined;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -185,6 +188,8 @@ export const settings: readonly Setting[] = [
   { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
+  // Admin API (#12b)
+  { key: "adminApiKey", env: "AUTHSVC_ADMIN_API_KEY", parse: (v) => { const s = str(v) as string; return s.length >= 32 ? s : fail("expected at least 32 characters"); }, secret: "all", default: () => undefined, doc: "bearer key of the admin API under /admin/v1 (≥ 32 chars; unset = admin API off); env or file only" },
 ];
 
 export interface ConfigInput {
