@@ -94,3 +94,10 @@ export async function setUserEmailVerified(ctx: CoreContext, userId: string, ver
     return { changed };
   });
 }
+
+/** The users a reference names: by id (zero or one) or by address (zero, one or several). */
+export async function findUsersByRef(ctx: CoreContext, ref: string): Promise<UserView[]> {
+  if (ref.includes("@")) return findUsersByEmail(ctx, ref);
+  const rows = await ctx.store.db.selectFrom("users").selectAll().where("id", "=", ref.trim()).execute();
+  return buildUserViews(rows, await loadUserDetails(ctx.store.db, rows.map((r) => r.id)));
+}
