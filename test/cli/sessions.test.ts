@@ -19,7 +19,7 @@ describe.each(backends)("authsvc sessions on $name", (backend) => {
     userId = (up.json.user as { id: string }).id;
     a = up.tokens;
     const res = await postJson(`${t.url}/auth/signin`, credentials("ada@example.com"), { rid: "emailpassword", "st-auth-mode": "header" });
-    b = readTokens(res, "header", await res.json());
+    b = readTokens(res, "header", (await res.json()) as Record<string, unknown>);
   });
   afterEach(async () => { await t.close(); });
 
