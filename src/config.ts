@@ -189,7 +189,7 @@ export const settings: readonly Setting[] = [
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
   // Admin API (#12b)
-  { key: "adminApiKey", env: "AUTHSVC_ADMIN_API_KEY", parse: (v) => { const s = str(v) as string; return s.length >= 32 ? s : fail("expected at least 32 characters"); }, secret: "all", default: () => undefined, doc: "bearer key of the admin API under /admin/v1 (≥ 32 chars; unset = admin API off); env or file only" },
+  { key: "adminApiKey", env: "AUTHSVC_ADMIN_API_KEY", parse: (v) => { const s = str(v) as string; return /\s/.test(s) ? fail("expected no spaces") : s.length >= 32 ? s : fail("expected at least 32 characters"); }, secret: "all", default: () => undefined, doc: "bearer key of the admin API under /admin/v1 (≥ 32 chars; unset = admin API off); env or file only" },
 ];
 
 export interface ConfigInput {

@@ -1,4 +1,5 @@
 import { defineEventHandler, setResponseStatus } from "h3";
+import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { createPasswordResetLink } from "../../core/reset-link.js";
 import { AuthError, badInput } from "../../core/errors.js";
 import { findUsersByEmail, listUserPage, setUserEmailVerified } from "../../core/user-directory.js";
@@ -14,7 +15,10 @@ const fieldError = (formFields: FieldError[]) => ({ message: formFields.map((f) 
 export const listUsersHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const email = queryParam(event, "email");
-    if (email !== undefined) return { users: (await findUsersByEmail(deps.ctx, email)).map(adminUserJson) };
+    if (email !== undefined) {
+      if (!isValidEmail(canonicalEmail(email))) throw badInput("email must be a valid address");
+      return { users: (await findUsersByEmail(deps.ctx, email)).map(adminUserJson) };
+    }
     const limitRaw = queryParam(event, "limit");
     const limit = limitRaw === undefined ? undefined : /^\d{1,4}$/.test(limitRaw) ? Number(limitRaw) : NaN;
     if (Number.isNaN(limit)) throw badInput("limit must be a whole number");

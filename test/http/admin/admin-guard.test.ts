@@ -78,6 +78,7 @@ describe.each(backends)("admin API key guard ($name)", (backend) => {
 
   it("the key is a secret setting: env or file only, at least 32 characters, masked by `config`", () => {
     expect(() => resolveConfig({ env: { AUTHSVC_ADMIN_API_KEY: "too-short" } })).toThrow(/AUTHSVC_ADMIN_API_KEY.*\(hidden\).*at least 32/);
+    expect(() => resolveConfig({ env: { AUTHSVC_ADMIN_API_KEY: "with a space 0123456789abcdef0123456789" } })).toThrow(/no spaces/);
     const resolved = resolveConfig({ env: { AUTHSVC_ADMIN_API_KEY: KEY } });
     expect(resolved.config.adminApiKey).toBe(KEY);
     expect(describeConfig(resolved).find((s) => s.key === "adminApiKey")).toMatchObject({ value: "********", source: "env", flag: undefined });

@@ -37,6 +37,8 @@ describe.each(backends)("admin API users ($name)", (backend) => {
     expect(byEmail.body.users.map((u: any) => [u.id, u.loginMethods[0].recipeId])).toEqual([[id, "emailpassword"], ["tp-user", "thirdparty"]]);
     expect(byEmail.body.users[1].thirdParty).toEqual([{ id: "github", userId: "42" }]);
     expect((await admin(t, "GET", "/users?email=nobody@example.com")).body).toEqual({ users: [] });
+    expect((await admin(t, "GET", "/users?email=")).status).toBe(400);
+    expect((await admin(t, "GET", "/users?email=ada")).body).toEqual({ message: "email must be a valid address" });
   });
 
   it("lists users oldest first with an opaque cursor, searches by email, and refuses bad paging input", async () => {
@@ -74,6 +76,8 @@ describe.each(backends)("admin API users ($name)", (backend) => {
     expect(await admin(t, "POST", "/users", { email: "new@example.com", password: PW })).toMatchObject({ status: 409, body: { formFields: [{ id: "email" }] } });
     expect(await admin(t, "POST", "/users", { email: "weak@example.com", password: "password" })).toMatchObject({ status: 400, body: { formFields: [{ id: "password" }] } });
     expect(await admin(t, "POST", "/users", { email: "not-an-email", password: PW })).toMatchObject({ status: 400, body: { formFields: [{ id: "email", error: "Email is invalid" }] } });
+    const broken = await fetch(`${t.url}/admin/v1/users`, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: "{not json" });
+    expect(broken.status).toBe(400);
     for (const bad of [{ email: "x@example.com" }, { email: 1, password: PW }, { email: "x@example.com", password: PW, verified: "yes" }]) {
       expect((await admin(t, "POST", "/users", bad)).status).toBe(400);
     }
