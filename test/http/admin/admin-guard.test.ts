@@ -3,7 +3,7 @@ import { backends } from "../../helpers/backends.js";
 import { createTestApp, type TestApp } from "../../helpers/test-app.js";
 import { signUpWithPassword } from "../../../src/core/users.js";
 import { describeConfig, resolveConfig } from "../../../src/config.js";
-import { admin, KEY } from "./admin-client.js";
+import { admin, KEY, SECRET_SHAPES } from "./admin-client.js";
 
 const PW = "correct horse battery staple";
 
@@ -53,6 +53,7 @@ describe.each(backends)("admin API key guard ($name)", (backend) => {
       const ok = await admin(t, method, path, body);
       expect(ok.status, `${method} ${path}: ${JSON.stringify(ok.body)}`).toBeLessThan(300);
       expect(ok.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(JSON.stringify(ok.body)).not.toMatch(SECRET_SHAPES);
     }
   });
 
@@ -64,13 +65,14 @@ describe.each(backends)("admin API key guard ($name)", (backend) => {
 
   it("never speaks CORS: a preflight is refused and no response carries CORS headers, even for an allowed origin", async () => {
     const origin = t.config.corsOrigins[0];
-    const pre = await fetch(`${t.url}/admin/v1/users`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "GET", "access-control-request-headers": "authorization" } });
-    expect(pre.status).toBe(403);
+    for (const [method, path] of routes()) {
+      const pre = await fetch(`${t.url}/admin/v1${path}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": method, "access-control-request-headers": "authorization, content-type" } });
+      expect(pre.status, `${method} ${path}`).toBe(403);
+      for (const h of pre.headers.keys()) expect(h).not.toMatch(/^access-control-/);
+    }
     const get = await admin(t, "GET", "/users", undefined, KEY, { origin });
     expect(get.status).toBe(200);
-    for (const res of [pre, get]) {
-      for (const h of res.headers.keys()) expect(h).not.toMatch(/^access-control-/);
-    }
+    for (const h of get.headers.keys()) expect(h).not.toMatch(/^access-control-/);
     // The public API keeps its CORS answer.
     const api = await fetch(`${t.url}/auth/signin`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } });
     expect(api.headers.get("access-control-allow-origin")).toBe(origin);
