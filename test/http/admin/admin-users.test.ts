@@ -37,6 +37,9 @@ describe.each(backends)("admin API users ($name)", (backend) => {
     expect(byEmail.body.users.map((u: any) => [u.id, u.loginMethods[0].recipeId])).toEqual([[id, "emailpassword"], ["tp-user", "thirdparty"]]);
     expect(byEmail.body.users[1].thirdParty).toEqual([{ id: "github", userId: "42" }]);
     expect((await admin(t, "GET", "/users?email=nobody@example.com")).body).toEqual({ users: [] });
+    // The third-party user has no password to set or reset.
+    expect(await admin(t, "PUT", "/users/tp-user/password", { password: "a brand new horse staple" })).toMatchObject({ status: 409, body: { message: expect.stringMatching(/third-party/) } });
+    expect((await admin(t, "POST", "/users/tp-user/reset-link", {})).status).toBe(409);
     expect((await admin(t, "GET", "/users?email=")).status).toBe(400);
     expect((await admin(t, "GET", "/users?email=ada")).body).toEqual({ message: "email must be a valid address" });
   });
