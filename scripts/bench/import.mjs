@@ -51,13 +51,40 @@ export default async function run({ quick = false, log = () => {} } = {}) {
     const ceilingS = rawInsert(join(dir, "raw.db"), users, pw, base);
     log(`raw better-sqlite3 insert: ${ceilingS.toFixed(2)} s`);
     const rate = users / importS, ceilingRate = users / ceilingS;
+    const pgUrl = process.env.AUTHSVC_BENCH_PG_URL ?? process.env.AUTHSVC_TEST_PG_URL;
+    const pgRows = pgUrl ? await importIntoPostgres(pgUrl, file, users, log) : [];
     return [
       { scenario: `users import (${users} users, SQLite)`, figure: "time", value: +importS.toFixed(2), unit: "s" },
       { scenario: `users import (${users} users, SQLite)`, figure: "throughput", value: Math.round(rate), unit: "users/s", ceiling: "raw better-sqlite3 insert, 1000-row transactions", ceilingValue: Math.round(ceilingRate), ratio: +(rate / ceilingRate).toFixed(3) },
       { scenario: `users export (${users} users, SQLite)`, figure: "throughput", value: Math.round(users / exportS), unit: "users/s" },
+      ...pgRows,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The same import into a fresh schema of a PostgreSQL database (dropped afterwards). */
+async function importIntoPostgres(url, file, users, log) {
+  const { default: pg } = await import("pg");
+  const schema = `bench_import_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create schema "${schema}"`);
+    const u = new URL(url);
+    u.searchParams.set("schema", schema);
+    const cli = (...args) => run$(process.execPath, [join(root, "bin", "authsvc"), ...args, "--database", u.toString(), "--log-level", "error"], { cwd: root, maxBuffer: 1 << 26 });
+    await cli("migrate");
+    const t0 = process.hrtime.bigint();
+    const report = JSON.parse((await cli("users", "import", file, "--json")).stdout);
+    const s = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (report.created !== users) throw new Error(`PostgreSQL import created ${report.created} of ${users}`);
+    log(`PostgreSQL import: ${s.toFixed(2)} s`);
+    return [{ scenario: `users import (${users} users, PostgreSQL)`, figure: "throughput", value: Math.round(users / s), unit: "users/s" }];
+  } finally {
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+    await admin.end();
   }
 }
 
