@@ -2,6 +2,7 @@
 // through the built CLI, and `users export` of the result. The ceiling is the same rows written
 // straight through better-sqlite3 (prepared statements, 1000-row transactions, no validation,
 // no duplicate checks): the ratio says how close the import is to what the storage can take.
+// With AUTHSVC_BENCH_PG_URL (or AUTHSVC_TEST_PG_URL) set, the same import into PostgreSQL too.
 // Usage: node scripts/build.mjs && node scripts/bench/import.mjs [--quick]
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
