@@ -55,6 +55,9 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   // #8C session and token hardening
   sessionMaxLifetimeMs: number;
+  // Admin API (#12b)
+  /** Bearer key of the admin API under /admin/v1; undefined = the admin API is off. */
+  adminApiKey: string | undefined;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -189,6 +192,8 @@ export const settings: readonly Setting[] = [
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
   // #8C session and token hardening
   { key: "sessionMaxLifetimeMs", flag: "session-max-lifetime", env: "AUTHSVC_SESSION_MAX_LIFETIME", parse: duration(3_600_000, 400 * 86_400_000), default: () => 30 * 86_400_000, doc: "absolute session lifetime from sign-in, however often it is refreshed; then the user signs in again" },
+  // Admin API (#12b)
+  { key: "adminApiKey", env: "AUTHSVC_ADMIN_API_KEY", parse: (v) => { const s = str(v) as string; return /\s/.test(s) ? fail("expected no spaces") : s.length >= 32 ? s : fail("expected at least 32 characters"); }, secret: "all", default: () => undefined, doc: "bearer key of the admin API under /admin/v1 (≥ 32 chars; unset = admin API off); env or file only" },
 ];
 
 export interface ConfigInput {

@@ -8,6 +8,8 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** Resolves when the user interrupts (SIGINT/SIGTERM); used by long-running commands. */
   onSignal?(handler: (signal: string) => void): () => void;
+  /** Raw standard error, only when it is a terminal (progress bars redraw a line; never into a log). */
+  stderrTTY?: { write(text: string): void; columns?: number };
 }
 
 /** A failure with a message for the user and an exit code (1 failed, 2 usage). */
@@ -25,6 +27,7 @@ export function processIO(): CliIO {
     err: (t) => process.stderr.write(t.endsWith("\n") ? t : t + "\n"),
     stdin: process.stdin,
     env: process.env,
+    stderrTTY: process.stderr.isTTY ? { write: (t) => process.stderr.write(t), get columns() { return process.stderr.columns; } } : undefined,
     onSignal: (handler) => {
       const h = (sig: NodeJS.Signals) => handler(sig);
       process.on("SIGINT", h);

@@ -7,6 +7,7 @@ import { keysCommand } from "./keys.js";
 import { migrateCommand } from "./migrate.js";
 import { resetPasswordCommand } from "./reset-password.js";
 import { serveCommand } from "./serve.js";
+import { sessionsCommand } from "./sessions.js";
 import { tailMailCommand } from "./tail-mail.js";
 import { usersCommand } from "./users.js";
 
@@ -19,7 +20,7 @@ export function createProgram(io: CliIO): Command {
     .version(typeof __VERSION__ === "string" ? __VERSION__ : "dev")
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand]) {
     program.addCommand(make(io));
   }
   const exitOverride = (cmd: Command) => {

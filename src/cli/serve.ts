@@ -89,6 +89,7 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher:
     `  database:   ${maskUrlPassword(config.database)}`,
     `  ${mail}.`,
   ];
+  if (config.adminApiKey) lines.push(`  admin API:  http://${host}:${port}/admin/v1  (Authorization: Bearer $AUTHSVC_ADMIN_API_KEY)`);
   if (config.mode === "development") {
     lines.push(
       "  development mode: loopback only, relaxed defaults.",

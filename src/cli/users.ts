@@ -3,6 +3,7 @@ import { deleteUser, findUser, listUsers, toUserJson, verifyUserEmail, type User
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
+import { addTransferCommands } from "./users-transfer.js";
 
 function describe(u: UserView): string {
   const methods = u.loginMethods.map((m) => (m.thirdParty ? `thirdparty:${m.thirdParty.id}` : "emailpassword")).join(",");
@@ -54,5 +55,6 @@ export function usersCommand(io: CliIO): Command {
       if (flags.json) return printJson(io, { id: u.id, email: u.email, verified: true, changed });
       io.out(changed ? `verified ${u.email}` : `${u.email} was already verified`);
     }));
+  addTransferCommands(users, io);
   return users;
 }

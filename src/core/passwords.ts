@@ -98,3 +98,17 @@ export async function verifyPassword(password: string, stored: string, currentCo
 export async function createDummyHash(cost: number): Promise<string> {
   return hashPassword(createSecretToken(), cost);
 }
+
+const STORED_HASH = /^(?:bcrypt-sha384:)?\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
+
+/**
+ * Checks a hash brought in from elsewhere (import) without computing anything: our own scheme or
+ * plain bcrypt ($2a$, $2b$, $2y$) at a cost verifyPassword accepts. Returns why it is refused, or
+ * null. A plain bcrypt hash is verified as it is and replaced by ours at the first sign-in.
+ */
+export function checkStoredHashFormat(hash: string): string | null {
+  if (!STORED_HASH.test(hash)) return "passwordHash is not a bcrypt hash ($2a$, $2b$ or $2y$, 60 characters) nor one of ours (bcrypt-sha384:…)";
+  const cost = hashCost(hash)!;
+  if (cost < 4 || cost > MAX_ACCEPTED_COST) return `passwordHash has bcrypt cost ${cost}; accepted: 4 to ${MAX_ACCEPTED_COST}`;
+  return null;
+}

@@ -1,5 +1,6 @@
 import { createApp, createRouter, defineEventHandler, setResponseHeader, setResponseHeaders, setResponseStatus, toNodeListener, type App as H3App } from "h3";
 import { AuthError } from "../core/errors.js";
+import { createAdminHandler } from "./admin/mount.js";
 import { corsHandler } from "./cors.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
@@ -27,6 +28,8 @@ export function createHttpApp(deps: HttpDeps): H3App {
       "content-type": "application/json; charset=utf-8",
     });
   }));
+  // Before CORS: /admin/* must never carry CORS headers (server-to-server only, see admin/mount.ts).
+  app.use(createAdminHandler(deps));
   app.use(corsHandler(deps.ctx.config));
   const router = createRouter();
   const base = deps.ctx.config.apiBasePath;

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Dialect } from "../database.js";
 import * as m001 from "./001-initial.js";
 import * as m003 from "./003-hardening.js";
+import * as m004 from "./004-admin.js";
 
 export interface Migration {
   name: string;
@@ -12,4 +13,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { name: "001-initial", up: m001.up },
   { name: "003-hardening", up: m003.up },
+  { name: "004-admin", up: m004.up },
 ];

@@ -1,0 +1,59 @@
+import { Command } from "commander";
+import type { App } from "../app.js";
+import { listUserSessions, revokeAllUserSessions, revokeSessionByHandle } from "../core/session-admin.js";
+import { findUsersByRef } from "../core/user-directory.js";
+import type { UserView } from "../core/users.js";
+import { withApp, printJson } from "./context.js";
+import { addAdminSubcommand } from "./options.js";
+import { CliError, type CliIO } from "./io.js";
+
+/**
+ * The one user `--user` names. An address shared by several users (an email/password user and a
+ * separate third-party user) is never resolved by guessing: they are listed and the id is asked for.
+ */
+async function resolveUser(app: App, ref: string): Promise<UserView> {
+  const found = await findUsersByRef(app.ctx, ref);
+  if (found.length === 0) throw new CliError(`no user ${ref}`);
+  if (found.length > 1) {
+    const lines = found.map((u) => `  ${u.id}  ${u.loginMethods.map((m) => (m.thirdParty ? `thirdparty:${m.thirdParty.id}` : "emailpassword")).join(",")}`);
+    throw new CliError(`${ref} belongs to ${found.length} users; pass one of their ids with --user:\n${lines.join("\n")}`);
+  }
+  return found[0];
+}
+
+const iso = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString());
+
+/** `authsvc sessions list --user E|ID` and `authsvc sessions revoke --user E|ID | --session HANDLE`. */
+export function sessionsCommand(io: CliIO): Command {
+  const sessions = new Command("sessions").description("list or revoke a user's sessions");
+  const sub = (name: string, desc: string) => addAdminSubcommand(sessions, name, desc);
+  sub("list", "list a user's live sessions, newest first")
+    .requiredOption("--user <email-or-id>", "the user, by email or id")
+    .action(async (flags) => withApp(flags, io, async (app) => {
+      const user = await resolveUser(app, flags.user);
+      const list = await listUserSessions(app.ctx, user.id);
+      if (flags.json) return printJson(io, { userId: user.id, email: user.email, sessions: list });
+      if (list.length === 0) return io.out(`no live sessions for ${user.email} (${user.id})`);
+      for (const s of list) io.out(`${s.handle}  created ${iso(s.createdAt)}  last refreshed ${iso(s.lastRefreshedAt)}  expires ${iso(s.expiresAt)}`);
+    }));
+  sub("revoke", "revoke one session, or every session of a user (their refresh tokens stop working)")
+    .option("--user <email-or-id>", "revoke every live session of this user")
+    .option("--session <handle>", "revoke this one session")
+    .action(async (flags) => {
+      // Checked before the database is opened: a usage error changes nothing.
+      if (!!flags.user === !!flags.session) throw new CliError("give exactly one of --user or --session", 2);
+      return withApp(flags, io, async (app) => {
+        if (flags.session) {
+          const r = await revokeSessionByHandle(app.ctx, flags.session);
+          if (r.status === "not_found") throw new CliError(`no session ${flags.session}`);
+          if (flags.json) return printJson(io, { handle: flags.session, userId: r.userId, revoked: r.status === "revoked" });
+          return io.out(r.status === "revoked" ? `revoked session ${flags.session}` : `session ${flags.session} had already ended`);
+        }
+        const user = await resolveUser(app, flags.user);
+        const n = await revokeAllUserSessions(app.ctx, user.id, "cli");
+        if (flags.json) return printJson(io, { userId: user.id, email: user.email, revoked: n });
+        io.out(`revoked ${n} session(s) of ${user.email} (${user.id})`);
+      });
+    });
+  return sessions;
+}

@@ -1,0 +1,103 @@
+import type { UserRow } from "../store/users.js";
+import * as users from "../store/users.js";
+import { findUserIdsByAnyEmail, listUsersAfter, loadUserDetails, unmarkEmailVerified, type UserDetails, type UserKey } from "../store/user-pages.js";
+import { insertEvent } from "../store/events.js";
+import type { CoreContext } from "./context.js";
+import { canonicalEmail } from "./emails.js";
+import { badInput } from "./errors.js";
+import { verifyUserEmail, type LoginMethod, type UserView } from "./users.js";
+
+/**
+ * Looking users up the way an operator or the app's backend does (admin API, CLI, export): by any
+ * of their addresses, page by page, and flipping the verified mark both ways.
+ */
+
+export const MAX_PAGE_SIZE = 500;
+
+/** Builds the views of a batch of user rows from their details (same shape as getUser's). */
+export function buildUserViews(rows: UserRow[], d: UserDetails): UserView[] {
+  const verified = new Set(d.verified.map((v) => `${v.user_id}\n${v.email}`));
+  const isVerified = (userId: string, email: string) => verified.has(`${userId}\n${email}`);
+  return rows.map((row) => {
+    const methods: LoginMethod[] = [];
+    const cred = d.credentials.find((c) => c.user_id === row.id);
+    if (cred) methods.push({ recipeId: "emailpassword", recipeUserId: row.id, email: cred.email, timeJoined: Number(cred.created_at), verified: isVerified(row.id, cred.email) });
+    for (const i of d.identities) {
+      if (i.user_id !== row.id) continue;
+      methods.push({ recipeId: "thirdparty", recipeUserId: row.id, email: i.email, timeJoined: Number(i.created_at), verified: isVerified(row.id, i.email), thirdParty: { id: i.provider_id, userId: i.provider_user_id } });
+    }
+    return { id: row.id, email: row.email, timeJoined: Number(row.time_joined), verified: isVerified(row.id, row.email), loginMethods: methods };
+  });
+}
+
+/**
+ * Every user an address belongs to, oldest first. An address can name several users (an
+ * email/password user and a separate third-party user), so this never picks one.
+ */
+export async function findUsersByEmail(ctx: CoreContext, rawEmail: string): Promise<UserView[]> {
+  const db = ctx.store.db;
+  const ids = await findUserIdsByAnyEmail(db, canonicalEmail(rawEmail));
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("users").selectAll().where("id", "in", ids).orderBy("time_joined").orderBy("id").execute();
+  return buildUserViews(rows, await loadUserDetails(db, ids));
+}
+
+/** Opaque page cursor: the key of the last user on the page. */
+export function encodeCursor(key: UserKey): string {
+  return Buffer.from(JSON.stringify([key.timeJoined, key.id])).toString("base64url");
+}
+
+/** Reads a cursor made by encodeCursor; anything else is BAD_INPUT. */
+export function decodeCursor(cursor: string): UserKey {
+  try {
+    const [timeJoined, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Number.isSafeInteger(timeJoined) && typeof id === "string" && id.length > 0 && id.length <= 200) return { timeJoined, id };
+  } catch { /* falls through */ }
+  throw badInput("Invalid cursor: pass back the nextCursor of the previous page unchanged.");
+}
+
+export interface UserPage { users: UserView[]; nextCursor: string | null }
+
+/**
+ * One page of users, oldest first, optionally only those whose email contains `search`.
+ * `nextCursor` is null on the last page.
+ */
+export async function listUserPage(ctx: CoreContext, opts: { cursor?: string; limit?: number; search?: string } = {}): Promise<UserPage> {
+  const limit = opts.limit ?? 100;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw badInput(`limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  const after = opts.cursor ? decodeCursor(opts.cursor) : undefined;
+  const search = opts.search?.trim().toLowerCase() || undefined;
+  // One row more than asked tells whether another page exists without a count.
+  const rows = await listUsersAfter(ctx.store.db, { after, limit: limit + 1, search });
+  const page = rows.slice(0, limit);
+  const views = buildUserViews(page, await loadUserDetails(ctx.store.db, page.map((r) => r.id)));
+  const last = page[page.length - 1];
+  return { users: views, nextCursor: rows.length > limit ? encodeCursor({ timeJoined: Number(last.time_joined), id: last.id }) : null };
+}
+
+/**
+ * Marks the user's current email verified or unverified. Returns undefined for an unknown user,
+ * else whether anything changed. Unverifying does not end sessions: their `st-ev` claim is
+ * re-checked against the database by the endpoints that need it.
+ */
+export async function setUserEmailVerified(ctx: CoreContext, userId: string, verified: boolean, source = "api"): Promise<{ changed: boolean } | undefined> {
+  if (verified) {
+    if (!(await users.findUserById(ctx.store.db, userId))) return undefined;
+    return { changed: await verifyUserEmail(ctx, userId, source) };
+  }
+  const now = ctx.clock.now();
+  return ctx.store.writeTx(async (tx) => {
+    const row = await users.findUserById(tx, userId);
+    if (!row) return undefined;
+    const changed = await unmarkEmailVerified(tx, userId, row.email);
+    if (changed) await insertEvent(tx, { at: now, type: "user.email_unverified", userId, data: { email: row.email, source } });
+    return { changed };
+  });
+}
+
+/** The users a reference names: by id (zero or one) or by address (zero, one or several). */
+export async function findUsersByRef(ctx: CoreContext, ref: string): Promise<UserView[]> {
+  if (ref.includes("@")) return findUsersByEmail(ctx, ref);
+  const rows = await ctx.store.db.selectFrom("users").selectAll().where("id", "=", ref.trim()).execute();
+  return buildUserViews(rows, await loadUserDetails(ctx.store.db, rows.map((r) => r.id)));
+}

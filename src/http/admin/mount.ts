@@ -1,0 +1,38 @@
+import { createRouter, defineEventHandler, getRequestHeader, setResponseHeader, setResponseStatus, type EventHandler, type RouterMethod } from "h3";
+import { AuthError } from "../../core/errors.js";
+import type { HttpDeps } from "../deps.js";
+import { createKeyGuard } from "./key-guard.js";
+import { ADMIN_PREFIX, adminRoutes } from "./routes.js";
+
+/**
+ * Everything under /admin/: mounted before CORS so no CORS header is ever added here. The admin
+ * API is for the app's backend, server to server: a browser preflight is refused (the key must
+ * never live in a page), and without AUTHSVC_ADMIN_API_KEY the whole prefix is 404. Requests to
+ * other paths pass through untouched.
+ */
+export function createAdminHandler(deps: HttpDeps): EventHandler {
+  const key = deps.ctx.config.adminApiKey;
+  const guard = key ? createKeyGuard(key) : undefined;
+  const router = createRouter({ preemptive: true });
+  for (const r of adminRoutes) {
+    const methods = (r.method === "GET" ? ["get", "head"] : [r.method.toLowerCase()]) as RouterMethod[];
+    router.add(ADMIN_PREFIX + r.path, r.handler(deps), methods);
+  }
+  return defineEventHandler(async (event) => {
+    const path = event.path.split("?")[0];
+    if (path !== "/admin" && !path.startsWith("/admin/")) return undefined;
+    if (event.method === "OPTIONS" && getRequestHeader(event, "access-control-request-method") !== undefined) {
+      setResponseStatus(event, 403);
+      return { message: "The admin API is not available to browsers (no CORS): call it from your backend." };
+    }
+    if (!guard) throw new AuthError("NOT_FOUND", "Not Found");
+    const refused = guard(event);
+    if (refused) {
+      // RFC 6750 §3: say which scheme is expected; "invalid_token" when a key was sent but is wrong.
+      setResponseHeader(event, "www-authenticate", refused === "invalid" ? 'Bearer realm="authsvc-admin", error="invalid_token"' : 'Bearer realm="authsvc-admin"');
+      setResponseStatus(event, 401);
+      return { message: refused === "invalid" ? "Invalid admin API key" : "Admin API key required: Authorization: Bearer <AUTHSVC_ADMIN_API_KEY>" };
+    }
+    return router.handler(event);
+  });
+}

@@ -1,0 +1,29 @@
+import type { EventHandler } from "h3";
+import type { HttpDeps } from "../deps.js";
+import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
+import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
+
+export const ADMIN_PREFIX = "/admin/v1";
+
+/**
+ * The admin API's route table (under /admin/v1, every route needs the admin key; see mount.ts).
+ * Each handler calls one core function, the same ones the CLI uses.
+ */
+export interface AdminRoute {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+  handler: (deps: HttpDeps) => EventHandler;
+}
+
+export const adminRoutes: readonly AdminRoute[] = [
+  { method: "GET", path: "/users", handler: listUsersHandler }, // ?email=E | ?search=&limit=&cursor=
+  { method: "POST", path: "/users", handler: createUserHandler },
+  { method: "GET", path: "/users/:id", handler: getUserHandler },
+  { method: "DELETE", path: "/users/:id", handler: deleteUserHandler },
+  { method: "PUT", path: "/users/:id/verified", handler: setVerifiedHandler },
+  { method: "PUT", path: "/users/:id/password", handler: setPasswordHandler },
+  { method: "POST", path: "/users/:id/reset-link", handler: resetLinkHandler },
+  { method: "GET", path: "/users/:id/sessions", handler: userSessions },
+  { method: "DELETE", path: "/users/:id/sessions", handler: revokeUserSessionsHandler },
+  { method: "DELETE", path: "/sessions/:handle", handler: revokeOneSession },
+];

@@ -1,0 +1,92 @@
+import { defineEventHandler, setResponseStatus } from "h3";
+import { canonicalEmail, isValidEmail } from "../../core/emails.js";
+import { createPasswordResetLink } from "../../core/reset-link.js";
+import { AuthError, badInput } from "../../core/errors.js";
+import { findUsersByEmail, listUserPage, setUserEmailVerified } from "../../core/user-directory.js";
+import { deleteUser, EMAIL_EXISTS, getUser, setPassword, signUpWithPassword, type FieldError } from "../../core/users.js";
+import { readJsonBody } from "../body.js";
+import type { HttpDeps } from "../deps.js";
+import { adminUserJson, booleanField, pathParam, queryParam, stringField } from "./input.js";
+
+const notFound = () => new AuthError("NOT_FOUND", "No such user");
+const fieldError = (formFields: FieldError[]) => ({ message: formFields.map((f) => `${f.id}: ${f.error}`).join("; "), formFields });
+
+/** GET /users?email=E (every user that address belongs to) or GET /users?search=&limit=&cursor= (a page). */
+export const listUsersHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const email = queryParam(event, "email");
+    if (email !== undefined) {
+      if (!isValidEmail(canonicalEmail(email))) throw badInput("email must be a valid address");
+      return { users: (await findUsersByEmail(deps.ctx, email)).map(adminUserJson) };
+    }
+    const limitRaw = queryParam(event, "limit");
+    const limit = limitRaw === undefined ? undefined : /^\d{1,4}$/.test(limitRaw) ? Number(limitRaw) : NaN;
+    if (Number.isNaN(limit)) throw badInput("limit must be a whole number");
+    const page = await listUserPage(deps.ctx, { limit, cursor: queryParam(event, "cursor"), search: queryParam(event, "search") });
+    return { users: page.users.map(adminUserJson), nextCursor: page.nextCursor };
+  });
+
+/** GET /users/:id */
+export const getUserHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const user = await getUser(deps.ctx.store.db, pathParam(event, "id"));
+    if (!user) throw notFound();
+    return { user: adminUserJson(user) };
+  });
+
+/** POST /users {email, password, verified?}: the same rules as sign-up (policy, unique address). */
+export const createUserHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    const r = await signUpWithPassword(deps.ctx, { email: stringField(body, "email"), password: stringField(body, "password"), verified: booleanField(body, "verified", false), source: "admin-api" });
+    if (r.status !== "OK") {
+      setResponseStatus(event, r.formFields.some((f) => f.error === EMAIL_EXISTS) ? 409 : 400);
+      return fieldError(r.formFields);
+    }
+    setResponseStatus(event, 201);
+    return { user: adminUserJson(r.user) };
+  });
+
+/** DELETE /users/:id: the user and everything attached (sessions, tokens, logins). */
+export const deleteUserHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const id = pathParam(event, "id");
+    if (!(await deleteUser(deps.ctx, id, "admin-api"))) throw notFound();
+    return { deleted: id };
+  });
+
+/** PUT /users/:id/verified {verified}: marks the current email verified or unverified. */
+export const setVerifiedHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const id = pathParam(event, "id");
+    const verified = booleanField(await readJsonBody(event, deps.ctx.config.bodyLimit), "verified");
+    const r = await setUserEmailVerified(deps.ctx, id, verified, "admin-api");
+    if (!r) throw notFound();
+    return { id, verified, changed: r.changed };
+  });
+
+/** PUT /users/:id/password {password}: policy-checked; every session of the user is revoked. */
+export const setPasswordHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const id = pathParam(event, "id");
+    const password = stringField(await readJsonBody(event, deps.ctx.config.bodyLimit), "password");
+    if (!(await getUser(deps.ctx.store.db, id))) throw notFound();
+    const r = await setPassword(deps.ctx, id, password, "admin-api");
+    if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", "This user signs in with a third-party provider and has no password");
+    if (r.status === "FIELD_ERROR") {
+      setResponseStatus(event, 400);
+      return fieldError(r.formFields);
+    }
+    return { id, revokedSessions: r.revokedSessions };
+  });
+
+/** POST /users/:id/reset-link {mail?}: a password-reset link for the backend to deliver (or mailed too). */
+export const resetLinkHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const id = pathParam(event, "id");
+    const mail = booleanField(await readJsonBody(event, deps.ctx.config.bodyLimit), "mail", false);
+    const r = await createPasswordResetLink(deps.ctx, id, { mail, source: "admin-api" });
+    if (r.status === "NOT_FOUND") throw notFound();
+    if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", "This user signs in with a third-party provider and has no password to reset");
+    return { link: r.link, expiresAt: r.expiresAt, mailed: r.mailed };
+  });

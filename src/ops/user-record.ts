@@ -1,0 +1,115 @@
+import { canonicalEmail, isValidEmail } from "../core/emails.js";
+import { checkStoredHashFormat } from "../core/passwords.js";
+
+/**
+ * The JSONL format of `users export` and `users import`: one user per line (README "Import and
+ * export"). Export writes the full form; import also takes the short form other systems can
+ * produce easily: {"email", "passwordHash", "verified"?}.
+ */
+export interface RecordLoginMethod {
+  recipeId: "emailpassword" | "thirdparty";
+  email: string;
+  verified: boolean;
+  timeJoined: number;
+  /** emailpassword only: ours (bcrypt-sha384:$2b$…) or plain bcrypt from elsewhere. */
+  passwordHash?: string;
+  /** thirdparty only */
+  thirdParty?: { id: string; userId: string };
+}
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  timeJoined: number;
+  verified: boolean;
+  loginMethods: RecordLoginMethod[];
+}
+
+/** A validated import row, ready to insert. */
+export interface ImportUser {
+  id: string | undefined;
+  email: string;
+  timeJoined: number | undefined;
+  verifiedEmails: string[];
+  credential?: { email: string; hash: string; createdAt: number | undefined };
+  identities: Array<{ providerId: string; providerUserId: string; email: string; createdAt: number | undefined }>;
+}
+
+export const MAX_LINE_CHARS = 65_536;
+const ID = /^[A-Za-z0-9][A-Za-z0-9._:|-]{0,127}$/;
+const PROVIDER = /^[a-z0-9-]{1,64}$/i;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+class RowError extends Error {}
+const refuse = (why: string): never => { throw new RowError(why); };
+
+function email(v: unknown, where: string): string {
+  if (typeof v !== "string") return refuse(`${where} is missing or not a string`);
+  const e = canonicalEmail(v);
+  return isValidEmail(e) ? e : refuse(`${where} is not a valid address: ${JSON.stringify(v)}`);
+}
+
+function time(v: unknown, where: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : refuse(`${where} must be epoch milliseconds (a whole number ≥ 0)`);
+}
+
+function verifiedFlag(v: unknown, where: string): boolean {
+  if (v === undefined || v === null) return false;
+  return typeof v === "boolean" ? v : refuse(`${where} must be true or false`);
+}
+
+/** Parses one line; returns the row or the reason it is refused. */
+export function parseImportLine(text: string): ImportUser | { refused: string } {
+  try {
+    if (text.length > MAX_LINE_CHARS) refuse(`line longer than ${MAX_LINE_CHARS} characters`);
+    let o: unknown;
+    try { o = JSON.parse(text); } catch { return refuse("not valid JSON"); }
+    if (!o || typeof o !== "object" || Array.isArray(o)) refuse("not a JSON object");
+    return toImportUser(o as Record<string, unknown>);
+  } catch (err) {
+    if (err instanceof RowError) return { refused: err.message };
+    throw err;
+  }
+}
+
+function toImportUser(o: Record<string, unknown>): ImportUser {
+  let id: string | undefined;
+  if (o.id !== undefined && o.id !== null) id = typeof o.id === "string" && ID.test(o.id) ? o.id : refuse("id must be 1–128 letters, digits or . _ : | - (no @)");
+  const main = email(o.email, "email");
+  const verified = new Set<string>();
+  if (verifiedFlag(o.verified, "verified")) verified.add(main);
+  const user: ImportUser = { id, email: main, timeJoined: time(o.timeJoined, "timeJoined"), verifiedEmails: [], identities: [] };
+  let methods = o.loginMethods;
+  if (methods === undefined && o.passwordHash !== undefined) methods = [{ recipeId: "emailpassword", email: o.email, passwordHash: o.passwordHash, verified: o.verified }];
+  if (!Array.isArray(methods) || methods.length === 0) refuse("no login method: give loginMethods, or passwordHash for an email/password user");
+  if ((methods as unknown[]).length > 50) refuse("more than 50 login methods");
+  (methods as unknown[]).forEach((m, i) => {
+    const where = `loginMethods[${i}]`;
+    if (!m || typeof m !== "object" || Array.isArray(m)) refuse(`${where} is not an object`);
+    const lm = m as Record<string, unknown>;
+    const mEmail = lm.email === undefined ? main : email(lm.email, `${where}.email`);
+    if (verifiedFlag(lm.verified, `${where}.verified`)) verified.add(mEmail);
+    const createdAt = time(lm.timeJoined, `${where}.timeJoined`);
+    if (lm.recipeId === "emailpassword") {
+      if (user.credential) refuse("more than one emailpassword login method");
+      if (typeof lm.passwordHash !== "string") refuse(`${where}.passwordHash is missing`);
+      const why = checkStoredHashFormat(lm.passwordHash as string);
+      if (why) refuse(`${where}.${why}`);
+      user.credential = { email: mEmail, hash: lm.passwordHash as string, createdAt };
+    } else if (lm.recipeId === "thirdparty") {
+      const tp = lm.thirdParty as Record<string, unknown> | undefined;
+      if (!tp || typeof tp !== "object") refuse(`${where}.thirdParty is missing`);
+      const providerId = typeof tp!.id === "string" && PROVIDER.test(tp!.id) ? tp!.id : refuse(`${where}.thirdParty.id must be a provider id such as "google"`);
+      const rawUserId = typeof tp!.userId === "number" ? String(tp!.userId) : tp!.userId;
+      const providerUserId = typeof rawUserId === "string" && rawUserId.length > 0 && rawUserId.length <= 256 && !CONTROL.test(rawUserId) ? rawUserId : refuse(`${where}.thirdParty.userId must be a non-empty string`);
+      if (user.identities.some((x) => x.providerId === providerId && x.providerUserId === providerUserId)) refuse(`${where} repeats ${providerId} user ${providerUserId}`);
+      user.identities.push({ providerId, providerUserId, email: mEmail, createdAt });
+    } else {
+      refuse(`${where}.recipeId must be "emailpassword" or "thirdparty"`);
+    }
+  });
+  user.verifiedEmails = [...verified];
+  return user;
+}

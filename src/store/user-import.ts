@@ -1,0 +1,48 @@
+import type { Insertable, Kysely } from "kysely";
+import type { DB, EventsTable, ThirdPartyIdentitiesTable, VerifiedEmailsTable } from "./schema.js";
+import type { CredentialRow, UserRow } from "./users.js";
+
+/** Which of these user ids exist already. */
+export async function findExistingUserIds(db: Kysely<DB>, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom("users").select("id").where("id", "in", ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Which of these addresses have an email/password login already. */
+export async function findExistingCredentialEmails(db: Kysely<DB>, emails: string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db.selectFrom("email_password_credentials").select("email").where("email", "in", emails).execute();
+  return new Set(rows.map((r) => r.email));
+}
+
+/** Which of these (provider, provider user) pairs exist already, as "provider\nuser" keys. */
+export async function findExistingIdentities(db: Kysely<DB>, pairs: Array<{ providerId: string; providerUserId: string }>): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const rows = await db.selectFrom("third_party_identities").select(["provider_id", "provider_user_id"])
+    .where("provider_user_id", "in", [...new Set(pairs.map((p) => p.providerUserId))]).execute();
+  return new Set(rows.map((r) => `${r.provider_id}\n${r.provider_user_id}`));
+}
+
+export interface ImportRows {
+  users: UserRow[];
+  credentials: CredentialRow[];
+  identities: Insertable<ThirdPartyIdentitiesTable>[];
+  verified: Insertable<VerifiedEmailsTable>[];
+  events: Insertable<EventsTable>[];
+}
+
+// Rows per INSERT: keeps every statement well under SQLite's 32,766 bound parameters.
+const CHUNK = 1000;
+
+/** Inserts a batch of users with everything attached, as multi-row INSERTs (inside the caller's transaction). */
+export async function insertImportRows(db: Kysely<DB>, rows: ImportRows): Promise<void> {
+  const insert = async <T extends keyof DB>(table: T, values: Insertable<DB[T]>[]) => {
+    for (let i = 0; i < values.length; i += CHUNK) await db.insertInto(table).values(values.slice(i, i + CHUNK) as never).execute();
+  };
+  await insert("users", rows.users);
+  await insert("email_password_credentials", rows.credentials);
+  await insert("third_party_identities", rows.identities);
+  await insert("verified_emails", rows.verified);
+  await insert("events", rows.events);
+}

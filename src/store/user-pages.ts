@@ -1,0 +1,56 @@
+import { sql, type Kysely } from "kysely";
+import type { DB } from "./schema.js";
+import type { CredentialRow, UserRow } from "./users.js";
+import type { IdentityRow } from "./third-party.js";
+
+/** A position in the (time_joined, id) order of users: the last row of the previous page. */
+export interface UserKey { timeJoined: number; id: string }
+
+/**
+ * One page of users in (time_joined, id) order after `after` (keyset pagination: every page costs
+ * the same however deep it is, and rows added meanwhile are neither skipped nor repeated).
+ * `search` keeps users whose current email contains it (LIKE wildcards in it are matched literally).
+ */
+export async function listUsersAfter(db: Kysely<DB>, opts: { after?: UserKey; limit: number; search?: string }): Promise<UserRow[]> {
+  let q = db.selectFrom("users").selectAll();
+  const after = opts.after;
+  if (after) q = q.where((eb) => eb.or([eb("time_joined", ">", after.timeJoined), eb.and([eb("time_joined", "=", after.timeJoined), eb("id", ">", after.id)])]));
+  if (opts.search) {
+    const pattern = `%${opts.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where(sql<boolean>`email like ${pattern} escape '\\'`);
+  }
+  return q.orderBy("time_joined").orderBy("id").limit(opts.limit).execute();
+}
+
+/** What belongs to a set of users, loaded in three queries (for pages of views and exports). */
+export interface UserDetails {
+  credentials: CredentialRow[];
+  identities: IdentityRow[];
+  verified: Array<{ user_id: string; email: string }>;
+}
+
+/** Credentials, identities and verified addresses of the given users. */
+export async function loadUserDetails(db: Kysely<DB>, ids: string[]): Promise<UserDetails> {
+  if (ids.length === 0) return { credentials: [], identities: [], verified: [] };
+  const [credentials, identities, verified] = await Promise.all([
+    db.selectFrom("email_password_credentials").selectAll().where("user_id", "in", ids).execute(),
+    db.selectFrom("third_party_identities").selectAll().where("user_id", "in", ids).orderBy("created_at").execute(),
+    db.selectFrom("verified_emails").select(["user_id", "email"]).where("user_id", "in", ids).execute(),
+  ]);
+  return { credentials, identities, verified };
+}
+
+/** Ids of every user an address belongs to: as current email, email/password login or third-party login. */
+export async function findUserIdsByAnyEmail(db: Kysely<DB>, email: string): Promise<string[]> {
+  const rows = await db.selectFrom("users").select("id").where("email", "=", email)
+    .union(db.selectFrom("email_password_credentials").select("user_id as id").where("email", "=", email))
+    .union(db.selectFrom("third_party_identities").select("user_id as id").where("email", "=", email))
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Removes the verified mark of (user, email). True when there was one. */
+export async function unmarkEmailVerified(db: Kysely<DB>, userId: string, email: string): Promise<boolean> {
+  const r = await db.deleteFrom("verified_emails").where("user_id", "=", userId).where("email", "=", email).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}

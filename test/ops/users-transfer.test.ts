@@ -1,0 +1,170 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { hash as bcryptHash } from "@node-rs/bcrypt";
+import { Readable } from "node:stream";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { backends } from "../helpers/backends.js";
+import { runCli } from "../helpers/cli.js";
+import { createTestApp, type TestApp } from "../helpers/test-app.js";
+import { credentials, postJson } from "../helpers/session-client.js";
+import { main } from "../../src/cli/main.js";
+import type { CliIO } from "../../src/cli/io.js";
+import { signUpWithPassword } from "../../src/core/users.js";
+import { insertIdentity } from "../../src/store/third-party.js";
+import { insertUser, markEmailVerified } from "../../src/store/users.js";
+
+const dir = mkdtempSync(join(tmpdir(), "authsvc-transfer-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const tmpFile = (content?: string) => {
+  const f = join(dir, `f${++n}.jsonl`);
+  if (content !== undefined) writeFileSync(f, content);
+  return f;
+};
+const PASSWORDS: Record<string, string> = { "ada@example.com": "ada horse battery staple", "bob@example.com": "bob horse battery staple", "both@example.com": "both horse battery staple" };
+
+describe.each(backends)("users export / import ($name)", (backend) => {
+  let src: TestApp, dst: TestApp;
+  beforeEach(async () => {
+    src = await createTestApp({ backend, listen: false });
+    dst = await createTestApp({ backend });
+  });
+  afterEach(async () => { await src.close(); await dst.close(); });
+  const signIn = (email: string, password: string) => postJson(`${dst.url}/auth/signin`, credentials(email, password), { rid: "emailpassword" }).then((r) => r.json());
+  const storedHash = async (email: string) => (await dst.app.store.db.selectFrom("email_password_credentials").select("password_hash").where("email", "=", email).executeTakeFirstOrThrow()).password_hash;
+
+  async function seedSource(): Promise<void> {
+    const ctx = src.app.ctx;
+    for (const [email, password] of Object.entries(PASSWORDS)) {
+      const r = await signUpWithPassword(ctx, { email, password, verified: email === "ada@example.com" });
+      if (r.status !== "OK") throw new Error("sign-up failed");
+      src.clock.advance(1000);
+      if (email === "both@example.com") {
+        await insertIdentity(ctx.store.db, { provider_id: "google", provider_user_id: "g-1", user_id: r.user.id, email: "both@gmail.com", created_at: src.clock.now(), updated_at: src.clock.now() });
+        await markEmailVerified(ctx.store.db, r.user.id, "both@gmail.com", src.clock.now());
+      }
+    }
+    const now = src.clock.now();
+    await insertUser(ctx.store.db, { id: "tp-only", email: "carol@example.com", time_joined: now, updated_at: now });
+    await insertIdentity(ctx.store.db, { provider_id: "github", provider_user_id: "42", user_id: "tp-only", email: "carol@example.com", created_at: now, updated_at: now });
+  }
+
+  it("export → import into an empty database gives the same users, and every password signs in over HTTP", async () => {
+    await seedSource();
+    const file = tmpFile();
+    const exp = await runCli(["users", "export", "--output", file, "--database", src.config.database]);
+    expect(exp).toMatchObject({ code: 0, stderr: `exported 4 user(s) to ${file}\n` });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const records = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((r) => r.email)).toEqual(["ada@example.com", "bob@example.com", "both@example.com", "carol@example.com"]);
+    expect(records[0]).toMatchObject({ verified: true, loginMethods: [{ recipeId: "emailpassword", verified: true, passwordHash: expect.stringMatching(/^bcrypt-sha384:\$2b\$04\$/) }] });
+    expect(records[2].loginMethods).toEqual([
+      expect.objectContaining({ recipeId: "emailpassword", email: "both@example.com", verified: false }),
+      expect.objectContaining({ recipeId: "thirdparty", email: "both@gmail.com", verified: true, thirdParty: { id: "google", userId: "g-1" } }),
+    ]);
+    expect(records[3].loginMethods).toEqual([expect.objectContaining({ recipeId: "thirdparty", thirdParty: { id: "github", userId: "42" } })]);
+
+    const imp = await runCli(["users", "import", file, "--database", dst.config.database]);
+    expect(imp).toMatchObject({ code: 0, stdout: `imported ${file}: 4 created, 0 skipped (duplicates), 0 refused\n` });
+    const again = await runCli(["users", "export", "--database", dst.config.database]);
+    expect(again.stdout).toBe(readFileSync(file, "utf8"));
+    for (const [email, password] of Object.entries(PASSWORDS)) {
+      expect(await signIn(email, password), email).toMatchObject({ status: "OK", user: { email } });
+      expect(await signIn(email, password + "!")).toEqual({ status: "WRONG_CREDENTIALS_ERROR" });
+    }
+  });
+
+  it("a bcrypt hash made elsewhere ($2a$, $2y$, another cost) signs in with the old password and is rehashed to ours", async () => {
+    const make = async (password: string, prefix: string) => prefix + (await bcryptHash(password, { cost: 5 })).slice(4);
+    const lines = [
+      JSON.stringify({ email: "Legacy.A@Example.com", passwordHash: await make("legacy password a", "$2a$"), verified: true }),
+      JSON.stringify({ id: "php-7", email: "legacy.y@example.com", timeJoined: 1_500_000_000_000, passwordHash: await make("legacy password y", "$2y$") }),
+    ];
+    const file = tmpFile(lines.join("\r\n") + "\r\n");
+    expect((await runCli(["users", "import", file, "--database", dst.config.database])).code).toBe(0);
+    expect(await signIn("legacy.a@example.com", "wrong password a")).toEqual({ status: "WRONG_CREDENTIALS_ERROR" });
+    expect(await storedHash("legacy.a@example.com")).toMatch(/^\$2a\$05\$/);
+    for (const [email, password] of [["legacy.a@example.com", "legacy password a"], ["legacy.y@example.com", "legacy password y"]]) {
+      expect(await signIn(email, password)).toMatchObject({ status: "OK", user: { email } });
+      expect(await storedHash(email)).toMatch(/^bcrypt-sha384:\$2b\$04\$/);
+      expect(await signIn(email, password)).toMatchObject({ status: "OK" });
+    }
+    const y = JSON.parse((await runCli(["users", "show", "php-7", "--json", "--database", dst.config.database])).stdout);
+    expect(y).toMatchObject({ id: "php-7", timeJoined: 1_500_000_000_000, loginMethods: [{ verified: false }] });
+  });
+
+  it("skips duplicates, refuses bad rows with line numbers, changes nothing on --dry-run, and is idempotent", async () => {
+    const h = (await bcryptHash("some password", { cost: 4 }));
+    await signUpWithPassword(dst.app.ctx, { email: "taken@example.com", password: "taken horse battery staple" });
+    const rows = [
+      JSON.stringify({ email: "one@example.com", passwordHash: h }), // 1 created
+      JSON.stringify({ email: "ONE@example.com", passwordHash: h }), // 2 duplicate of line 1
+      "{not json", // 3 refused
+      "", // 4 blank: ignored
+      JSON.stringify({ email: "bad-hash@example.com", passwordHash: "$2b$04$short" }), // 5 refused
+      JSON.stringify({ email: "taken@example.com", passwordHash: h }), // 6 exists in the database
+      JSON.stringify({ passwordHash: h }), // 7 refused: no email
+      JSON.stringify({ email: "tp@example.com", loginMethods: [{ recipeId: "thirdparty", thirdParty: { id: "github", userId: 7 } }] }), // 8 created
+      JSON.stringify({ email: "cost@example.com", passwordHash: h.replace("$04$", "$31$") }), // 9 refused: cost
+      JSON.stringify({ email: "x@example.com", loginMethods: [{ recipeId: "saml" }] }), // 10 refused
+    ];
+    const file = tmpFile(rows.join("\n"));
+    const count = async () => (await dst.app.store.db.selectFrom("users").select("id").execute()).length;
+
+    const dry = await runCli(["users", "import", file, "--dry-run", "--json", "--database", dst.config.database]);
+    expect(dry.code).toBe(1);
+    const dr = JSON.parse(dry.stdout);
+    expect(dr).toMatchObject({ dryRun: true, lines: 9, created: 2, skipped: 2, refused: 5 });
+    expect(await count()).toBe(1);
+
+    const real = await runCli(["users", "import", file, "--database", dst.config.database]);
+    expect(real.code).toBe(1);
+    expect(real.stderr).toBe("authsvc: 5 row(s) refused; the other rows were imported\n");
+    expect(real.stdout).toBe([
+      `imported ${file}: 2 created, 2 skipped (duplicates), 5 refused`,
+      "  line 2: skipped: duplicate of line 1",
+      "  line 3: refused: not valid JSON",
+      "  line 5: refused: loginMethods[0].passwordHash is not a bcrypt hash ($2a$, $2b$ or $2y$, 60 characters) nor one of ours (bcrypt-sha384:…)",
+      "  line 6: skipped: an email/password user taken@example.com exists",
+      "  line 7: refused: email is missing or not a string",
+      "  line 9: refused: loginMethods[0].passwordHash has bcrypt cost 31; accepted: 4 to 16",
+      "  line 10: refused: loginMethods[0].recipeId must be \"emailpassword\" or \"thirdparty\"",
+      "",
+    ].join("\n"));
+    expect(await count()).toBe(3);
+    expect(await signIn("one@example.com", "some password")).toMatchObject({ status: "OK" });
+
+    const second = JSON.parse((await runCli(["users", "import", file, "--json", "--database", dst.config.database])).stdout);
+    expect(second).toMatchObject({ created: 0, skipped: 4, refused: 5 });
+    expect(second.skippedRows.map((r: { line: number }) => r.line)).toEqual([1, 2, 6, 8]);
+    expect(await count()).toBe(3);
+  });
+
+  it("draws a progress bar only when standard error is a terminal", async () => {
+    const h = await bcryptHash("some password", { cost: 4 });
+    const file = tmpFile(Array.from({ length: 30 }, (_, i) => JSON.stringify({ email: `p${i}@example.com`, passwordHash: h })).join("\n"));
+    let drawn = "", stdout = "", stderr = "";
+    const io: CliIO = {
+      out: (t) => { stdout += t + "\n"; }, err: (t) => { stderr += t + "\n"; },
+      stdin: Readable.from([]), env: { AUTHSVC_LOG_LEVEL: "error" },
+      stderrTTY: { write: (t) => { drawn += t; }, columns: 120 },
+    };
+    expect(await main(["node", "authsvc", "users", "import", file, "--database", dst.config.database], io)).toBe(0);
+    expect(drawn).toContain("importing [########################] 100%  30 rows: 30 created, 0 skipped, 0 refused");
+    expect(drawn.endsWith("\r\x1b[2K")).toBe(true); // the bar is cleared before the report
+    expect(stdout).toContain("30 created");
+    const piped = await runCli(["users", "import", file, "--database", dst.config.database]);
+    expect(piped.stderr).not.toContain("\r");
+  });
+
+  it("export refuses an unknown format (exit 2) and an existing output file; import a missing file", async () => {
+    expect((await runCli(["users", "export", "--format", "csv", "--database", src.config.database])).code).toBe(2);
+    const existing = tmpFile("keep me");
+    const r = await runCli(["users", "export", "--output", existing, "--database", src.config.database]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("exists; choose a new file name");
+    expect(readFileSync(existing, "utf8")).toBe("keep me");
+    expect(await runCli(["users", "import", join(dir, "missing.jsonl"), "--database", src.config.database])).toMatchObject({ code: 1, stderr: expect.stringContaining("cannot read") });
+  });
+});
