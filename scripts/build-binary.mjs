@@ -92,6 +92,8 @@ copyFileSync(process.execPath, output);
 chmodSync(output, 0o755);
 if (process.platform === "linux") stripDebugInfo(output);
 if (process.platform === "darwin") execFileSync("codesign", ["--remove-signature", output]);
+// postject (LIEF) prints "warning: Can't find string offset for section name '.note…'" for the notes
+// in Node's Linux binary: harmless, the executable is complete.
 await inject(output, "NODE_SEA_BLOB", readFileSync(blob), {
   sentinelFuse: "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
   machoSegmentName: process.platform === "darwin" ? "NODE_SEA" : undefined,

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,8 @@ export interface Installed {
   env: Record<string, string>;
   run(args: string[], opts?: { stdin?: string; env?: Record<string, string> }): Promise<ExeResult>;
   start(args: string[], opts?: { env?: Record<string, string> }): ChildProcess & { result: Promise<ExeResult>; stderrMatches(re: RegExp): Promise<RegExpMatchArray> };
+  /** Deletes the copy (about 100 MB), its HOME and everything the runs wrote. */
+  remove(): void;
 }
 
 export function buildAndInstall(): Installed {
@@ -66,5 +68,6 @@ export function buildAndInstall(): Installed {
     child.stdin!.end(opts.stdin ?? "");
     return child.result;
   };
-  return { dir, exe, home, env, run, start };
+  const remove = () => { for (const d of [dir, outside]) rmSync(d, { recursive: true, force: true }); };
+  return { dir, exe, home, env, run, start, remove };
 }

@@ -9,6 +9,7 @@ import { buildAndInstall, ROOT, type Installed } from "./executable.js";
 
 let bin: Installed;
 beforeAll(() => { bin = buildAndInstall(); });
+afterAll(() => { bin?.remove(); });
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 /** The extraction cache of this HOME: one directory per version, holding the addons. */
