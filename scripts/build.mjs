@@ -2,11 +2,10 @@
 // Runs on `npm ci` (prepare), so `npx authsvc` works straight after install.
 // Dependencies stay external: they are installed beside the bundle, and native
 // modules (better-sqlite3, @node-rs/bcrypt) cannot be bundled anyway.
+// (scripts/build-binary.mjs makes the single executable from the same sources.)
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readBuildInfo, root, versionDefines } from "./build-info.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 await build({
   absWorkingDir: root,
   entryPoints: ["src/cli/main.ts"],
@@ -18,6 +17,9 @@ await build({
   packages: "external",
   sourcemap: "linked",
   logLevel: "warning",
-  // `authsvc --version` prints the package's version.
-  define: { __VERSION__: JSON.stringify(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version) },
+  // A real `require` for the few lazy requires in src/ (the common-password list is loaded on
+  // first use): esbuild's ESM output has none of its own.
+  banner: { js: 'import { createRequire as __authsvcCreateRequire } from "node:module"; const require = __authsvcCreateRequire(import.meta.url);' },
+  // `authsvc --version` prints the package's version and the commit it was built from.
+  define: versionDefines(readBuildInfo()),
 });

@@ -10,14 +10,25 @@ import { serveCommand } from "./serve.js";
 import { sessionsCommand } from "./sessions.js";
 import { tailMailCommand } from "./tail-mail.js";
 import { usersCommand } from "./users.js";
+import { isSingleExecutable } from "../native/addons.js";
 
+// Set by the builds (scripts/build.mjs, scripts/build-binary.mjs): package version and the git commit.
 declare const __VERSION__: string | undefined;
+declare const __COMMIT__: string | undefined;
+
+/** `authsvc --version`: the version, the commit it was built from, the Node.js it runs on and how it was installed. */
+export function describeVersion(): string {
+  const version = typeof __VERSION__ === "string" ? __VERSION__ : "dev";
+  const commit = typeof __COMMIT__ === "string" ? __COMMIT__ : "unknown";
+  const kind = isSingleExecutable() ? "single executable" : "npm";
+  return `authsvc ${version} (commit ${commit}, ${kind}, Node.js ${process.version})`;
+}
 
 /** Builds the commander program; every command is a factory taking the IO, so tests run it in-process. */
 export function createProgram(io: CliIO): Command {
   const program = new Command("authsvc")
     .description("Self-hosted user authentication: email/password, verification, reset, third-party sign-in, JWT sessions.")
-    .version(typeof __VERSION__ === "string" ? __VERSION__ : "dev")
+    .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
   for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand]) {

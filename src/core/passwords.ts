@@ -23,11 +23,20 @@ let common: Set<string> | undefined;
 function commonPasswords(): Set<string> {
   if (!common) {
     // zxcvbn-ts's ranked list of ~49k passwords seen in breaches, bundled: works offline.
-    const require = createRequire(import.meta.url);
-    const list: string[] = require("@zxcvbn-ts/language-common").dictionary["passwords-common"];
+    const list: string[] = loadZxcvbnCommon().dictionary["passwords-common"];
     common = new Set(list.filter((p) => [...p].length >= 8));
   }
   return common;
+}
+
+/**
+ * Loaded on first use, not at start (~30 ms, ~6 MB). Both builds have a `require`: the npm bundle
+ * defines one (scripts/build.mjs banner), and in the single executable's CommonJS bundle esbuild
+ * resolves this literal require to the copy of the package inside the executable. Only the
+ * TypeScript source, as the tests run it, may have none.
+ */
+function loadZxcvbnCommon(): { dictionary: Record<string, string[]> } {
+  return typeof require === "function" ? require("@zxcvbn-ts/language-common") : createRequire(import.meta.url)("@zxcvbn-ts/language-common");
 }
 
 export interface PolicyOptions {

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema.js";
+import { loadNativeBinding } from "../native/addons.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -55,7 +56,11 @@ function openSqlite(opts: OpenOptions): Store {
   const file = opts.url.replace(/^sqlite:(\/\/)?/i, "");
   // The busy timeout comes first: switching a fresh file to WAL takes a lock, and two processes
   // starting at once (two `authsvc migrate`) must wait for each other, not fail with SQLITE_BUSY.
-  const raw = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist === true });
+  // nativeBinding: undefined in an npm install (the package finds its own), the addon carried
+  // inside the single executable otherwise (src/native/addons.ts). better-sqlite3 takes the loaded
+  // module as well as a path; its type declarations only know the path.
+  const nativeBinding = loadNativeBinding("better-sqlite3") as string | undefined;
+  const raw = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist === true, nativeBinding });
   const sync = opts.sqliteSynchronous ?? "FULL";
   raw.pragma("journal_mode = WAL");
   raw.pragma(`synchronous = ${sync}`);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +20,10 @@ describe("authsvc program", () => {
     expect(help.code).toBe(0);
     for (const c of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${c}\\b`, "m"));
     const version = await runBin(["--version"]);
-    expect(version).toMatchObject({ code: 0, stdout: `${(await import("../../package.json", { with: { type: "json" } })).default.version}\n` });
+    const pkg = (await import("../../package.json", { with: { type: "json" } })).default;
+    // The version and the commit the bundle was built from (test/global-setup.ts built it from this checkout).
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    expect(version).toMatchObject({ code: 0, stdout: `authsvc ${pkg.version} (commit ${commit}, npm, Node.js ${process.version})\n` });
   });
 
   it("every command documents --password-stdin where it takes a password", async () => {
