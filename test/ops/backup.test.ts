@@ -75,7 +75,7 @@ describe.each(backends)("authsvc backup on $name", (backend) => {
     expect(report.bytes).toBe(statSync(file).size);
     expect(report.tables.caught_mail).toBe(2000);
     const copy = new Database(file, { readonly: true });
-    cleanup.push(() => copy.close());
+    cleanup.push(() => { copy.close(); });
     expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
     const emails = new Set(copy.prepare("select email from users").pluck().all() as string[]);
     for (const e of before) expect(emails.has(e)).toBe(true);
