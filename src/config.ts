@@ -53,6 +53,13 @@ export interface Config {
   shutdownTimeoutMs: number;
   sqliteSynchronous: "FULL" | "NORMAL";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  // Operations (#12a): scheduled SQLite backups and the Prometheus endpoint.
+  backupDir: string | undefined;
+  backupEveryMs: number;
+  backupKeep: number;
+  metrics: boolean;
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -185,6 +192,13 @@ export const settings: readonly Setting[] = [
   { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
+  // Operations (#12a)
+  { key: "backupDir", flag: "backup-dir", env: "AUTHSVC_BACKUP_DIR", parse: optStr, default: () => undefined, doc: "serve writes scheduled backups of the SQLite database here (off when unset)" },
+  { key: "backupEveryMs", flag: "backup-every", env: "AUTHSVC_BACKUP_EVERY", parse: duration(1000, 365 * 86_400_000), default: () => 86_400_000, doc: "time between scheduled backups" },
+  { key: "backupKeep", flag: "backup-keep", env: "AUTHSVC_BACKUP_KEEP", parse: int(1, 100_000), default: () => 7, doc: "scheduled backups kept (the oldest are deleted)" },
+  { key: "metrics", flag: "metrics", env: "AUTHSVC_METRICS", parse: bool, default: () => false, doc: "serve Prometheus metrics at /metrics (on the API port unless --metrics-port)" },
+  { key: "metricsPort", flag: "metrics-port", env: "AUTHSVC_METRICS_PORT", parse: int(0, 65535), default: () => undefined, doc: "serve /metrics on this port of its own instead of the API port (turns metrics on)" },
+  { key: "metricsHost", flag: "metrics-host", env: "AUTHSVC_METRICS_HOST", parse: str, default: () => "127.0.0.1", doc: "address the --metrics-port listener binds to" },
 ];
 
 export interface ConfigInput {

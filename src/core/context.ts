@@ -3,6 +3,7 @@ import type { TemplateOverrides } from "../mail/templates.js";
 import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
+import type { MetricsSink } from "../util/metrics.js";
 import type { ThirdPartyRegistry } from "./thirdparty/registry.js";
 import type { KeyRing } from "./signing-keys.js";
 
@@ -22,4 +23,6 @@ export interface CoreContext {
   mailTemplates?: TemplateOverrides;
   /** Cached signing keys (JWT signing, verification, JWKS). */
   keys: KeyRing;
+  /** Where counters go (rate-limit refusals, sign-ins…); a no-op sink when metrics are off. */
+  metrics: MetricsSink;
 }
