@@ -31,7 +31,7 @@ export async function backupSqlite(sourceFile: string, dest: string, opts: { for
   const tmp = besideName(dest, "backup");
   try {
     await copySqliteDatabase(sourceFile, tmp);
-    const tables = finishSqliteCopy(tmp);
+    const tables = await finishSqliteCopy(tmp);
     fsyncFileAndDir(tmp);
     renameSync(tmp, dest);
     fsyncFileAndDir(dest);

@@ -26,7 +26,7 @@ export async function restoreSqlite(source: string, target: string, opts: { now?
   try {
     await copySqliteDatabase(source, tmp);
     let tables: Record<string, number>;
-    try { tables = finishSqliteCopy(tmp); } catch (err) { throw new OpsError(`${source} is not a usable database: ${(err as Error).message}`); }
+    try { tables = await finishSqliteCopy(tmp); } catch (err) { throw new OpsError(`${source} is not a usable database: ${(err as Error).message}`); }
     const applied = readMigrations(tmp, source);
     fsyncFileAndDir(tmp);
     // Checked again right before the swap: a server may have started while we copied.
