@@ -4,6 +4,7 @@ import { backends, sqliteBackend } from "../helpers/backends.js";
 import { credentials, postJson } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import type { Config } from "../../src/config.js";
+import { waitForCaughtMail } from "../helpers/mail.js";
 import { killChild, startServe } from "./serve-child.js";
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -71,6 +72,24 @@ describe.each(backends)("/metrics on $name", (backend) => {
     expect(m.value("authsvc_outbox_pending")).toBe(1); // no worker runs in this app: the reset mail waits
     expect(m.value("authsvc_outbox_oldest_pending_age_seconds")).toBe(90);
     expect(m.value("authsvc_outbox_failed")).toBe(0);
+  });
+
+  it("counts rate-limit refusals by bucket and busy-database 503s through the sink core and http call, and caught mail", async () => {
+    const t = await app(backend, { metrics: true, mailCatcher: true, mailCatcherPort: 0 }, true);
+    // The rate limiter and the busy path report through ctx.metrics (the limiter is wired by its own change).
+    t.app.ctx.metrics.rateLimited("signin");
+    t.app.ctx.metrics.rateLimited("signin");
+    t.app.ctx.metrics.rateLimited("signup");
+    t.app.ctx.metrics.databaseBusy();
+    await postJson(`${t.url}/auth/signup`, credentials("ada@example.com"));
+    await postJson(`${t.url}/auth/user/password/reset/token`, { formFields: [{ id: "email", value: "ada@example.com" }] });
+    await waitForCaughtMail(t.app, "ada@example.com");
+    const m = await scrape(`${t.url}/metrics`);
+    expect(m.value("authsvc_rate_limited_total", { bucket: "signin" })).toBe(2);
+    expect(m.value("authsvc_rate_limited_total", { bucket: "signup" })).toBe(1);
+    expect(m.value("authsvc_database_busy_total")).toBe(1);
+    expect(m.value("authsvc_mail_caught_total")).toBe(1);
+    expect(m.value("authsvc_outbox_pending")).toBe(0);
   });
 
   it("with --metrics-port: served on a listener of its own, and not on the API port", async () => {
