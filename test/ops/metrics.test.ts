@@ -118,4 +118,15 @@ describe("metrics in the built server", () => {
     expect((await fetch(`http://127.0.0.1:${s.port}/metrics`)).status).toBe(404);
     await killChild(s.child, "SIGTERM");
   });
+
+  it("in production, --metrics on the API port warns in the banner that the endpoint is public", async () => {
+    const db = await sqliteBackend.create();
+    cleanup.push(db.drop);
+    const env = { AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtp://127.0.0.1:1", AUTHSVC_SECRET: "s".repeat(40) };
+    const s = await startServe(["--database", db.url, "--production", "--host", "127.0.0.1", "--bcrypt-cost", "10", "--metrics"], cleanup, env);
+    const warning = /WARNING: \/metrics is served on the public API port: block it at your proxy, or move it with --metrics-port/;
+    while (!warning.test(s.banner())) await new Promise((r) => setTimeout(r, 20));
+    expect((await fetch(`http://127.0.0.1:${s.port}/metrics`)).status).toBe(200);
+    await killChild(s.child, "SIGTERM");
+  });
 });
