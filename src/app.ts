@@ -16,6 +16,11 @@ import { openStore, type Store } from "./store/database.js";
 import { isMigrated, migrateToLatest } from "./store/migrator.js";
 import { systemClock, type Clock } from "./util/clock.js";
 import { createLogger, type Logger } from "./util/logger.js";
+import { noMetrics } from "./util/metrics.js";
+import { createMetrics } from "./ops/metrics.js";
+import { startMetricsServer } from "./ops/metrics-server.js";
+import { startBackupSchedule, type BackupSchedule } from "./ops/backup-schedule.js";
+import { isPostgresUrl, sqliteFilePath } from "./store/database.js";
 
 export interface AppOverrides {
   clock?: Clock;
@@ -42,6 +47,11 @@ export interface App {
     /** One delivery pass over the outbox (uses the running worker, or a one-off one). */
     flush(): Promise<{ sent: number; failed: number; via?: string }>;
   };
+  /** Operations: where the --metrics-port listener is (after start), the backup schedule if any. */
+  ops: {
+    metricsServer(): { host: string; port: number } | undefined;
+    backups(): BackupSchedule | undefined;
+  };
 }
 
 /** Composition root: builds db, clock, logger, services and the HTTP app from a config. */
@@ -57,8 +67,13 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const keys = createKeyRing({ config, store, clock, logger });
   let worker: OutboxWorker | undefined;
   let catcher: MailCatcher | undefined;
+  // Metrics exist only when asked for (--metrics, or --metrics-port): never on by accident.
+  const metrics = config.metrics || config.metricsPort !== undefined ? createMetrics({ store, clock }) : undefined;
+  let metricsServer: { host: string; port: number; close(): Promise<void> } | undefined;
+  let backups: BackupSchedule | undefined;
   const deferred = createDeferredWork(logger);
   const ctx: CoreContext = {
+    metrics: metrics?.sink ?? noMetrics,
     config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
     outboxNotify: () => worker?.kick(),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
@@ -87,7 +102,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     }
   };
 
-  const http = createHttpApp({ ctx, readiness });
+  const http = createHttpApp({ ctx, readiness, metricsEndpoint: metrics && config.metricsPort === undefined ? metrics : undefined });
   const stoppers: Array<() => Promise<void>> = [];
   let closed = false;
 
@@ -104,7 +119,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     start: async () => {
       await keys.load(); // create the first signing key now rather than on the first sign-in
       if (config.mailCatcher) {
-        catcher = await startMailCatcher({ store, clock, logger, host: config.mailCatcherHost, port: config.mailCatcherPort, retention: config.mailCatcherRetention, maxAgeMs: config.mailCatcherMaxAgeMs });
+        catcher = await startMailCatcher({ store, clock, logger, host: config.mailCatcherHost, port: config.mailCatcherPort, retention: config.mailCatcherRetention, maxAgeMs: config.mailCatcherMaxAgeMs, onCaught: ctx.metrics.mailCaught });
         stoppers.push(() => catcher!.close());
       }
       const transport = createTransport();
@@ -116,6 +131,18 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
         logger.info("mail delivery", { via: transport.description });
       } else {
         logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
+      }
+      if (metrics && config.metricsPort !== undefined) {
+        const m = await startMetricsServer(metrics, config.metricsHost, config.metricsPort, logger);
+        metricsServer = m;
+        stoppers.push(() => m.close());
+      }
+      if (config.backupDir) {
+        if (isPostgresUrl(config.database)) throw new ConfigError("invalid value for --backup-dir: scheduled backups are for the embedded SQLite database; back PostgreSQL up with pg_dump");
+        const b = startBackupSchedule({ file: sqliteFilePath(config.database), dir: config.backupDir, everyMs: config.backupEveryMs, keep: config.backupKeep, clock, logger });
+        backups = b;
+        stoppers.push(() => b.stop());
+        logger.info("scheduled backups", { dir: config.backupDir, every: config.backupEveryMs, keep: config.backupKeep });
       }
       stoppers.push(schedulePurge(ctx)); // expired tokens, ended sessions, dead refresh-token hashes
     },
@@ -132,6 +159,10 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
           transport.close();
         }
       },
+    },
+    ops: {
+      metricsServer: () => (metricsServer ? { host: metricsServer.host, port: metricsServer.port } : undefined),
+      backups: () => backups,
     },
     close: async () => {
       if (closed) return;

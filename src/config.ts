@@ -58,6 +58,13 @@ export interface Config {
   // Admin API (#12b)
   /** Bearer key of the admin API under /admin/v1; undefined = the admin API is off. */
   adminApiKey: string | undefined;
+  // Operations (#12a): scheduled SQLite backups and the Prometheus endpoint.
+  backupDir: string | undefined;
+  backupEveryMs: number;
+  backupKeep: number;
+  metrics: boolean;
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -194,6 +201,13 @@ export const settings: readonly Setting[] = [
   { key: "sessionMaxLifetimeMs", flag: "session-max-lifetime", env: "AUTHSVC_SESSION_MAX_LIFETIME", parse: duration(3_600_000, 400 * 86_400_000), default: () => 30 * 86_400_000, doc: "absolute session lifetime from sign-in, however often it is refreshed; then the user signs in again" },
   // Admin API (#12b)
   { key: "adminApiKey", env: "AUTHSVC_ADMIN_API_KEY", parse: (v) => { const s = str(v) as string; return /\s/.test(s) ? fail("expected no spaces") : s.length >= 32 ? s : fail("expected at least 32 characters"); }, secret: "all", default: () => undefined, doc: "bearer key of the admin API under /admin/v1 (≥ 32 chars; unset = admin API off); env or file only" },
+  // Operations (#12a)
+  { key: "backupDir", flag: "backup-dir", env: "AUTHSVC_BACKUP_DIR", parse: optStr, default: () => undefined, doc: "serve writes scheduled backups of the SQLite database here (off when unset)" },
+  { key: "backupEveryMs", flag: "backup-every", env: "AUTHSVC_BACKUP_EVERY", parse: duration(1000, 365 * 86_400_000), default: () => 86_400_000, doc: "time between scheduled backups" },
+  { key: "backupKeep", flag: "backup-keep", env: "AUTHSVC_BACKUP_KEEP", parse: int(1, 100_000), default: () => 7, doc: "scheduled backups kept (the oldest are deleted)" },
+  { key: "metrics", flag: "metrics", env: "AUTHSVC_METRICS", parse: bool, default: () => false, doc: "serve Prometheus metrics at /metrics (on the API port unless --metrics-port)" },
+  { key: "metricsPort", flag: "metrics-port", env: "AUTHSVC_METRICS_PORT", parse: int(0, 65535), default: () => undefined, doc: "serve /metrics on this port of its own instead of the API port (turns metrics on)" },
+  { key: "metricsHost", flag: "metrics-host", env: "AUTHSVC_METRICS_HOST", parse: str, default: () => "127.0.0.1", doc: "address the --metrics-port listener binds to" },
 ];
 
 export interface ConfigInput {

@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { createApp, type App } from "../app.js";
+import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { ConfigError, type Config } from "../config.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
@@ -21,11 +23,13 @@ export async function openAppOrFail(config: Readonly<Config>, logger: Logger): P
 }
 
 /**
- * Opens the app for an admin command (store + core, no listener), applies pending migrations so a
- * fresh database just works, runs `fn`, and always closes the database.
+ * Opens the app for an admin command (store + core, no listener), applies pending migrations,
+ * runs `fn`, and always closes the database. A SQLite file that does not exist is refused unless
+ * the command was given --create: a typo in --database must not quietly make an empty database.
  */
 export async function withApp<T>(flags: Record<string, unknown>, io: CliIO, fn: (app: App) => Promise<T>): Promise<T> {
   const { config } = configFromFlags(flags, io);
+  refuseMissingDatabase(config.database, flags.create === true);
   const logger = createLogger(config.logLevel === "debug" ? "debug" : "error", (line) => io.err(line));
   const app = await openAppOrFail(config, logger);
   try {
@@ -45,4 +49,12 @@ export async function withApp<T>(flags: Record<string, unknown>, io: CliIO, fn: 
 /** Prints a value as JSON (for --json). */
 export function printJson(io: CliIO, value: unknown): void {
   io.out(JSON.stringify(value));
+}
+
+/** Only `migrate`, `serve` and commands given --create may create a SQLite file. */
+export function refuseMissingDatabase(database: string, create: boolean): void {
+  if (create || isPostgresUrl(database)) return;
+  const file = sqliteFilePath(database);
+  if (file === ":memory:" || existsSync(file)) return;
+  throw new CliError(`no database at ${file}; check --database (AUTHSVC_DATABASE), or create it with \`authsvc migrate --database ${file}\` (or give --create)`);
 }

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { signUpWithPassword, toUserJson } from "../core/users.js";
 import { withApp, printJson } from "./context.js";
-import { addConfigOptions } from "./options.js";
+import { addConfigOptions, addCreateOption } from "./options.js";
 import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";
 
 /** `authsvc create-user --email E --password-stdin [--verified]`, through the same core as sign-up. */
@@ -14,6 +14,7 @@ export function createUserCommand(io: CliIO): Command {
     .option("--verified", "mark the email address as verified")
     .option("--json", "print the created user as JSON");
   addConfigOptions(cmd, "common");
+  addCreateOption(cmd);
   return cmd.action(async (flags) => {
     if (flags.passwordStdin && flags.password !== undefined) throw new CliError("give either --password-stdin or --password, not both", 2);
     if (!flags.passwordStdin && !flags.password) throw new CliError("a password is required: pipe it in with --password-stdin", 2);

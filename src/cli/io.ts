@@ -1,3 +1,4 @@
+import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 
 /** Where a command reads and writes: the real terminal, or buffers in tests. */
@@ -6,6 +7,8 @@ export interface CliIO {
   err(text: string): void;
   stdin: Readable;
   env: Record<string, string | undefined>;
+  /** True when a person is at the keyboard (stdin and stderr are terminals): commands may ask. */
+  isTerminal?: boolean;
   /** Resolves when the user interrupts (SIGINT/SIGTERM); used by long-running commands. */
   onSignal?(handler: (signal: string) => void): () => void;
   /** Raw standard error, only when it is a terminal (progress bars redraw a line; never into a log). */
@@ -28,6 +31,7 @@ export function processIO(): CliIO {
     stdin: process.stdin,
     env: process.env,
     stderrTTY: process.stderr.isTTY ? { write: (t) => process.stderr.write(t), get columns() { return process.stderr.columns; } } : undefined,
+    isTerminal: Boolean(process.stdin.isTTY && process.stderr.isTTY),
     onSignal: (handler) => {
       const h = (sig: NodeJS.Signals) => handler(sig);
       process.on("SIGINT", h);
@@ -47,4 +51,16 @@ export async function readPasswordFromStdin(stdin: Readable): Promise<string> {
   const password = Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
   if (password === "") throw new CliError("no password on standard input (pipe it in: printf '%s' \"$PASSWORD\" | authsvc …)", 2);
   return password;
+}
+
+/** Asks a yes/no question on stderr and reads one line from stdin; only "yes" or "y" is yes. */
+export async function askYes(io: CliIO, question: string): Promise<boolean> {
+  io.err(question);
+  const rl = createInterface({ input: io.stdin, terminal: false });
+  try {
+    for await (const line of rl) return /^\s*(y|yes)\s*$/i.test(line);
+    return false;
+  } finally {
+    rl.close();
+  }
 }

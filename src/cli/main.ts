@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { backupCommands } from "./backup.js";
 import { configCommand } from "./config.js";
 import { createUserCommand } from "./create-user.js";
 import { CliError, processIO, type CliIO } from "./io.js";
@@ -34,6 +35,7 @@ export function createProgram(io: CliIO): Command {
   for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand]) {
     program.addCommand(make(io));
   }
+  for (const cmd of backupCommands(io)) program.addCommand(cmd);
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();
     cmd.configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });

@@ -2,7 +2,7 @@ import { Command, Option } from "commander";
 import { ConfigError, resolveConfig, settings, type ResolvedConfig } from "../config.js";
 import { CliError, type CliIO } from "./io.js";
 
-const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession"]);
+const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession", "metrics"]);
 /**
  * Settings the admin commands take as flags (they hash passwords and open the database);
  * `serve` and `config` take all of them. Every setting still works from env and file.
@@ -29,6 +29,7 @@ export function addConfigOptions(cmd: Command, which: "all" | "common"): Command
 export function addAdminSubcommand(parent: Command, name: string, description: string): Command {
   const c = new Command(name).description(description).option("--json", "machine-readable output");
   addConfigOptions(c, "common");
+  addCreateOption(c);
   parent.addCommand(c);
   return c;
 }
@@ -41,4 +42,9 @@ export function configFromFlags(flags: Record<string, unknown>, io: CliIO): Reso
     if (err instanceof ConfigError) throw new CliError(`configuration error: ${err.message}`, 2);
     throw err;
   }
+}
+
+/** `--create`: an admin command may make a new SQLite database (otherwise a missing file is an error). */
+export function addCreateOption(cmd: Command): Command {
+  return cmd.option("--create", "create the SQLite database if it does not exist (otherwise a missing file is refused)");
 }

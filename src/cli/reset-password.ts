@@ -1,27 +1,31 @@
 import { canonicalEmail } from "../core/emails.js";
 import { Command } from "commander";
+import { websiteLink } from "../core/mail-queue.js";
 import { requestPasswordReset } from "../core/password-reset.js";
-import { findUser, setPassword } from "../core/users.js";
+import { setPassword } from "../core/users.js";
 import { withApp, printJson } from "./context.js";
-import { addConfigOptions } from "./options.js";
+import { addConfigOptions, addCreateOption } from "./options.js";
 import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";
+import { resolveUserRef } from "./user-ref.js";
 
-/** `authsvc reset-password --email E (--password-stdin | --send-link)`. */
+/** `authsvc reset-password (--email E | --user ID) (--password-stdin | --send-link)`. */
 export function resetPasswordCommand(io: CliIO): Command {
   const cmd = new Command("reset-password")
     .description("set a new password (revokes the user's sessions), or mail the user a reset link")
-    .requiredOption("--email <email>", "the user's email address")
+    .option("--email <email>", "the user's email address")
+    .option("--user <id-or-email>", "the user's id (when an email belongs to more than one user)")
     .option("--password-stdin", "read the new password from standard input")
-    .option("--send-link", "issue a reset token and queue the reset mail instead")
+    .option("--send-link", "issue a reset token and queue the reset mail instead (development: also prints the link)")
     .option("--json", "machine-readable output");
   addConfigOptions(cmd, "common");
+  addCreateOption(cmd);
   return cmd.action(async (flags) => {
+    if (!!flags.email === !!flags.user) throw new CliError("give exactly one of --email or --user", 2);
     if (!!flags.passwordStdin === !!flags.sendLink) throw new CliError("give exactly one of --password-stdin or --send-link", 2);
     if (flags.sendLink) return sendLink(io, flags);
     const password = await readPasswordFromStdin(io.stdin);
     await withApp(flags, io, async (app) => {
-      const u = await findUser(app.ctx, flags.email);
-      if (!u) throw new CliError(`no user ${flags.email}`);
+      const u = await resolveUserRef(app, String(flags.user ?? flags.email));
       const r = await setPassword(app.ctx, u.id, password, "cli");
       if (r.status === "NO_PASSWORD_LOGIN") throw new CliError(`${u.email} signs in with a third-party provider and has no password`);
       if (r.status === "FIELD_ERROR") throw new CliError(`could not set the password: ${r.formFields[0].error}`);
@@ -33,17 +37,24 @@ export function resetPasswordCommand(io: CliIO): Command {
 
 /**
  * --send-link: the same core function as POST /user/password/reset/token, then one delivery
- * attempt; what it could not deliver stays queued for the running server's outbox worker.
+ * attempt; what it could not deliver stays queued for the running server's outbox worker. A reset
+ * goes to the address's email/password account, so an address shared with a third-party user is
+ * not ambiguous here. In development mode the link is printed too (as the API shows the token
+ * there), so no mail setup is needed to try it; never in production, where only the mailbox owner
+ * may see it.
  */
 async function sendLink(io: CliIO, flags: Record<string, unknown>): Promise<void> {
   await withApp(flags, io, async (app) => {
-    const r = await requestPasswordReset(app.ctx, String(flags.email), { source: "cli" });
-    if (r.status === "FIELD_ERROR") throw new CliError(`not a valid address: ${JSON.stringify(flags.email)}`, 2);
-    if (r.outcome === "no_account") throw new CliError(`no email/password account for ${flags.email}; nothing sent`);
+    const email = flags.user ? (await resolveUserRef(app, String(flags.user))).email : String(flags.email);
+    const r = await requestPasswordReset(app.ctx, email, { source: "cli" });
+    if (r.status === "FIELD_ERROR") throw new CliError(`not a valid address: ${JSON.stringify(email)}`, 2);
+    if (r.outcome === "no_account") throw new CliError(`no email/password account for ${email}; nothing sent`);
     const delivery = await app.mail.flush();
     const queued = delivery.sent > 0 ? `sent via ${delivery.via ?? "the configured relay"}` : "queued (the server's outbox worker will deliver it)";
-    if (flags.json) return printJson(io, { email: canonicalEmail(String(flags.email)), outcome: r.outcome, expiresAt: r.expiresAt ?? null, delivered: delivery.sent > 0 });
-    if (r.outcome === "third_party_notice") return io.out(`${flags.email} signs in with a third-party provider: no reset link; a mail saying so was ${queued}`);
-    io.out(`reset link for ${flags.email} (valid until ${new Date(r.expiresAt!).toISOString()}) ${queued}`);
+    const link = app.config.mode === "development" && r.token ? websiteLink(app.ctx, "reset-password", r.token) : undefined;
+    if (flags.json) return printJson(io, { email: canonicalEmail(email), outcome: r.outcome, expiresAt: r.expiresAt ?? null, delivered: delivery.sent > 0, ...(link ? { link } : {}) });
+    if (r.outcome === "third_party_notice") return io.out(`${email} signs in with a third-party provider: no reset link; a mail saying so was ${queued}`);
+    io.out(`reset link for ${email} (valid until ${new Date(r.expiresAt!).toISOString()}) ${queued}`);
+    if (link) io.out(`link (development mode only): ${link}`);
   });
 }

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
 import { ListenError, startHttpServer, type HttpServer } from "../http/server.js";
+import { formatDuration } from "../util/duration.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
@@ -52,6 +53,7 @@ export function serveCommand(io: CliIO): Command {
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
       printBanner(io, config, http.port, app.mail.catcher());
+      printOpsBanner(io, config, http.port, app.ops.metricsServer());
       const signal = await stopRequested;
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
@@ -97,6 +99,19 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher:
     );
   }
   io.err(lines.join("\n"));
+}
+
+/** Metrics and scheduled backups, when on. /metrics on the API port in production gets a warning. */
+function printOpsBanner(io: CliIO, config: Readonly<Config>, port: number, metricsServer: { host: string; port: number } | undefined): void {
+  const lines: string[] = [];
+  const hostOf = (h: string) => (h.includes(":") ? `[${h}]` : h);
+  if (metricsServer) lines.push(`  metrics:    http://${hostOf(metricsServer.host)}:${metricsServer.port}/metrics  (a listener of its own)`);
+  else if (config.metrics) {
+    lines.push(`  metrics:    http://${hostOf(config.host)}:${port}/metrics  (on the API port)`);
+    if (config.mode === "production") lines.push("  WARNING: /metrics is served on the public API port: block it at your proxy, or move it with --metrics-port (binds to 127.0.0.1).");
+  }
+  if (config.backupDir) lines.push(`  backups:    every ${formatDuration(config.backupEveryMs)} into ${config.backupDir}, keeping ${config.backupKeep}`);
+  if (lines.length) io.err(lines.join("\n"));
 }
 
 /**

@@ -1,20 +1,10 @@
 import { Command } from "commander";
-import { deleteUser, findUser, listUsers, toUserJson, verifyUserEmail, type UserView } from "../core/users.js";
+import { deleteUser, listUsers, toUserJson, verifyUserEmail } from "../core/users.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
-import { CliError, type CliIO } from "./io.js";
+import { askYes, CliError, type CliIO } from "./io.js";
+import { describeUser as describe, resolveUserRef as mustFind } from "./user-ref.js";
 import { addTransferCommands } from "./users-transfer.js";
-
-function describe(u: UserView): string {
-  const methods = u.loginMethods.map((m) => (m.thirdParty ? `thirdparty:${m.thirdParty.id}` : "emailpassword")).join(",");
-  return `${u.id}  ${u.email}  ${u.verified ? "verified" : "unverified"}  ${methods}  joined ${new Date(u.timeJoined).toISOString()}`;
-}
-
-async function mustFind(app: Parameters<Parameters<typeof withApp>[2]>[0], ref: string): Promise<UserView> {
-  const u = await findUser(app.ctx, ref);
-  if (!u) throw new CliError(`no user ${ref}`);
-  return u;
-}
 
 /** `authsvc users list | show | delete | verify`. */
 export function usersCommand(io: CliIO): Command {
@@ -41,13 +31,19 @@ export function usersCommand(io: CliIO): Command {
       io.out(`id:        ${u.id}\nemail:     ${u.email}\nverified:  ${u.verified}\njoined:    ${new Date(u.timeJoined).toISOString()}\nlogin methods:`);
       for (const m of u.loginMethods) io.out(`  - ${m.thirdParty ? `thirdparty (${m.thirdParty.id}, user ${m.thirdParty.userId})` : "emailpassword"}  ${m.email}  ${m.verified ? "verified" : "unverified"}`);
     }));
-  sub("delete", "delete a user and everything attached to them").argument("<email-or-id>")
-    .action(async (ref, flags) => withApp(flags, io, async (app) => {
-      const u = await mustFind(app, ref);
-      await deleteUser(app.ctx, u.id, "cli");
-      if (flags.json) return printJson(io, { deleted: u.id });
-      io.out(`deleted user ${u.id} <${u.email}>`);
-    }));
+  sub("delete", "delete a user and everything attached to them (asks first on a terminal; --yes otherwise)").argument("<email-or-id>")
+    .option("-y, --yes", "do not ask (needed when not run on a terminal)")
+    .action(async (ref, flags) => {
+      // A script must say --yes: deleting is not undoable, and a pipe cannot answer a question.
+      if (!flags.yes && !io.isTerminal) throw new CliError("users delete deletes for good; give --yes to confirm (no terminal to ask on)", 2);
+      return withApp(flags, io, async (app) => {
+        const u = await mustFind(app, ref);
+        if (!flags.yes && !(await askYes(io, `delete ${describe(u)} and all their sessions? type "yes" to confirm: `))) throw new CliError("not deleted");
+        await deleteUser(app.ctx, u.id, "cli");
+        if (flags.json) return printJson(io, { deleted: u.id });
+        io.out(`deleted user ${u.id} <${u.email}>`);
+      });
+    });
   sub("verify", "mark a user's email address verified").argument("<email-or-id>")
     .action(async (ref, flags) => withApp(flags, io, async (app) => {
       const u = await mustFind(app, ref);

@@ -3,6 +3,7 @@ import type { TemplateOverrides } from "../mail/templates.js";
 import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
+import type { MetricsSink } from "../util/metrics.js";
 import type { ThirdPartyRegistry } from "./thirdparty/registry.js";
 import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
@@ -25,4 +26,6 @@ export interface CoreContext {
   keys: KeyRing;
   /** Jobs run after the HTTP answer (drained before the store closes), see deferred-work.ts. */
   deferred: DeferredWork;
+  /** Where counters go (rate-limit refusals, sign-ins…); a no-op sink when metrics are off. */
+  metrics: MetricsSink;
 }

@@ -221,3 +221,26 @@ export async function listUsers(ctx: CoreContext, opts: { limit?: number; offset
   }
   return out;
 }
+
+/**
+ * Every user an id or email names: one for an id; for an email, each user with that address (an
+ * email/password user and a third-party user are separate users), oldest first. Admin tools list
+ * them and ask for the id rather than guess which one was meant.
+ */
+export async function findUsersByRef(ctx: CoreContext, idOrEmail: string): Promise<UserView[]> {
+  const db = ctx.store.db;
+  if (!idOrEmail.includes("@")) {
+    const u = await getUser(db, idOrEmail.trim());
+    return u ? [u] : [];
+  }
+  const email = canonicalEmail(idOrEmail);
+  const ids = new Set((await users.findUsersByEmail(db, email)).map((r) => r.id));
+  const cred = await users.findCredentialByEmail(db, email);
+  if (cred) ids.add(cred.user_id);
+  const out: UserView[] = [];
+  for (const id of ids) {
+    const u = await getUser(db, id);
+    if (u) out.push(u);
+  }
+  return out.sort((a, b) => a.timeJoined - b.timeJoined);
+}

@@ -1,6 +1,8 @@
-import { createApp, createRouter, defineEventHandler, setResponseHeader, setResponseHeaders, setResponseStatus, toNodeListener, type App as H3App } from "h3";
+import { createApp, createRouter, defineEventHandler, H3Error, setResponseHeader, setResponseHeaders, setResponseStatus, toNodeListener, type App as H3App } from "h3";
 import { AuthError } from "../core/errors.js";
 import { createAdminHandler } from "./admin/mount.js";
+import { isBusyError } from "../store/database.js";
+import { metricsHandler, requestMetricsHook } from "./metrics.js";
 import { corsHandler } from "./cors.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
@@ -11,12 +13,14 @@ export function createHttpApp(deps: HttpDeps): H3App {
   const logger = deps.ctx.logger;
   const app = createApp({
     onError: (err, event) => {
+      if (isBusyError(err instanceof H3Error && err.cause ? err.cause : err)) deps.ctx.metrics.databaseBusy();
       if (event.handled) return;
       const body = sendError(event, err, logger);
       setResponseHeaders(event, { "content-type": "application/json; charset=utf-8" });
       return event.node.res.end(JSON.stringify(body));
     },
   });
+  if (deps.ctx.metrics.enabled) app.use(requestMetricsHook(deps.ctx.metrics));
   // Baseline headers on every response (security-bar 57, 58): nothing here may be cached unless a
   // handler says so (JWKS, discovery).
   app.use(defineEventHandler((event) => {
@@ -44,6 +48,10 @@ export function createHttpApp(deps: HttpDeps): H3App {
       router.add(p, handler, methods.map((m) => m.toLowerCase() as "get" | "head" | "post"));
       methodsByPath.set(p, [...(methodsByPath.get(p) ?? []), ...methods]);
     }
+  }
+  if (deps.metricsEndpoint) {
+    router.add("/metrics", metricsHandler(deps.metricsEndpoint), ["get", "head"]);
+    methodsByPath.set("/metrics", ["GET", "HEAD"]);
   }
   app.use(router);
   // Nothing matched: a known path with another method is 405 (with Allow), anything else 404.

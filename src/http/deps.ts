@@ -4,4 +4,6 @@ import type { CoreContext } from "../core/context.js";
 export interface HttpDeps {
   ctx: CoreContext;
   readiness(): Promise<{ ready: boolean; reason?: string }>;
+  /** Set when /metrics is served on the API port (--metrics without --metrics-port). */
+  metricsEndpoint?: { render(): Promise<{ contentType: string; body: string }> };
 }

@@ -16,6 +16,8 @@ export interface MailCatcherOptions {
   retention: number;
   /** Messages older than this are deleted. */
   maxAgeMs: number;
+  /** Called once per stored message (metrics). */
+  onCaught?: () => void;
 }
 
 export interface MailCatcher {
@@ -102,4 +104,5 @@ async function storeMessage(o: MailCatcherOptions, raw: Buffer, envelope: { mail
     }
     await pruneCaughtMail(tx, { keep: o.retention, olderThan: now - o.maxAgeMs });
   });
+  o.onCaught?.();
 }

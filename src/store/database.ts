@@ -52,8 +52,13 @@ export function openStore(opts: OpenOptions): Store {
   return isPostgresUrl(opts.url) ? openPostgres(opts) : openSqlite(opts);
 }
 
+/** The file path a SQLite database URL names (`sqlite:` prefixes removed). */
+export function sqliteFilePath(url: string): string {
+  return url.replace(/^sqlite:(\/\/)?/i, "");
+}
+
 function openSqlite(opts: OpenOptions): Store {
-  const file = opts.url.replace(/^sqlite:(\/\/)?/i, "");
+  const file = sqliteFilePath(opts.url);
   // The busy timeout comes first: switching a fresh file to WAL takes a lock, and two processes
   // starting at once (two `authsvc migrate`) must wait for each other, not fail with SQLITE_BUSY.
   // nativeBinding: undefined in an npm install (the package finds its own), the addon carried

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { testConfig } from "../../src/config.js";
@@ -9,8 +10,16 @@ describe.each(backends)("authsvc create-user on $name", (backend) => {
   const t = useCliDatabase(backend);
   beforeEach(async () => { await t.create(); });
 
-  it("creates the user with the canonical email from a password on stdin (migrating a fresh database)", async () => {
-    const r = await t.cli(["create-user", "--email", "Ada@Example.com", "--password-stdin"], { stdin: PW });
+  it("creates the user with the canonical email from a password on stdin (--create: making and migrating a new database)", async () => {
+    await t.create({ empty: true });
+    if (backend.name === "sqlite") {
+      const refused = await t.cli(["create-user", "--email", "Ada@Example.com", "--password-stdin"], { stdin: PW });
+      // A typo in --database must not quietly become a new empty database.
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^authsvc: no database at .*test\.db; check --database .*or give --create\)\n$/);
+      expect(existsSync(t.url())).toBe(false);
+    }
+    const r = await t.cli(["create-user", "--email", "Ada@Example.com", "--password-stdin", "--create"], { stdin: PW });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^created user [0-9a-f-]{36} <ada@example\.com>\n$/);
     expect(r.stderr).toContain("applied migration 001-initial");

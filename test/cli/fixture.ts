@@ -16,14 +16,19 @@ export function useCliDatabase(backend: Backend) {
     while (cleanup.length) await cleanup.pop()!();
   });
   return {
-    async create(): Promise<string> {
+    /** A fresh database, migrated as `authsvc migrate` would (`empty`: not even the file exists). */
+    async create(opts: { empty?: boolean } = {}): Promise<string> {
       const db = await backend.create();
       cleanup.push(db.drop);
       url = db.url;
+      if (opts.empty) return url;
+      // As an operator would: `migrate` makes the database; admin commands refuse a missing file.
+      const m = await runCli(["migrate", "--database", url]);
+      if (m.code !== 0) throw new Error(`migrate failed: ${m.stderr}`);
       return url;
     },
     url: () => url,
-    cli(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+    cli(args: string[], opts: { stdin?: string; env?: Record<string, string>; terminal?: boolean } = {}): Promise<CliResult> {
       return runCli([...args, "--database", url], opts);
     },
     store(): Store {

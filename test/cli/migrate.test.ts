@@ -7,7 +7,7 @@ const names = migrations.map((m) => m.name);
 
 describe.each(backends)("authsvc migrate on $name", (backend) => {
   const t = useCliDatabase(backend);
-  beforeEach(async () => { await t.create(); });
+  beforeEach(async () => { await t.create({ empty: true }); });
 
   it("--status lists pending migrations on a fresh database without changing it", async () => {
     const r = await t.cli(["migrate", "--status"]);

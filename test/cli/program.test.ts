@@ -37,9 +37,11 @@ describe("authsvc program", () => {
   });
 
   it("a database that cannot be opened or reached is one clean line naming it (exit 1), never a stack trace", async () => {
-    for (const args of [["tail-mail"], ["users", "list"], ["keys", "list"]]) {
+    const tail = await runCli(["tail-mail", "--database", "/nonexistent-authsvc-dir/a.db"]);
+    expect(tail).toEqual({ code: 1, stdout: "", stderr: "authsvc: cannot open /nonexistent-authsvc-dir/a.db: Cannot open database because the directory does not exist\n" });
+    for (const args of [["users", "list"], ["keys", "list"]]) {
       const r = await runCli([...args, "--database", "/nonexistent-authsvc-dir/a.db"]);
-      expect({ args, ...r }).toEqual({ args, code: 1, stdout: "", stderr: "authsvc: cannot open /nonexistent-authsvc-dir/a.db: Cannot open database because the directory does not exist\n" });
+      expect({ args, ...r }).toEqual({ args, code: 1, stdout: "", stderr: "authsvc: no database at /nonexistent-authsvc-dir/a.db; check --database (AUTHSVC_DATABASE), or create it with `authsvc migrate --database /nonexistent-authsvc-dir/a.db` (or give --create)\n" });
     }
     // tail-mail only reads: a missing SQLite file is an error, not a new empty database.
     const dir = mkdtempSync(join(tmpdir(), "authsvc-tail-"));

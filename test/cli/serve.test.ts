@@ -139,7 +139,7 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     const db = await database();
     // A real hash cost, so the sign-ins are still hashing when the signal comes.
     const env = { AUTHSVC_BCRYPT_COST: "10", AUTHSVC_LOG_LEVEL: "info" };
-    const created = await runCli(["create-user", "--email", "ada@example.com", "--password-stdin", "--database", db], { stdin: PW, env });
+    const created = await runCli(["create-user", "--email", "ada@example.com", "--password-stdin", "--database", db, "--create"], { stdin: PW, env });
     expect(created.code, created.stderr).toBe(0);
     const child = spawnBin(["serve", "--port", "0", "--mail-catcher-port", "0", "--database", db], { env });
     cleanup.push(async () => { if (child.exitCode === null) child.kill("SIGKILL"); });

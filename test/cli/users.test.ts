@@ -32,7 +32,7 @@ describe.each(backends)("authsvc users on $name", (backend) => {
     expect((await t.cli(["users", "list", "--limit", "0"])).code).toBe(2);
     expect((await t.cli(["users", "list", "--offset", "-1"])).code).toBe(2);
     // A usage error touches nothing: on a fresh database it applies no migration.
-    await t.create();
+    await t.create({ empty: true });
     expect(await t.cli(["users", "list", "--limit", "ten"])).toEqual({ code: 2, stdout: "", stderr: "authsvc: --limit and --offset take whole numbers\n" });
   });
 
@@ -56,7 +56,7 @@ describe.each(backends)("authsvc users on $name", (backend) => {
 
   it.each(["show", "delete", "verify"])("%s of an unknown user fails with exit 1", async (sub) => {
     for (const ref of ["nobody@example.com", "00000000-0000-0000-0000-000000000000"]) {
-      const r = await t.cli(["users", sub, ref]);
+      const r = await t.cli(["users", sub, ref, ...(sub === "delete" ? ["--yes"] : [])]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`no user ${ref}`);
     }
@@ -72,7 +72,7 @@ describe.each(backends)("authsvc users on $name", (backend) => {
 
   it.each(["email", "id"])("delete removes the user and their credential by %s", async (by) => {
     const ref = by === "email" ? "ada@example.com" : adaId;
-    const r = await t.cli(["users", "delete", ref, "--json"]);
+    const r = await t.cli(["users", "delete", ref, "--yes", "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ deleted: adaId });
     expect((await t.cli(["users", "show", adaId])).code).toBe(1);

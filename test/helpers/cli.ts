@@ -4,8 +4,8 @@ import type { CliIO } from "../../src/cli/io.js";
 
 export interface CliResult { code: number; stdout: string; stderr: string }
 
-/** Runs the CLI in-process with the given arguments, stdin and environment. */
-export async function runCli(args: string[], opts: { stdin?: string; env?: Record<string, string | undefined> } = {}): Promise<CliResult> {
+/** Runs the CLI in-process with the given arguments, stdin and environment (`terminal`: as if a person typed). */
+export async function runCli(args: string[], opts: { stdin?: string; env?: Record<string, string | undefined>; terminal?: boolean } = {}): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   const io: CliIO = {
@@ -13,6 +13,7 @@ export async function runCli(args: string[], opts: { stdin?: string; env?: Recor
     err: (t) => { stderr += t.endsWith("\n") ? t : t + "\n"; },
     stdin: Readable.from(opts.stdin === undefined ? [] : [Buffer.from(opts.stdin)]),
     env: { AUTHSVC_BCRYPT_COST: "4", AUTHSVC_LOG_LEVEL: "error", ...opts.env },
+    isTerminal: opts.terminal ?? false,
   };
   const code = await main(["node", "authsvc", ...args], io);
   return { code, stdout, stderr };

@@ -133,11 +133,17 @@ describe.each(backends)("third-party accounts beside email/password ones ($name)
     const json = await runCli(["users", "show", "cli-user@example.com", "--json", "--database", t.config.database]);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: tp.json.user.id, thirdParty: [{ id: "oidc", userId: "cli-user" }], loginMethods: [{ recipeId: "thirdparty", verified: true }] });
 
-    // An address with both kinds of user: `show` picks the email/password one (documented).
-    expect((await signUp(t.url, "cli-user@example.com", "header")).json.status).toBe("OK");
+    // An address with both kinds of user: the CLI does not guess; it lists both and asks for the id.
+    const ep = await signUp(t.url, "cli-user@example.com", "header");
+    expect(ep.json.status).toBe("OK");
+    const epId = (ep.json.user as { id: string }).id;
     const both = await runCli(["users", "show", "cli-user@example.com", "--database", t.config.database]);
-    expect(both.code).toBe(0);
-    expect(both.stdout).toMatch(/login methods:\n {2}- emailpassword {2}cli-user@example\.com/);
-    expect(both.stdout).not.toContain(tp.json.user.id);
+    expect(both.code).toBe(1);
+    expect(both.stdout).toBe("");
+    expect(both.stderr).toMatch(/cli-user@example\.com belongs to 2 users; give the id of the one you mean:/);
+    expect(both.stderr).toMatch(new RegExp(`${tp.json.user.id} .*thirdparty:oidc`));
+    expect(both.stderr).toMatch(new RegExp(`${epId} .*emailpassword`));
+    const byId = await runCli(["users", "show", epId, "--database", t.config.database]);
+    expect(byId.stdout).toMatch(/login methods:\n {2}- emailpassword {2}cli-user@example\.com/);
   });
 });

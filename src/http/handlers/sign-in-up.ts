@@ -13,7 +13,11 @@ import { createSessionResponse } from "../session-guard.js";
 export const signInUpHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
-    const result = await signInUp(deps.ctx, parseSignInUpBody(body));
+    const result = await signInUp(deps.ctx, parseSignInUpBody(body)).catch((err) => {
+      deps.ctx.metrics.signIn("thirdparty", "error");
+      throw err;
+    });
+    deps.ctx.metrics.signIn("thirdparty", result.status === "OK" ? "success" : "no_email");
     // NO_EMAIL_GIVEN_BY_PROVIDER (and every thrown error) leaves without a session.
     if (result.status !== "OK") return result;
     // Same transport as sign-up/sign-in: mode from st-auth-mode / <brand>-auth-mode, front-token,

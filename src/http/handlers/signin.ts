@@ -18,8 +18,12 @@ export const signIn = (deps: HttpDeps) =>
     if (password === "") formFields.push({ id: "password", error: "Field is not optional" });
     if (email === "") formFields.push({ id: "email", error: "Field is not optional" });
     else if (!isValidEmail(canonicalEmail(email))) formFields.push({ id: "email", error: "Email is invalid" });
-    if (formFields.length) return { status: "FIELD_ERROR", formFields };
+    if (formFields.length) {
+      deps.ctx.metrics.signIn("emailpassword", "field_error");
+      return { status: "FIELD_ERROR", formFields };
+    }
     const r = await signInWithPassword(deps.ctx, { email, password });
+    deps.ctx.metrics.signIn("emailpassword", r.status === "OK" ? "success" : "wrong_credentials");
     if (r.status !== "OK") return { status: "WRONG_CREDENTIALS_ERROR" };
     const tokenFields = await createSessionResponse(event, deps, r.user.id);
     return { status: "OK", user: toUserJson(r.user), ...tokenFields };
