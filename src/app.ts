@@ -7,6 +7,7 @@ import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdp
 import { purgeExpiredTokens } from "./core/one-time-tokens.js";
 import { createKeyRing } from "./core/signing-keys.js";
 import { createHttpApp } from "./http/app.js";
+import { createDevMailFeed } from "./http/pages/dev-mail-events.js";
 import { startMailCatcher, type MailCatcher } from "./mail/catcher.js";
 import { createOutboxWorker, type OutboxWorker } from "./mail/outbox-worker.js";
 import { loadTemplateOverrides } from "./mail/template-files.js";
@@ -85,7 +86,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     }
   };
 
-  const http = createHttpApp({ ctx, readiness });
+  // The development inbox's live feed holds streams open; shutdown ends them (see beginShutdown).
+  const devMailFeed = config.mode === "development" ? createDevMailFeed(ctx) : undefined;
+  const http = createHttpApp({ ctx, readiness, devMailFeed });
   const stoppers: Array<() => Promise<void>> = [];
   let closed = false;
 
@@ -119,7 +122,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       purge.unref();
       stoppers.push(async () => clearInterval(purge));
     },
-    beginShutdown: () => { shuttingDown = true; },
+    beginShutdown: () => { shuttingDown = true; devMailFeed?.close(); },
     mail: {
       catcher: () => (catcher ? { host: catcher.host, port: catcher.port } : undefined),
       flush: async () => {
@@ -137,6 +140,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       if (closed) return;
       closed = true;
       shuttingDown = true;
+      devMailFeed?.close();
       for (const stop of stoppers.reverse()) await stop().catch((err) => logger.error("stop failed", { err }));
       if (!overrides.store) await store.close();
     },

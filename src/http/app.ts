@@ -3,6 +3,7 @@ import { AuthError } from "../core/errors.js";
 import { corsHandler } from "./cors.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
+import { buildPageHandler, pageRoutes } from "./pages/routes.js";
 import { routes } from "./routes.js";
 
 /** Builds the h3 app from the route table. */
@@ -41,6 +42,12 @@ export function createHttpApp(deps: HttpDeps): H3App {
       router.add(p, handler, methods.map((m) => m.toLowerCase() as "get" | "head" | "post"));
       methodsByPath.set(p, [...(methodsByPath.get(p) ?? []), ...methods]);
     }
+  }
+  // Hosted pages and development pages (their own table: absolute paths, loopback guard).
+  for (const r of pageRoutes(deps.ctx.config)) {
+    const methods = r.method === "GET" ? ["GET", "HEAD"] : [r.method];
+    router.add(r.path, buildPageHandler(r, deps), methods.map((m) => m.toLowerCase() as "get" | "head" | "post"));
+    methodsByPath.set(r.path, [...(methodsByPath.get(r.path) ?? []), ...methods]);
   }
   app.use(router);
   // Nothing matched: a known path with another method is 405 (with Allow), anything else 404.

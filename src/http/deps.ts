@@ -1,7 +1,10 @@
 import type { CoreContext } from "../core/context.js";
+import type { DevMailFeed } from "./pages/dev-mail-events.js";
 
 /** What the HTTP layer is given by the composition root (app.ts). */
 export interface HttpDeps {
   ctx: CoreContext;
   readiness(): Promise<{ ready: boolean; reason?: string }>;
+  /** The development inbox's live feed (development mode only). */
+  devMailFeed?: DevMailFeed;
 }
