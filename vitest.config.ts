@@ -2,7 +2,11 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheet is imported as text (?raw).
+    css: { include: [/src\/http\/pages\/assets\/.*\.css/] },
     include: ["test/**/*.test.ts"],
+    // The Chromium tests run on their own (npm run test:browser, vitest.browser.config.ts).
+    exclude: ["test/browser/**", "node_modules/**"],
     // Builds dist/cli.mjs once: some tests run the real CLI (bin/authsvc) as a child process.
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,

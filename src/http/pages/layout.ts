@@ -35,6 +35,7 @@ export function renderPage(config: Readonly<Config>, p: PageSpec): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(p.title)} · ${escapeHtml(config.pagesProductName)}</title>
 ${p.takesToken ? `<script src="${assetUrl(p.assets, "token.js")}"></script>\n` : ""}<link rel="stylesheet" href="${assetUrl(p.assets, "pages.css")}">
 ${p.script ? `<script type="module" src="${assetUrl(p.assets, p.script)}"></script>` : ""}
