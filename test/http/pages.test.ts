@@ -125,10 +125,10 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
       const [newest] = await list();
       expect(newest.tokenState).toBe("valid");
       const v = await postJson(`${t.url}/auth/user/email/verify`, { method: "token", token: newest.token }, { authorization: `Bearer ${access}` });
-      expect((await v.json()).status).toBe("OK");
+      expect(((await v.json()) as { status: string }).status).toBe("OK");
       expect((await list()).map((m) => m.tokenState)).toEqual(["used", "expired"]);
 
-      const detail = await (await fetch(`${t.url}/_dev/mail/messages/${newest.id}`)).json();
+      const detail = (await (await fetch(`${t.url}/_dev/mail/messages/${newest.id}`)).json()) as { text: string };
       expect(detail).toMatchObject({ id: newest.id, to: "states@example.com", action: "verify-email", tokenState: "used", hasHtml: true });
       expect(detail.text).toContain(newest.token);
       const html = await fetch(`${t.url}/_dev/mail/messages/${newest.id}/html`);
@@ -143,7 +143,7 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
       expect((await list()).length).toBe(2);
       const del = await fetch(`${t.url}/_dev/mail/delete`, { method: "POST", headers: { "authsvc-dev": "1" } });
       expect(del.status).toBe(200);
-      expect((await del.json()).deleted).toBeGreaterThanOrEqual(2);
+      expect(((await del.json()) as { deleted: number }).deleted).toBeGreaterThanOrEqual(2);
       expect(await list()).toEqual([]);
     });
 
@@ -190,7 +190,7 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
         for (const path of devPaths) {
           const res = await fetch(`${remoteUrl}${path}`);
           expect(res.status, path).toBe(403);
-          expect((await res.json()).message).toMatch(/loopback/);
+          expect(((await res.json()) as { message: string }).message).toMatch(/loopback/);
         }
         expect((await fetch(`${remoteUrl}/_dev/mail/delete`, { method: "POST", headers: { "authsvc-dev": "1" } })).status).toBe(403);
         // The hosted pages and the API are not development pages: they answer.
