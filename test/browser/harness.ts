@@ -27,7 +27,7 @@ export interface PagesServer {
  */
 export async function startPagesServer(config: Partial<Config> = {}): Promise<PagesServer> {
   const db = await sqliteBackend.create();
-  const port = await closedPort();
+  const port = config.port || (await closedPort());
   const url = `http://127.0.0.1:${port}`;
   const app = await createApp(testConfig({ database: db.url, port, publicUrl: url, websiteUrl: url, corsOrigins: [url], hostedPages: true, mailCatcher: true, mailCatcherPort: 0, ...config }));
   await app.migrate();
