@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
 import { expect } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { testConfig, type Config } from "../../src/config.js";
@@ -59,7 +59,7 @@ export async function launchBrowser(): Promise<Browser> {
  * A new tab that records what must never happen on our pages: a script error, a console error
  * (a CSP violation is one), a failed request to our origin.
  */
-export async function openTab(browser: Browser, origin: string, viewport = { width: 1024, height: 800 }): Promise<Page & { problems: string[] }> {
+export async function openTab(browser: Browser | BrowserContext, origin: string, viewport = { width: 1024, height: 800 }): Promise<Page & { problems: string[] }> {
   const page = (await browser.newPage()) as Page & { problems: string[] };
   page.problems = [];
   await page.setViewport(viewport);
