@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "puppeteer-core";
+import { requestEmailVerification } from "../../src/core/email-verification.js";
+import { signUpWithPassword } from "../../src/core/users.js";
+import { waitForCaughtMail } from "../helpers/mail.js";
 import { expectAccessible, expectNoHorizontalScroll, fill, launchBrowser, openTab, screenshot, startPagesServer, waitForText, waitVisible, type PagesServer } from "./harness.js";
 
 describe("sign up on the hosted page, verify through the development inbox (Chromium)", () => {
@@ -92,6 +95,23 @@ describe("sign up on the hosted page, verify through the development inbox (Chro
     }
     await page.goto(`${s.url}/`);
     await expectAccessible(page, "development home page");
+    expect(page.problems).toEqual([]);
+  });
+
+  it("a link opened where nobody is signed in asks to sign in, then finishes the verification", async () => {
+    const r = await signUpWithPassword(s.app.ctx, { email: "other-device@example.com", password: "another device 123" });
+    if (r.status !== "OK") throw new Error(r.status);
+    await requestEmailVerification(s.app.ctx, r.user.id);
+    const mail = await waitForCaughtMail(s.app, "other-device@example.com", { action: "verify-email" });
+    const page = await openTab(await browser.createBrowserContext(), s.url);
+    await page.goto(mail.link!);
+    await waitVisible(page, "#view-sign-in");
+    expect(page.url()).toBe(`${s.url}/auth/verify-email`);
+    await expectAccessible(page, "verify-email page (sign in to finish)");
+    await fill(page, "#email", "other-device@example.com");
+    await fill(page, "#password", "another device 123");
+    await page.click("#sign-in-form button[type=submit]");
+    await waitVisible(page, "#view-done");
     expect(page.problems).toEqual([]);
   });
 });
