@@ -20,7 +20,7 @@ async function signUp(t: TestApp, email: string): Promise<string> {
 describe.each(backends)("hosted pages and development pages over HTTP ($name)", (backend) => {
   describe("production mode", () => {
     let t: TestApp;
-    beforeAll(async () => { t = await createTestApp({ backend, config: { mode: "production", hostedPages: true } }); });
+    beforeAll(async () => { t = await createTestApp({ backend, config: { mode: "production", hostedPages: true, pagesProductName: "Acme <Shop>", pagesLogoUrl: "https://cdn.example.com/logo.svg" } }); });
     afterAll(async () => { await t?.close(); });
 
     it("serves no development inbox and no home page: every development path is the API's 404 JSON", async () => {
@@ -62,6 +62,15 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
         }
       }
       expect((await fetch(`${t.url}/auth/_assets/nope.js`)).status).toBe(404);
+    });
+
+    it("shows the configured product name (escaped) and logo, whose origin alone joins img-src", async () => {
+      const res = await fetch(`${t.url}/auth`);
+      const html = await res.text();
+      expect(html).toContain("Acme &lt;Shop&gt;");
+      expect(html).not.toContain("<Shop>");
+      expect(html).toContain('<img class="logo" src="https://cdn.example.com/logo.svg" alt=""');
+      expect(res.headers.get("content-security-policy")).toContain("img-src 'self' data: https://cdn.example.com;");
     });
 
     it("a page that takes a token loads the script that removes it from the address bar first", async () => {
