@@ -51,6 +51,7 @@ export function createDevMailFeed(ctx: CoreContext): DevMailFeed {
       "x-content-type-options": "nosniff",
       connection: "keep-alive",
     });
+    if (event.method === "HEAD") { res.end(); return; } // headers only: no stream to keep open
     res.write(`retry: 1000\nevent: change\ndata: ${version}\n\n`);
     clients.add(res);
     res.on("close", () => clients.delete(res));
