@@ -38,10 +38,14 @@ async function readTokenState(ctx: CoreContext, v: CaughtMailView): Promise<Toke
   return v.expiresAt && Date.parse(v.expiresAt) <= now ? "expired" : "used";
 }
 
-/** Caught mail, newest first, optionally for one recipient and one action. */
+/**
+ * Caught mail, newest first (the latest `limit`), optionally for recipients containing `to` (any
+ * part of the address, as one types it into the filter) and for one action.
+ */
 export async function listInbox(ctx: CoreContext, f: { to?: string; action?: string; limit?: number }): Promise<InboxMessage[]> {
-  const rows = await listLatestCaughtMail(ctx.store.db, { to: f.to?.trim().toLowerCase() || undefined, limit: Math.min(f.limit ?? 200, 500) });
-  const views = rows.reverse().map(viewCaughtMail).filter((v) => !f.action || v.action === f.action);
+  const rows = await listLatestCaughtMail(ctx.store.db, { limit: Math.min(f.limit ?? 200, 500) });
+  const needle = f.to?.trim().toLowerCase() ?? "";
+  const views = rows.reverse().map(viewCaughtMail).filter((v) => (!f.action || v.action === f.action) && v.to.includes(needle));
   return Promise.all(views.map(async (v) => ({ ...v, tokenState: await readTokenState(ctx, v) })));
 }
 

@@ -81,6 +81,20 @@ describe("sign up on the hosted page, verify through the development inbox (Chro
     await waitForText(page, "#invalid-title", /already verified/);
     await expectAccessible(page, "verify-email page (used link)");
 
+    // The inbox's own controls: copy the token, filter, delete everything.
+    await inbox.bringToFront();
+    await inbox.click("#d-copy");
+    await waitForText(inbox, "#status", /^Token (copied|selected)/);
+    await fill(inbox, "#filter-to", "nobody@example.com");
+    await waitVisible(inbox, "#empty");
+    await fill(inbox, "#filter-to", "ada@");
+    await inbox.select("#filter-action", "verify-email");
+    await waitForText(inbox, "#count", /^\(1\)$/);
+    inbox.once("dialog", (d) => void d.accept());
+    await inbox.click("#delete-all");
+    await waitForText(inbox, "#status", /Deleted 1 message/);
+    await waitVisible(inbox, "#empty");
+
     expect(page.problems).toEqual([]);
     expect(inbox.problems).toEqual([]);
   });

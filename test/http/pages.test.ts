@@ -136,6 +136,10 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
       const v = await postJson(`${t.url}/auth/user/email/verify`, { method: "token", token: newest.token }, { authorization: `Bearer ${access}` });
       expect(((await v.json()) as { status: string }).status).toBe("OK");
       expect((await list()).map((m) => m.tokenState)).toEqual(["used", "expired"]);
+      // The recipient filter matches any part of the address; the action filter is exact.
+      const part = async (q: string) => ((await (await fetch(`${t.url}/_dev/mail/messages?${q}`)).json()) as { messages: Array<{ to: string }> }).messages.map((m) => m.to);
+      expect(await part("to=STATES@")).toEqual(["states@example.com", "states@example.com"]);
+      expect(await part("to=states@&action=reset-password")).toEqual([]);
 
       const detail = (await (await fetch(`${t.url}/_dev/mail/messages/${newest.id}`)).json()) as { text: string };
       expect(detail).toMatchObject({ id: newest.id, to: "states@example.com", action: "verify-email", tokenState: "used", hasHtml: true });
