@@ -122,6 +122,10 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
       const first = await waitForCaughtMail(t.app, "states@example.com");
       const list = async () => ((await (await fetch(`${t.url}/_dev/mail/messages?to=states@example.com&action=verify-email`)).json()) as { messages: Array<{ id: number; tokenState: string; token: string }> }).messages;
       expect((await list()).map((m) => m.tokenState)).toEqual(["valid"]);
+      // A mail scanner fetching the link (a bare GET) uses nothing up.
+      const page = await fetch(first.link!.replace("http://127.0.0.1:9", t.url));
+      expect(page.status).toBe(200);
+      expect((await list()).map((m) => m.tokenState)).toEqual(["valid"]);
 
       t.clock.advance(t.config.emailVerificationTokenLifetimeMs + 1);
       expect((await list()).map((m) => m.tokenState)).toEqual(["expired"]);
