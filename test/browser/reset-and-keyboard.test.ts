@@ -102,4 +102,20 @@ describe("password reset and keyboard-only sign-in on the hosted pages (Chromium
     expect(other.url()).toBe(`${s.url}/`);
     expect(page.problems).toEqual([]);
   });
+
+  it("a 429 from the API (rate limits) is shown as a readable sentence with the wait, in the alert region", async () => {
+    // The rate limiter is another piece of work; here the browser answers for it, as it will answer.
+    const page = await openTab(browser, s.url);
+    await page.setRequestInterception(true);
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url() === `${s.url}/auth/signin`) void r.respond({ status: 429, headers: { "retry-after": "30" }, contentType: "application/json", body: JSON.stringify({ message: "Too many requests" }) });
+      else void r.continue();
+    });
+    await page.goto(`${s.url}/auth`);
+    await fill(page, "#email", "kbd@example.com");
+    await fill(page, "#password", "keyboard only 123");
+    await page.click("#submit");
+    await waitForText(page, "#form-error", /^Too many attempts\. Please wait 30 seconds and try again\.$/);
+    expect(await page.$eval("#submit", (b) => (b as HTMLButtonElement).disabled)).toBe(false);
+  });
 });
