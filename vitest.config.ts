@@ -2,9 +2,12 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheet is imported as text (?raw).
+    css: { include: [/src\/http\/pages\/assets\/.*\.css/] },
     include: ["test/**/*.test.ts"],
-    // The single executable has its own suite and config (npm run test:binary, vitest.binary.config.ts).
-    exclude: [...configDefaults.exclude, "test/binary/**"],
+    // The single executable and the Chromium tests have their own suites and configs
+    // (npm run test:binary, test:browser; vitest.binary.config.ts, vitest.browser.config.ts).
+    exclude: [...configDefaults.exclude, "test/binary/**", "test/browser/**"],
     // Builds dist/cli.mjs once: some tests run the real CLI (bin/authsvc) as a child process.
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,

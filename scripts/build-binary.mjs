@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { build } from "esbuild";
 import { inject } from "postject";
-import { readBuildInfo, root, versionDefines } from "./build-info.mjs";
+import { rawText, readBuildInfo, root, versionDefines } from "./build-info.mjs";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 20 || (major === 20 && minor < 19)) throw new Error(`Node.js 20.19 or newer is needed to build the executable (this is ${process.version})`);
@@ -57,7 +57,7 @@ await build({
     "import.meta.url": "__authsvc_import_meta_url",
   },
   banner: { js: 'var __authsvc_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [{
+  plugins: [rawText, {
     name: "authsvc-native-addons",
     setup(b) {
       // @node-rs/bcrypt picks its compiled file from a platform package at run time (napi-rs

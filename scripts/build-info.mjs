@@ -1,8 +1,10 @@
-// What `authsvc --version` names, shared by both builds (scripts/build.mjs, scripts/build-binary.mjs):
+// Shared by both builds: what `authsvc --version` names (scripts/build.mjs, scripts/build-binary.mjs):
 // the package version and the git commit the build was made from ("unknown" outside a git checkout,
 // e.g. when building from an unpacked tarball).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
@@ -22,3 +24,16 @@ export function readBuildInfo() {
 export function versionDefines({ version, commit }) {
   return { __VERSION__: JSON.stringify(version), __COMMIT__: JSON.stringify(commit) };
 }
+
+/**
+ * esbuild plugin for `import text from "./file.css?raw"` (as in Vite, which vitest uses): the hosted
+ * pages' static assets are bundled into the CLI as strings, so nothing is looked up on disk at run
+ * time (in the single executable there is no source tree to find them in). Both builds use it.
+ */
+export const rawText = {
+  name: "raw-text",
+  setup(b) {
+    b.onResolve({ filter: /\?raw$/ }, (a) => ({ path: join(a.resolveDir, a.path.slice(0, -4)), namespace: "raw-text" }));
+    b.onLoad({ filter: /.*/, namespace: "raw-text" }, async (a) => ({ contents: await readFile(a.path, "utf8"), loader: "text" }));
+  },
+};

@@ -4,7 +4,7 @@
 // modules (better-sqlite3, @node-rs/bcrypt) cannot be bundled anyway.
 // (scripts/build-binary.mjs makes the single executable from the same sources.)
 import { build } from "esbuild";
-import { readBuildInfo, root, versionDefines } from "./build-info.mjs";
+import { rawText, readBuildInfo, root, versionDefines } from "./build-info.mjs";
 
 await build({
   absWorkingDir: root,
@@ -22,4 +22,5 @@ await build({
   banner: { js: 'import { createRequire as __authsvcCreateRequire } from "node:module"; const require = __authsvcCreateRequire(import.meta.url);' },
   // `authsvc --version` prints the package's version and the commit it was built from.
   define: versionDefines(readBuildInfo()),
+  plugins: [rawText],
 });

@@ -17,6 +17,7 @@ const DERIVED = {
   publicUrl: "`http://localhost:<port>` (development only)",
   corsOrigins: "the website URL",
   mailCatcher: "`true` in development, `false` in production",
+  hostedPages: "`true` when the website URL is the public URL",
 };
 
 export async function renderSettingsTable() {

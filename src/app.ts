@@ -8,6 +8,7 @@ import { schedulePurge } from "./core/purge.js";
 import { createKeyRing } from "./core/signing-keys.js";
 import { createDeferredWork } from "./core/deferred-work.js";
 import { createHttpApp } from "./http/app.js";
+import { createDevMailFeed } from "./http/pages/dev-mail-events.js";
 import { startMailCatcher, type MailCatcher } from "./mail/catcher.js";
 import { createOutboxWorker, type OutboxWorker } from "./mail/outbox-worker.js";
 import { loadTemplateOverrides } from "./mail/template-files.js";
@@ -102,7 +103,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     }
   };
 
-  const http = createHttpApp({ ctx, readiness, metricsEndpoint: metrics && config.metricsPort === undefined ? metrics : undefined });
+  // The development inbox's live feed holds streams open; shutdown ends them (see beginShutdown).
+  const devMailFeed = config.mode === "development" ? createDevMailFeed(ctx) : undefined;
+  const http = createHttpApp({ ctx, readiness, devMailFeed, metricsEndpoint: metrics && config.metricsPort === undefined ? metrics : undefined });
   const stoppers: Array<() => Promise<void>> = [];
   let closed = false;
 
@@ -146,7 +149,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       }
       stoppers.push(schedulePurge(ctx)); // expired tokens, ended sessions, dead refresh-token hashes
     },
-    beginShutdown: () => { shuttingDown = true; },
+    beginShutdown: () => { shuttingDown = true; devMailFeed?.close(); },
     mail: {
       catcher: () => (catcher ? { host: catcher.host, port: catcher.port } : undefined),
       flush: async () => {
@@ -168,6 +171,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       if (closed) return;
       closed = true;
       shuttingDown = true;
+      devMailFeed?.close();
       await deferred.drain(); // after-the-answer jobs commit (and queue their mail) before the worker drains
       for (const stop of stoppers.reverse()) await stop().catch((err) => logger.error("stop failed", { err }));
       if (!overrides.store) await store.close();

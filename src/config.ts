@@ -65,6 +65,11 @@ export interface Config {
   metrics: boolean;
   metricsPort: number | undefined;
   metricsHost: string;
+  // Hosted pages and development inbox (issue 11)
+  hostedPages: boolean;
+  pagesProductName: string;
+  pagesLogoUrl: string | undefined;
+  pagesRedirectPaths: readonly string[];
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -208,6 +213,11 @@ export const settings: readonly Setting[] = [
   { key: "metrics", flag: "metrics", env: "AUTHSVC_METRICS", parse: bool, default: () => false, doc: "serve Prometheus metrics at /metrics (on the API port unless --metrics-port)" },
   { key: "metricsPort", flag: "metrics-port", env: "AUTHSVC_METRICS_PORT", parse: int(0, 65535), default: () => undefined, doc: "serve /metrics on this port of its own instead of the API port (turns metrics on)" },
   { key: "metricsHost", flag: "metrics-host", env: "AUTHSVC_METRICS_HOST", parse: str, default: () => "127.0.0.1", doc: "address the --metrics-port listener binds to" },
+  // Hosted pages and development inbox (issue 11)
+  { key: "hostedPages", flag: "hosted-pages", env: "AUTHSVC_HOSTED_PAGES", parse: bool, default: (c) => c.websiteUrl === c.publicUrl, doc: "serve the sign-in, verify-email and reset-password pages under the website base path and point mail links at them (default: on when the website URL is the public URL)" },
+  { key: "pagesProductName", flag: "pages-product-name", env: "AUTHSVC_PAGES_PRODUCT_NAME", parse: (v) => { const s = str(v) as string; return s.length <= 60 ? s : fail("expected at most 60 characters"); }, default: () => "authsvc", doc: "product name shown on the hosted pages" },
+  { key: "pagesLogoUrl", flag: "pages-logo-url", env: "AUTHSVC_PAGES_LOGO_URL", parse: parseLogoUrl, default: () => undefined, doc: "logo on the hosted pages: an https URL, or a path on this server (its origin is added to the pages' img-src)" },
+  { key: "pagesRedirectPaths", flag: "pages-redirect-paths", env: "AUTHSVC_PAGES_REDIRECT_PATHS", parse: parsePathList, default: () => ["/"], doc: "comma-separated paths on the website URL a hosted sign-in may return to (?redirectToPath=); the first is the default; a trailing * allows a prefix" },
 ];
 
 export interface ConfigInput {
@@ -320,4 +330,25 @@ function deepFreeze(o: unknown): void {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const { config } = resolveConfig({ env: {} });
   return { ...config, bcryptCost: 4, logLevel: "silent", mailCatcher: false, ...overrides };
+}
+
+/** Hosted pages: a logo is an https URL (or http on loopback) or a path on this server. */
+function parseLogoUrl(v: unknown): unknown {
+  const s = optStr(v) as string | undefined;
+  if (s === undefined) return undefined;
+  if (/^\/(?!\/)[^\s"'<>\\]*$/.test(s)) return s;
+  let u: URL;
+  try { u = new URL(s); } catch { return fail("expected an https URL or a path starting with /"); }
+  return u.protocol === "https:" || (u.protocol === "http:" && /^(localhost|127\.0\.0\.1|\[::1\])$/.test(u.host.replace(/:\d+$/, ""))) ? u.toString() : fail("expected an https URL or a path starting with /");
+}
+
+/** Hosted pages: where a sign-in may return, as paths on the website (never another site). */
+function parsePathList(v: unknown): unknown {
+  const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : fail("expected a comma-separated list of paths");
+  const out = (items as unknown[]).map((x) => {
+    const p = typeof x === "string" ? x.trim() : "";
+    // A path on the website, never a scheme-relative or absolute URL (open redirect).
+    return /^\/(?![/\\])[A-Za-z0-9._~!$&'()+,;=:@%/-]*\*?$/.test(p) ? p : fail(`expected paths starting with a single / such as /dashboard; got ${JSON.stringify(x)}`);
+  });
+  return out.length > 0 ? out : fail("expected at least one path");
 }

@@ -92,8 +92,12 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher:
     `  ${mail}.`,
   ];
   if (config.adminApiKey) lines.push(`  admin API:  http://${host}:${port}/admin/v1  (Authorization: Bearer $AUTHSVC_ADMIN_API_KEY)`);
+  // The development pages answer loopback only: show them at a loopback address.
+  const local = `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : host}:${port}`;
+  if (config.hostedPages) lines.push(`  pages:      ${config.publicUrl}${config.websiteBasePath}  (sign-in, verify-email, reset-password)`);
   if (config.mode === "development") {
     lines.push(
+      `  inbox:      ${local}/_dev/mail  (caught mail, live; development home at ${local}/)`,
       "  development mode: loopback only, relaxed defaults.",
       "  WARNING: token-issuing responses include the token in development mode. Never expose this server publicly; use --production.",
     );

@@ -51,8 +51,12 @@ export function notifyOutbox(ctx: CoreContext): void {
   try { ctx.outboxNotify?.(); } catch (err) { ctx.logger.warn("outbox notify failed", { err }); }
 }
 
-/** A website link with a token, as the SuperTokens frontends expect it (FDI notes §7.3, §8.2). */
+/**
+ * A website link with a token, as the SuperTokens frontends expect it (FDI notes §7.3, §8.2). With
+ * hosted pages on, the pages live at this server's public URL, so the links point there.
+ */
 export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "", token?: string): string {
-  const base = `${ctx.config.websiteUrl}${ctx.config.websiteBasePath}${page ? `/${page}` : ""}`;
+  const origin = ctx.config.hostedPages ? ctx.config.publicUrl : ctx.config.websiteUrl;
+  const base = `${origin}${ctx.config.websiteBasePath}${page ? `/${page}` : ""}`;
   return token === undefined ? base : `${base}?token=${encodeURIComponent(token)}&tenantId=public`;
 }

@@ -6,6 +6,7 @@ import { metricsHandler, requestMetricsHook } from "./metrics.js";
 import { corsHandler } from "./cors.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
+import { buildPageHandler, pageRoutes } from "./pages/routes.js";
 import { routes } from "./routes.js";
 
 /** Builds the h3 app from the route table. */
@@ -52,6 +53,12 @@ export function createHttpApp(deps: HttpDeps): H3App {
   if (deps.metricsEndpoint) {
     router.add("/metrics", metricsHandler(deps.metricsEndpoint), ["get", "head"]);
     methodsByPath.set("/metrics", ["GET", "HEAD"]);
+  }
+  // Hosted pages and development pages (their own table: absolute paths, loopback guard).
+  for (const r of pageRoutes(deps.ctx.config)) {
+    const methods = r.method === "GET" ? ["GET", "HEAD"] : [r.method];
+    router.add(r.path, buildPageHandler(r, deps), methods.map((m) => m.toLowerCase() as "get" | "head" | "post"));
+    methodsByPath.set(r.path, [...(methodsByPath.get(r.path) ?? []), ...methods]);
   }
   app.use(router);
   // Nothing matched: a known path with another method is 405 (with Allow), anything else 404.

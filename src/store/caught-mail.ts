@@ -41,3 +41,20 @@ export async function lastCaughtMailId(db: Kysely<DB>): Promise<number> {
   const r = await db.selectFrom("caught_mail").select((eb) => eb.fn.max("id").as("m")).executeTakeFirst();
   return Number(r?.m ?? 0);
 }
+
+/** One caught message by id. */
+export async function findCaughtMail(db: Kysely<DB>, id: number): Promise<CaughtMailRow | undefined> {
+  return db.selectFrom("caught_mail").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Deletes every caught message; returns how many. */
+export async function deleteAllCaughtMail(db: Kysely<DB>): Promise<number> {
+  const r = await db.deleteFrom("caught_mail").executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Newest id and number of messages: changes whenever mail arrives or is deleted (the inbox's live view). */
+export async function caughtMailVersion(db: Kysely<DB>): Promise<{ lastId: number; count: number }> {
+  const r = await db.selectFrom("caught_mail").select((eb) => [eb.fn.max("id").as("m"), eb.fn.countAll().as("n")]).executeTakeFirst();
+  return { lastId: Number(r?.m ?? 0), count: Number(r?.n ?? 0) };
+}

@@ -12,3 +12,8 @@ export async function listEvents(db: Kysely<DB>, opts: { type?: string; userId?:
   if (opts.userId) q = q.where("user_id", "=", opts.userId);
   return q.limit(opts.limit ?? 1000).execute();
 }
+
+/** The newest events, newest first. */
+export async function listLatestEvents(db: Kysely<DB>, limit: number) {
+  return db.selectFrom("events").selectAll().orderBy("id", "desc").limit(limit).execute();
+}

@@ -37,3 +37,9 @@ export async function countUserTokens(db: Kysely<DB>, userId: string, purpose?: 
   const r = await q.executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Number of live token rows and the newest creation time: changes whenever one is issued, used or purged. */
+export async function tokensVersion(db: Kysely<DB>): Promise<{ count: number; newest: number }> {
+  const r = await db.selectFrom("one_time_tokens").select((eb) => [eb.fn.countAll().as("n"), eb.fn.max("created_at").as("m")]).executeTakeFirst();
+  return { count: Number(r?.n ?? 0), newest: Number(r?.m ?? 0) };
+}

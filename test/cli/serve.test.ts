@@ -96,6 +96,8 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     expect(Number(caught![1])).toBeGreaterThan(0);
     expect(r.stderr).toContain(`mail goes to the built-in catcher on 127.0.0.1:${caught![1]}; read it with \`authsvc tail-mail\``);
     expect(r.stderr).toContain("Never expose this server publicly");
+    // The development inbox, at the address it really listens on.
+    expect(r.stderr).toContain(`inbox:      http://127.0.0.1:${port}/_dev/mail`);
     expect(r.stderr).toContain('"msg":"shutting down","signal":"SIGTERM"');
     expect(r.stderr).toContain('"msg":"stopped","cut":false');
     // It is really gone: the port no longer answers.

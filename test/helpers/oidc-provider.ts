@@ -20,7 +20,9 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
-export async function startOidcProvider(): Promise<TestIdp> {
+/** `redirectUris`: more callback URLs the clients accept (the browser tests' hosted callback page). */
+export async function startOidcProvider(opts: { redirectUris?: string[] } = {}): Promise<TestIdp> {
+  const redirectUris = [REDIRECT_URI, ...(opts.redirectUris ?? [])];
   const server = createServer();
   const sockets = new Set<Socket>();
   server.on("connection", (s) => { sockets.add(s); s.on("close", () => sockets.delete(s)); });
@@ -29,8 +31,8 @@ export async function startOidcProvider(): Promise<TestIdp> {
   const accounts = new Map<string, AccountClaims>();
   const provider = new Provider(issuer, {
     clients: [
-      { client_id: CONFIDENTIAL.clientId, client_secret: CONFIDENTIAL.clientSecret, token_endpoint_auth_method: "client_secret_post", redirect_uris: [REDIRECT_URI], grant_types: ["authorization_code"], response_types: ["code"] },
-      { client_id: PUBLIC.clientId, token_endpoint_auth_method: "none", redirect_uris: [REDIRECT_URI], grant_types: ["authorization_code"], response_types: ["code"] },
+      { client_id: CONFIDENTIAL.clientId, client_secret: CONFIDENTIAL.clientSecret, token_endpoint_auth_method: "client_secret_post", redirect_uris: redirectUris, grant_types: ["authorization_code"], response_types: ["code"] },
+      { client_id: PUBLIC.clientId, token_endpoint_auth_method: "none", redirect_uris: redirectUris, grant_types: ["authorization_code"], response_types: ["code"] },
     ],
     findAccount: async (_ctx: unknown, sub: string) => ({
       accountId: sub,

@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import { defineEventHandler, getRequestHeader, getRouterParam, setResponseHeaders, setResponseStatus, type EventHandler } from "h3";
+import { AuthError } from "../../core/errors.js";
+import apiJs from "./assets/api.js?raw";
+import callbackJs from "./assets/callback.js?raw";
+import inboxJs from "./assets/inbox.js?raw";
+import pagesCss from "./assets/pages.css?raw";
+import resetPasswordJs from "./assets/reset-password.js?raw";
+import signInJs from "./assets/sign-in.js?raw";
+import tokenJs from "./assets/token.js?raw";
+import verifyEmailJs from "./assets/verify-email.js?raw";
+
+interface Asset { body: Buffer; type: string; etag: string }
+
+const types: Record<string, string> = { js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8" };
+
+/** The pages' static files, bundled as text; hashed once at start for their ETag and cache-busting URL. */
+const assets = new Map<string, Asset>(Object.entries({
+  "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss,
+  "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
+}).map(([name, text]) => {
+  const body = Buffer.from(text, "utf8");
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;
+  return [name, { body, type: types[name.split(".").pop()!], etag }];
+}));
+
+/** The URL of an asset under `prefix`, with its content hash so a new release is never served stale. */
+export function assetUrl(prefix: string, name: string): string {
+  const a = assets.get(name);
+  if (!a) throw new Error(`no page asset named ${name}`);
+  return `${prefix}/${name}?v=${a.etag.slice(1, -1)}`;
+}
+
+/**
+ * GET <prefix>/:name. `no-cache` with an ETag rather than a year of `immutable`: the module scripts
+ * import each other by plain relative URLs, so every file is revalidated (a 304 costs one small
+ * round trip) and a release can never mix old and new files.
+ */
+export function serveAsset(): EventHandler {
+  return defineEventHandler((event) => {
+    const a = assets.get(getRouterParam(event, "name") ?? "");
+    if (!a) throw new AuthError("NOT_FOUND", "Not Found");
+    setResponseHeaders(event, { "content-type": a.type, "cache-control": "no-cache", etag: a.etag, "cross-origin-resource-policy": "same-origin" });
+    if (getRequestHeader(event, "if-none-match") === a.etag) {
+      setResponseStatus(event, 304);
+      return null;
+    }
+    return a.body;
+  });
+}

@@ -1,0 +1,131 @@
+// The hosted pages' one way to the API: the public endpoints, exactly as a SuperTokens frontend
+// SDK calls them (cookie mode at this origin, a `rid` header on every call), plus the small UI
+// helpers every page shares (views, field errors, live-region messages).
+const data = document.body.dataset;
+export const apiBase = data.apiBase;
+export const webBase = data.webBase;
+
+/** POST/GET an API path; never throws: a network failure comes back as status 0 with a message. */
+export async function call(method, path, body, rid) {
+  const headers = { "st-auth-mode": "cookie", "fdi-version": "4.0" };
+  if (rid) headers.rid = rid;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  let res;
+  try {
+    res = await fetch(apiBase + path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    return { status: 0, json: null, message: "Cannot reach the server. Check your connection and try again." };
+  }
+  let json = null;
+  try { json = await res.json(); } catch { /* not JSON */ }
+  return { status: res.status, json, message: messageFor(res, json) };
+}
+
+/** Like call(), but a session call: an expired access token is refreshed once and the call repeated. */
+export async function callWithSession(method, path, body, rid) {
+  let r = await call(method, path, body, rid);
+  if (r.status === 401 && r.json && r.json.message === "try refresh token") {
+    const refreshed = await call("POST", "/session/refresh", undefined, "session");
+    if (refreshed.status === 200) r = await call(method, path, body, rid);
+  }
+  return r;
+}
+
+/** A sentence a person can act on, for any answer that is not a 200. */
+function messageFor(res, json) {
+  if (res.status === 200) return "";
+  if (res.status === 429) {
+    const wait = Number(res.headers.get("retry-after"));
+    return "Too many attempts. " + (wait > 0 ? `Please wait ${wait} second${wait === 1 ? "" : "s"} and try again.` : "Please wait a moment and try again.");
+  }
+  if (res.status >= 500) return "Something went wrong on our side. Please try again in a moment.";
+  if (res.status === 401) return "You are not signed in.";
+  return (json && typeof json.message === "string" && json.message) || `The request failed (HTTP ${res.status}).`;
+}
+
+/** The FDI's business outcomes as sentences (everything else shows the server's own message). */
+export function describeStatus(json) {
+  const s = json && json.status;
+  if (s === "WRONG_CREDENTIALS_ERROR") return "The email or the password is not correct.";
+  if (s === "SIGN_IN_NOT_ALLOWED" || s === "SIGN_UP_NOT_ALLOWED") return json.reason || "This is not allowed for this account.";
+  if (s === "NO_EMAIL_GIVEN_BY_PROVIDER") return "The provider did not tell us your email address, so we cannot sign you in with it.";
+  if (s === "GENERAL_ERROR") return json.message || "Something went wrong.";
+  return (json && (json.reason || json.message)) || "Something went wrong. Please try again.";
+}
+
+/** Shows one <section> of the page, hides the others, and moves focus to its heading. */
+export function showView(id) {
+  for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== id;
+  const heading = document.querySelector(`#${id} h1`);
+  if (heading) heading.focus();
+}
+
+/** Puts a message in a live region (role=status or role=alert), so screen readers announce it. */
+export function say(id, text) {
+  const el = document.getElementById(id);
+  if (!el) return;
+  // Clear first: the same message twice in a row is announced again.
+  el.textContent = "";
+  if (text) window.setTimeout(() => { el.textContent = text; }, 30);
+}
+
+/** Marks fields invalid with their messages ([{id, error}]) and focuses the first; clears the others. */
+export function showFieldErrors(form, errors) {
+  for (const input of form.querySelectorAll("input")) {
+    const e = errors.find((x) => x.id === input.id);
+    input.setAttribute("aria-invalid", e ? "true" : "false");
+    const line = document.getElementById(`${input.id}-error`);
+    if (line) line.textContent = e ? e.error : "";
+  }
+  const first = errors.length ? document.getElementById(errors[0].id) : null;
+  if (first) first.focus();
+  return errors.length > 0;
+}
+
+/** Required and shape checks before sending, with the same wording as the server. */
+export function checkRequired(form) {
+  const errors = [];
+  for (const input of form.querySelectorAll("input[required]")) {
+    if (input.value === "") errors.push({ id: input.id, error: "Field is not optional" });
+    else if (input.type === "email" && !/^[^\s@]+@[^\s@]+$/.test(input.value.trim())) errors.push({ id: input.id, error: "Email is invalid" });
+  }
+  return errors;
+}
+
+/** Where to go after signing in: ?redirectToPath= when the settings allow it, else the first allowed path. */
+export function redirectTarget(requested) {
+  const allowed = data.redirectPaths.split(",");
+  const ok = typeof requested === "string" && /^\/(?![/\\])/.test(requested) && allowed.some((p) => (p.endsWith("*") ? requested.startsWith(p.slice(0, -1)) : requested === p));
+  const path = ok ? requested : allowed[0].replace(/\*$/, "");
+  return new URL(path, data.websiteUrl).toString();
+}
+
+/** Disables a form's controls while a request is in flight (and marks it busy for assistive tech). */
+export function setBusy(form, busy) {
+  form.setAttribute("aria-busy", busy ? "true" : "false");
+  for (const el of form.querySelectorAll("button, input")) el.disabled = busy;
+}
+
+/**
+ * After any sign-in: continue to the app when the address is verified, otherwise send the
+ * verification mail (as the SDK does in REQUIRED mode) and show "check your email".
+ */
+export async function finishSignIn(email, target) {
+  const state = await callWithSession("GET", "/user/email/verify", undefined, "emailverification");
+  if (state.status === 200 && state.json && state.json.isVerified) {
+    window.location.assign(target);
+    return;
+  }
+  const sent = await callWithSession("POST", "/user/email/verify/token", undefined, "emailverification");
+  document.getElementById("check-mail-address").textContent = email || "your address";
+  showView("view-check-mail");
+  if (sent.status !== 200) say("resend-status", sent.message);
+  const resend = document.getElementById("resend");
+  resend.onclick = async () => {
+    resend.disabled = true;
+    const again = await callWithSession("POST", "/user/email/verify/token", undefined, "emailverification");
+    resend.disabled = false;
+    if (again.status === 200 && again.json && again.json.status === "EMAIL_ALREADY_VERIFIED_ERROR") window.location.assign(target);
+    else say("resend-status", again.status === 200 ? "We sent the mail again." : again.message);
+  };
+}

@@ -1,0 +1,19 @@
+import { createError, getRequestHeader, type H3Event } from "h3";
+import type { Config } from "../../config.js";
+
+const LOOPBACK_PEER = /^(127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;
+const LOOPBACK_HOST = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
+
+/**
+ * The development pages show live tokens, so they answer only a browser on this machine: the TCP
+ * peer must be loopback (a development server bound to 0.0.0.0 still keeps them local), and the
+ * Host header must name loopback or the public URL's host, which defeats DNS rebinding (a web page
+ * whose own name resolves to 127.0.0.1 would otherwise read the inbox with the victim's browser).
+ */
+export function assertLocalClient(event: H3Event, config: Readonly<Config>): void {
+  const peer = event.node.req.socket.remoteAddress ?? "";
+  const host = String(getRequestHeader(event, "host") ?? "").toLowerCase();
+  if (!LOOPBACK_PEER.test(peer) || !(LOOPBACK_HOST.test(host) || host === new URL(config.publicUrl).host)) {
+    throw createError({ statusCode: 403, statusMessage: "The development pages answer only browsers on this machine (loopback)." });
+  }
+}

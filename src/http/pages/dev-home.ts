@@ -1,0 +1,45 @@
+import { defineEventHandler, type EventHandler } from "h3";
+import { listRecentEvents } from "../../core/dev-inbox.js";
+import type { HttpDeps } from "../deps.js";
+import { maskUrlPassword } from "../../util/mask-url.js";
+import { setPageHeaders } from "./headers.js";
+import { escapeHtml as e, renderPage } from "./layout.js";
+
+/** GET / in development mode: what is running, where to click, and what just happened. */
+export const devHome = (deps: HttpDeps): EventHandler => {
+  const c = deps.ctx.config;
+  const mail = c.smtpUrl ? `SMTP relay ${maskUrlPassword(c.smtpUrl)}` : c.mailCatcher ? `built-in catcher on ${c.mailCatcherHost}:${c.mailCatcherPort}` : "nowhere (no SMTP relay, catcher off): mail stays queued";
+  const base = c.websiteBasePath;
+  const pages = c.hostedPages
+    ? `<ul>
+  <li><a href="${e(base)}">Sign in</a> · <a href="${e(base)}?show=signup">Sign up</a></li>
+  <li><a href="${e(base)}/reset-password">Reset a password</a></li>
+</ul>`
+    : `<p>Hosted pages are off: the mail links point at ${e(c.websiteUrl + base)}. Start with <code>--hosted-pages</code> to serve them here.</p>`;
+  return defineEventHandler(async (event) => {
+    setPageHeaders(event, c);
+    const events = await listRecentEvents(deps.ctx, 20);
+    const rows = events.map((x) => `<tr><td>${e(x.at.replace("T", " ").slice(0, 19))}</td><td>${e(x.type)}</td><td>${e(x.userId ?? "")}</td><td class="token">${e(x.data ?? "")}</td></tr>`).join("\n");
+    return renderPage(c, {
+      title: "Development",
+      assets: "/_dev/assets",
+      wide: true,
+      main: `<h1>authsvc is running</h1>
+<p class="dev-banner">Development mode: relaxed defaults, tokens in API answers. Never expose this server; use <code>--production</code>.</p>
+<h2>What is running</h2>
+<dl class="facts">
+  <dt>Mode</dt><dd>${e(c.mode)}</dd>
+  <dt>Database</dt><dd>${e(maskUrlPassword(c.database))}</dd>
+  <dt>API</dt><dd>${e(c.publicUrl + c.apiBasePath)}</dd>
+  <dt>Mail</dt><dd>${e(mail)}</dd>
+</dl>
+<h2>Pages</h2>
+${pages}
+<p><a href="/_dev/mail">Development inbox</a>: every caught mail, live, with its link and whether its token still works.</p>
+<h2>Last events</h2>
+${rows ? `<div class="table-wrap"><table><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Data</th></tr></thead><tbody>
+${rows}
+</tbody></table></div>` : "<p>No events yet.</p>"}`,
+    });
+  });
+};

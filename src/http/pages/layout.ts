@@ -1,0 +1,67 @@
+import type { Config } from "../../config.js";
+import { assetUrl } from "./assets.js";
+
+/** Escapes text for HTML element content and double-quoted attributes. */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+export interface PageSpec {
+  title: string;
+  /** Where the assets are served (the website base path + /_assets, or /_dev/assets). */
+  assets: string;
+  /** The page's module script (an asset name), if any. */
+  script?: string;
+  /** Loads token.js first, which takes ?token= out of the address bar before anything else runs. */
+  takesToken?: boolean;
+  /** data-* attributes on <body>: what the script needs to know (paths, policy), never a secret. */
+  data?: Record<string, string>;
+  /** Inner HTML of <main>, already escaped. */
+  main: string;
+  wide?: boolean;
+}
+
+/**
+ * One HTML document: a skip link, the brand header, a labelled <main>, and nothing inline (the CSP
+ * forbids it), so everything the script needs travels in data-* attributes.
+ */
+export function renderPage(config: Readonly<Config>, p: PageSpec): string {
+  const data = Object.entries(p.data ?? {}).map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`).join("");
+  const logo = config.pagesLogoUrl ? `<img class="logo" src="${escapeHtml(config.pagesLogoUrl)}" alt="" width="32" height="32">` : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(p.title)} · ${escapeHtml(config.pagesProductName)}</title>
+${p.takesToken ? `<script src="${assetUrl(p.assets, "token.js")}"></script>\n` : ""}<link rel="stylesheet" href="${assetUrl(p.assets, "pages.css")}">
+${p.script ? `<script type="module" src="${assetUrl(p.assets, p.script)}"></script>` : ""}
+</head>
+<body${data}>
+<a class="skip" href="#main">Skip to content</a>
+<header class="brand">${logo}<span class="product">${escapeHtml(config.pagesProductName)}</span></header>
+<main id="main" class="${p.wide ? "wide" : "card"}" tabindex="-1">
+${p.main}
+</main>
+</body>
+</html>
+`;
+}
+
+/** A labelled input with its error line (announced through aria-describedby when set). */
+export function field(o: { id: string; label: string; type: string; autocomplete: string; hint?: string }): string {
+  const describedBy = [o.hint ? `${o.id}-hint` : "", `${o.id}-error`].filter(Boolean).join(" ");
+  return `<div class="field">
+  <label for="${o.id}">${escapeHtml(o.label)}</label>
+  ${o.hint ? `<p class="hint" id="${o.id}-hint">${escapeHtml(o.hint)}</p>` : ""}
+  <input id="${o.id}" name="${o.id}" type="${o.type}" autocomplete="${o.autocomplete}" required aria-describedby="${describedBy}"${o.type === "email" ? ' spellcheck="false" autocapitalize="none"' : ""}>
+  <p class="field-error" id="${o.id}-error"></p>
+</div>`;
+}
+
+/** Live regions every page has: progress (polite) and failures (alert, read at once). */
+export const liveRegions = `<p id="status" class="status" role="status" aria-live="polite"></p>
+<p id="form-error" class="error" role="alert"></p>`;

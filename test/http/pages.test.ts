@@ -1,0 +1,226 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toNodeListener } from "../../src/http/app.js";
+import { backends } from "../helpers/backends.js";
+import { waitForCaughtMail } from "../helpers/mail.js";
+import { credentials, postJson } from "../helpers/session-client.js";
+import { createTestApp, type TestApp } from "../helpers/test-app.js";
+
+const pagePaths = ["/auth", "/auth/verify-email", "/auth/reset-password", "/auth/callback/google"];
+const devPaths = ["/", "/_dev/mail", "/_dev/mail/messages", "/_dev/mail/messages/1", "/_dev/mail/messages/1/html", "/_dev/mail/events", "/_dev/assets/pages.css"];
+
+/** Signs up in header mode and returns the access token. */
+async function signUp(t: TestApp, email: string): Promise<string> {
+  const res = await postJson(`${t.url}/auth/signup`, credentials(email), { "st-auth-mode": "header" });
+  expect(res.status).toBe(200);
+  return res.headers.get("st-access-token")!;
+}
+
+describe.each(backends)("hosted pages and development pages over HTTP ($name)", (backend) => {
+  describe("production mode", () => {
+    let t: TestApp;
+    beforeAll(async () => { t = await createTestApp({ backend, config: { mode: "production", hostedPages: true, pagesProductName: "Acme <Shop>", pagesLogoUrl: "https://cdn.example.com/logo.svg" } }); });
+    afterAll(async () => { await t?.close(); });
+
+    it("serves no development inbox and no home page: every development path is the API's 404 JSON", async () => {
+      for (const path of devPaths) {
+        const res = await fetch(`${t.url}${path}`);
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
+        expect(await res.json(), path).toEqual({ message: "Not Found" });
+      }
+      expect((await fetch(`${t.url}/_dev/mail/delete`, { method: "POST", headers: { "authsvc-dev": "1" } })).status).toBe(404);
+    });
+
+    it("serves the hosted pages with a strict CSP, no framing, no referrer and no inline script or style", async () => {
+      for (const path of pagePaths) {
+        const res = await fetch(`${t.url}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+        const csp = res.headers.get("content-security-policy") ?? "";
+        expect(csp).toContain("default-src 'none'");
+        expect(csp).toContain("script-src 'self'");
+        expect(csp).toContain("style-src 'self'");
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).not.toContain("unsafe");
+        expect(res.headers.get("x-frame-options")).toBe("DENY");
+        expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+        expect(res.headers.get("cache-control")).toBe("no-store");
+        const html = await res.text();
+        // Every script is a file of this origin; no inline handler or style attribute either.
+        for (const tag of html.match(/<script[^>]*>/g) ?? []) expect(tag).toMatch(/ src="\/auth\/_assets\/[a-z-]+\.js\?v=[\w-]+"/);
+        expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+        // The referenced assets exist, are not empty, and say what they are.
+        for (const [, src] of html.matchAll(/(?:src|href)="(\/auth\/_assets\/[^"]+)"/g)) {
+          const a = await fetch(`${t.url}${src}`);
+          expect(a.status, src).toBe(200);
+          expect(a.headers.get("content-type")).toMatch(/^text\/(javascript|css); charset=utf-8$/);
+          expect((await a.text()).length, src).toBeGreaterThan(100);
+          // Revalidated, not refetched: the ETag answers 304.
+          expect((await fetch(`${t.url}${src}`, { headers: { "if-none-match": a.headers.get("etag")! } })).status).toBe(304);
+        }
+      }
+      expect((await fetch(`${t.url}/auth/_assets/nope.js`)).status).toBe(404);
+    });
+
+    it("shows the configured product name (escaped) and logo, whose origin alone joins img-src", async () => {
+      const res = await fetch(`${t.url}/auth`);
+      const html = await res.text();
+      expect(html).toContain("Acme &lt;Shop&gt;");
+      expect(html).not.toContain("<Shop>");
+      expect(html).toContain('<img class="logo" src="https://cdn.example.com/logo.svg" alt=""');
+      expect(res.headers.get("content-security-policy")).toContain("img-src 'self' data: https://cdn.example.com;");
+    });
+
+    it("a page that takes a token loads the script that removes it from the address bar first", async () => {
+      for (const path of ["/auth/verify-email?token=abc", "/auth/reset-password?token=abc"]) {
+        const html = await (await fetch(`${t.url}${path}`)).text();
+        const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+        expect(scripts[0]).toMatch(/^\/auth\/_assets\/token\.js/);
+        expect(html).not.toContain("abc");
+        const js = await (await fetch(`${t.url}${scripts[0]}`)).text();
+        expect(js).toContain("history.replaceState");
+      }
+    });
+  });
+
+  describe("hosted pages off (the website is another origin)", () => {
+    let t: TestApp;
+    beforeAll(async () => { t = await createTestApp({ backend }); });
+    afterAll(async () => { await t?.close(); });
+
+    it("serves no page, and the mail links point at the website", async () => {
+      expect(t.config.hostedPages).toBe(false);
+      for (const path of pagePaths) expect((await fetch(`${t.url}${path}`)).status, path).toBe(404);
+      const access = await signUp(t, "links@example.com");
+      const r = await fetch(`${t.url}/auth/user/email/verify/token`, { method: "POST", headers: { authorization: `Bearer ${access}` } });
+      expect(r.status).toBe(200);
+      const mail = await t.app.store.db.selectFrom("mail_outbox").select("text_body").where("to_address", "=", "links@example.com").executeTakeFirstOrThrow();
+      expect(mail.text_body).toContain(`${t.config.websiteUrl}/auth/verify-email?token=`);
+    });
+  });
+
+  describe("development mode with hosted pages and the inbox", () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ backend, start: true, config: { hostedPages: true, publicUrl: "http://127.0.0.1:9", websiteUrl: "http://localhost:3000", mailCatcher: true, mailCatcherPort: 0 } });
+    });
+    afterAll(async () => { await t?.close(); });
+
+    it("points mail links at the hosted pages on the public URL", async () => {
+      const access = await signUp(t, "hosted@example.com");
+      await fetch(`${t.url}/auth/user/email/verify/token`, { method: "POST", headers: { authorization: `Bearer ${access}` } });
+      const mail = await waitForCaughtMail(t.app, "hosted@example.com");
+      expect(mail.link).toMatch(/^http:\/\/127\.0\.0\.1:9\/auth\/verify-email\?token=/);
+    });
+
+    it("the inbox tells a valid token from a used and an expired one, and deletes all mail only with its header", async () => {
+      let access = await signUp(t, "states@example.com");
+      const ask = () => fetch(`${t.url}/auth/user/email/verify/token`, { method: "POST", headers: { authorization: `Bearer ${access}` } });
+      await ask();
+      const first = await waitForCaughtMail(t.app, "states@example.com");
+      const list = async () => ((await (await fetch(`${t.url}/_dev/mail/messages?to=states@example.com&action=verify-email`)).json()) as { messages: Array<{ id: number; tokenState: string; token: string }> }).messages;
+      expect((await list()).map((m) => m.tokenState)).toEqual(["valid"]);
+      // A mail scanner fetching the link (a bare GET) uses nothing up.
+      const page = await fetch(first.link!.replace("http://127.0.0.1:9", t.url));
+      expect(page.status).toBe(200);
+      expect((await list()).map((m) => m.tokenState)).toEqual(["valid"]);
+
+      t.clock.advance(t.config.emailVerificationTokenLifetimeMs + 1);
+      expect((await list()).map((m) => m.tokenState)).toEqual(["expired"]);
+
+      // A day later the access token has expired too: sign in again for the new link.
+      const signIn = await postJson(`${t.url}/auth/signin`, credentials("states@example.com"), { "st-auth-mode": "header" });
+      access = signIn.headers.get("st-access-token")!;
+      await ask();
+      await waitForCaughtMail(t.app, "states@example.com", { afterId: first.id });
+      const [newest] = await list();
+      expect(newest.tokenState).toBe("valid");
+      const v = await postJson(`${t.url}/auth/user/email/verify`, { method: "token", token: newest.token }, { authorization: `Bearer ${access}` });
+      expect(((await v.json()) as { status: string }).status).toBe("OK");
+      expect((await list()).map((m) => m.tokenState)).toEqual(["used", "expired"]);
+      // The recipient filter matches any part of the address; the action filter is exact.
+      const part = async (q: string) => ((await (await fetch(`${t.url}/_dev/mail/messages?${q}`)).json()) as { messages: Array<{ to: string }> }).messages.map((m) => m.to);
+      expect(await part("to=STATES@")).toEqual(["states@example.com", "states@example.com"]);
+      expect(await part("to=states@&action=reset-password")).toEqual([]);
+
+      const detail = (await (await fetch(`${t.url}/_dev/mail/messages/${newest.id}`)).json()) as { text: string };
+      expect(detail).toMatchObject({ id: newest.id, to: "states@example.com", action: "verify-email", tokenState: "used", hasHtml: true });
+      expect(detail.text).toContain(newest.token);
+      const html = await fetch(`${t.url}/_dev/mail/messages/${newest.id}/html`);
+      expect(html.headers.get("content-security-policy")).toContain("sandbox");
+      expect(html.headers.get("content-security-policy")).toContain("default-src 'none'");
+      expect(await html.text()).toContain("verify-email?token=");
+      expect((await fetch(`${t.url}/_dev/mail/messages/999999`)).status).toBe(404);
+      expect((await fetch(`${t.url}/_dev/mail/messages/abc`)).status).toBe(404);
+
+      // Without the custom header (a cross-site form could send that much): refused, nothing deleted.
+      expect((await fetch(`${t.url}/_dev/mail/delete`, { method: "POST" })).status).toBe(403);
+      expect((await list()).length).toBe(2);
+      const del = await fetch(`${t.url}/_dev/mail/delete`, { method: "POST", headers: { "authsvc-dev": "1" } });
+      expect(del.status).toBe(200);
+      expect(((await del.json()) as { deleted: number }).deleted).toBeGreaterThanOrEqual(2);
+      expect(await list()).toEqual([]);
+    });
+
+    it("streams a change event when mail arrives (Server-Sent Events)", async () => {
+      const ac = new AbortController();
+      const res = await fetch(`${t.url}/_dev/mail/events`, { signal: ac.signal });
+      expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+      const reader = res.body!.getReader();
+      let text = "";
+      const readUntil = async (count: number) => {
+        while ((text.match(/event: change/g) ?? []).length < count) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error("stream ended");
+          text += new TextDecoder().decode(value);
+        }
+      };
+      await readUntil(2); // the greeting, then the poller's first version
+      const before = (text.match(/event: change/g) ?? []).length;
+      await signUp(t, "live@example.com").then((access) => fetch(`${t.url}/auth/user/email/verify/token`, { method: "POST", headers: { authorization: `Bearer ${access}` } }));
+      await waitForCaughtMail(t.app, "live@example.com");
+      await readUntil(before + 1);
+      ac.abort();
+    });
+
+    it("serves the development home page with what runs and the last events, escaped", async () => {
+      const res = await fetch(`${t.url}/`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      const html = await res.text();
+      expect(html).toContain("development");
+      expect(html).toContain('href="/_dev/mail"');
+      expect(html).toContain("user.email_verified");
+    });
+
+    it("refuses clients that are not on this machine, and Host names that are not loopback (DNS rebinding)", async () => {
+      // The same app behind a listener that reports the peer as a remote address.
+      const remote: Server = createServer((req, res) => {
+        Object.defineProperty(req.socket, "remoteAddress", { value: "192.0.2.10", configurable: true });
+        return toNodeListener(t.app.http)(req, res);
+      });
+      await new Promise<void>((r) => remote.listen(0, "127.0.0.1", () => r()));
+      const remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+      try {
+        for (const path of devPaths) {
+          const res = await fetch(`${remoteUrl}${path}`);
+          expect(res.status, path).toBe(403);
+          expect(((await res.json()) as { message: string }).message).toMatch(/loopback/);
+        }
+        expect((await fetch(`${remoteUrl}/_dev/mail/delete`, { method: "POST", headers: { "authsvc-dev": "1" } })).status).toBe(403);
+        // The hosted pages and the API are not development pages: they answer.
+        expect((await fetch(`${remoteUrl}/auth`)).status).toBe(200);
+      } finally {
+        remote.closeAllConnections();
+        await new Promise<void>((r) => remote.close(() => r()));
+      }
+      const { request } = await import("node:http");
+      const status = await new Promise<number>((resolve, reject) => {
+        request(`${t.url}/_dev/mail/messages`, { headers: { host: "attacker.example:80" } }, (res) => { res.resume(); resolve(res.statusCode!); }).on("error", reject).end();
+      });
+      expect(status).toBe(403);
+    });
+  });
+});

@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * The browser tests (test/browser): real Chromium through puppeteer-core against a real server.
+ * Their own command (`npm run test:browser`, run by .ci/run after `npm test`), so `npm test` needs
+ * no browser. One file at a time: each starts a browser, and the machine is small.
+ */
+export default defineConfig({
+  test: {
+    // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheet is imported as text (?raw).
+    css: { include: [/src\/http\/pages\/assets\/.*\.css/] },
+    include: ["test/browser/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
+});
