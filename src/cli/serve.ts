@@ -4,6 +4,7 @@ import { listen as listhen } from "listhen";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
 import { toNodeListener } from "../http/app.js";
+import { isLoopbackHost } from "../http/site.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
@@ -122,8 +123,8 @@ function watchParent(parent: number, onGone: () => void): () => void {
   return () => clearInterval(timer);
 }
 
-/** `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
-function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined): void {
+/** The start-up banner. `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
+export function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined): void {
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const mail = config.smtpUrl
     ? `mail goes to the SMTP relay ${maskUrlPassword(config.smtpUrl)}`
@@ -137,10 +138,23 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher:
     `  ${mail}.`,
   ];
   if (config.mode === "development") {
-    lines.push(
-      "  development mode: loopback only, relaxed defaults.",
-      "  WARNING: token-issuing responses include the token in development mode. Never expose this server publicly; use --production.",
-    );
+    if (isLoopbackHost(new URL(`http://${host}`))) {
+      lines.push(
+        "  development mode: loopback only, relaxed defaults.",
+        "  WARNING: token-issuing responses include the token in development mode. Never expose this server publicly; use --production.",
+      );
+    } else {
+      // Development answers carry verification and reset tokens: on a reachable address anyone
+      // who can connect can take over any account. Say so where it cannot be missed.
+      const bar = "!".repeat(78);
+      lines.push(
+        bar,
+        `  DANGER: development mode is listening on ${host}, which is NOT loopback only.`,
+        "  Token-issuing responses include the token in development mode: anyone who can reach",
+        "  this address can take over any account. Bind to 127.0.0.1 (--host) or use --production.",
+        bar,
+      );
+    }
   }
   io.err(lines.join("\n"));
 }
