@@ -1,11 +1,8 @@
 import { errorsFor, json } from "./components.js";
-import type { OpenApiArea } from "./types.js";
+import { apiArea, type OpenApiArea } from "./types.js";
 
 /** Signing keys and the documents JOSE/OpenAPI tooling reads; public, cacheable for 60 s. */
-export const keysArea: OpenApiArea = {
-  tag: { name: "keys", description: "Public documents: signing keys, discovery, this description" },
-  prefix: (c) => c.apiBasePath,
-  paths: {
+export const keysArea = apiArea("keys", "Public documents: signing keys, discovery, this description", {
     "/jwt/jwks.json": {
       get: {
         operationId: "getJwks", tags: ["keys"], summary: "Public keys that verify access tokens (current and recently retired)",
@@ -35,8 +32,7 @@ export const keysArea: OpenApiArea = {
         responses: { 200: json("the document", { type: "object", required: ["openapi", "paths"], properties: { openapi: { const: "3.1.0" }, paths: { type: "object" } } }), ...errorsFor() },
       },
     },
-  },
-};
+});
 
 const health = (value: string) => ({ type: "object", required: ["status"], additionalProperties: false, properties: { status: { const: value }, reason: { type: "string" } } });
 

@@ -1,13 +1,10 @@
 import { body, bodyErrors, errorsFor, json, statusOnly, tokenFields, tokenHeaders } from "./components.js";
-import type { OpenApiArea } from "./types.js";
+import { apiArea } from "./types.js";
 
 const withSession = [{ AccessToken: [] }, { AccessCookie: [] }];
 
 /** Sessions (refresh, sign-out) and email verification (seed #3, #4, #5). */
-export const sessionArea: OpenApiArea = {
-  tag: { name: "session", description: "Session refresh and sign-out; email verification (seed #3, #4, #5)" },
-  prefix: (c) => c.apiBasePath,
-  paths: {
+export const sessionArea = apiArea("session", "Session refresh and sign-out; email verification (seed #3, #4, #5)", {
     "/session/refresh": {
       post: {
         operationId: "refreshSession", tags: ["session"], summary: "Rotate the refresh token; new tokens in the mode the refresh token came in",
@@ -49,6 +46,5 @@ export const sessionArea: OpenApiArea = {
         },
       },
     },
-  },
-};
+});
 

@@ -1,13 +1,10 @@
 import { body, bodyErrors, errorsFor, json, modeParameters, ref, sessionCreated, statusOnly, tokenHeaders } from "./components.js";
-import type { OpenApiArea } from "./types.js";
+import { apiArea } from "./types.js";
 
 const query = (name: string, required: boolean, description: string) => ({ name, in: "query", required, schema: { type: "string" }, description });
 
 /** Third-party sign-in (PROTOCOL.md §9) and the login-methods answer the prebuilt UI reads. */
-export const thirdPartyArea: OpenApiArea = {
-  tag: { name: "thirdparty", description: "Sign-in with OAuth2 / OpenID Connect providers (PROTOCOL.md §9)" },
-  prefix: (c) => c.apiBasePath,
-  paths: {
+export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenID Connect providers (PROTOCOL.md §9)", {
     "/authorisationurl": {
       get: {
         operationId: "getAuthorisationUrl", tags: ["thirdparty"], summary: "The provider URL to send the browser to (PKCE S256 where possible)",
@@ -74,9 +71,7 @@ export const thirdPartyArea: OpenApiArea = {
         responses: { 303: { description: "to {websiteUrl}{websiteBasePath}/callback/apple with code, state and error", headers: { location: { schema: { type: "string" } } } }, ...errorsFor(413, 415) },
       },
     },
-  },
-  schemas: { ThirdPartySessionCreated: sessionCreated({ createdNewRecipeUser: { type: "boolean" } }) },
-};
+}, { ThirdPartySessionCreated: sessionCreated({ createdNewRecipeUser: { type: "boolean" } }) });
 
 function enabled() {
   return { type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } };

@@ -15,3 +15,8 @@ export interface OpenApiArea {
   paths: Record<string, Json>;
   schemas?: Record<string, Json>;
 }
+
+/** An area mounted under the API base path. */
+export function apiArea(name: string, description: string, paths: Record<string, Json>, schemas?: Record<string, Json>): OpenApiArea {
+  return { tag: { name, description }, prefix: (c) => c.apiBasePath, paths, schemas };
+}
