@@ -3,6 +3,7 @@ import type { App } from "../app.js";
 import type { Config } from "../config.js";
 import { ListenError, startHttpServer, type HttpServer } from "../http/server.js";
 import { formatDuration } from "../util/duration.js";
+import { isLoopbackHost } from "../http/site.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
@@ -77,8 +78,8 @@ function watchParent(parent: number, onGone: () => void): () => void {
   return () => clearInterval(timer);
 }
 
-/** `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
-function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined): void {
+/** The start-up banner. `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
+export function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined): void {
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const mail = config.smtpUrl
     ? `mail goes to the SMTP relay ${maskUrlPassword(config.smtpUrl)}`
@@ -96,11 +97,24 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher:
   const local = `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : host}:${port}`;
   if (config.hostedPages) lines.push(`  pages:      ${config.publicUrl}${config.websiteBasePath}  (sign-in, verify-email, reset-password)`);
   if (config.mode === "development") {
-    lines.push(
-      `  inbox:      ${local}/_dev/mail  (caught mail, live; development home at ${local}/)`,
-      "  development mode: loopback only, relaxed defaults.",
-      "  WARNING: token-issuing responses include the token in development mode. Never expose this server publicly; use --production.",
-    );
+    lines.push(`  inbox:      ${local}/_dev/mail  (caught mail, live; development home at ${local}/)`);
+    if (isLoopbackHost(new URL(`http://${host}`))) {
+      lines.push(
+        "  development mode: loopback only, relaxed defaults.",
+        "  WARNING: token-issuing responses include the token in development mode. Never expose this server publicly; use --production.",
+      );
+    } else {
+      // Development answers carry verification and reset tokens: on a reachable address anyone
+      // who can connect can take over any account. Say so where it cannot be missed.
+      const bar = "!".repeat(78);
+      lines.push(
+        bar,
+        `  DANGER: development mode is listening on ${host}, which is NOT loopback only.`,
+        "  Token-issuing responses include the token in development mode: anyone who can reach",
+        "  this address can take over any account. Bind to 127.0.0.1 (--host) or use --production.",
+        bar,
+      );
+    }
   }
   io.err(lines.join("\n"));
 }

@@ -12,6 +12,7 @@ import { signInUpHandler } from "./handlers/sign-in-up.js";
 import { passwordReset } from "./handlers/password-reset.js";
 import { passwordResetToken } from "./handlers/password-reset-token.js";
 import { jwks, openidConfiguration } from "./handlers/jwks.js";
+import { openApi } from "./handlers/openapi.js";
 import { refresh } from "./handlers/refresh.js";
 import { signIn } from "./handlers/signin.js";
 import { signOut } from "./handlers/signout.js";
@@ -50,6 +51,7 @@ export const routes: readonly Route[] = [
   { method: "POST", path: "/user/email/verify", session: "required+db", handler: emailVerify },
   { method: "GET", path: "/jwt/jwks.json", session: "none", handler: jwks },
   { method: "GET", path: "/.well-known/openid-configuration", session: "none", handler: openidConfiguration },
+  { method: "GET", path: "/openapi.json", session: "none", handler: openApi },
   { method: "GET", path: "/authorisationurl", session: "none", handler: authorisationUrl },
   { method: "POST", path: "/signinup", session: "none", handler: signInUpHandler },
   { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },

@@ -1,7 +1,7 @@
-import { isIP } from "node:net";
 import { getRequestHeader, setCookie, setResponseHeader, type H3Event } from "h3";
 import type { Config } from "../config.js";
 import type { AccessTokenPayload } from "../core/access-tokens.js";
+import { isLoopbackHost, isSameSite } from "./site.js";
 
 /**
  * How tokens travel (PROTOCOL.md §2): cookies (default), response headers, or the JSON body.
@@ -26,28 +26,15 @@ export function cookiePolicy(config: Readonly<Config>): CookiePolicy {
     const api = new URL(config.publicUrl);
     const sameSite = config.cookieSameSite !== "auto" ? config.cookieSameSite
       : isSameSite(api, new URL(config.websiteUrl)) ? "lax" : "none";
-    const secure = config.cookieSecure === "auto" ? api.protocol === "https:" : config.cookieSecure === "true";
+    // Cross-site cookies must be SameSite=None; Secure or browsers drop them; on a loopback API
+    // browsers keep Secure cookies over http, so "auto" turns Secure on there too.
+    const secure = config.cookieSecure === "auto"
+      ? api.protocol === "https:" || (sameSite === "none" && isLoopbackHost(api))
+      : config.cookieSecure === "true";
     p = { sameSite, secure, domain: config.cookieDomain, refreshPath: `${config.apiBasePath}/session/refresh` };
     policies.set(config, p);
   }
   return p;
-}
-
-/**
- * Same site = same scheme and same registrable domain. Without a public-suffix list this takes the
- * last two labels (three under a two-letter country code with a short second level, e.g.
- * example.co.uk); localhost and IP addresses all count as one site, like the SuperTokens SDK.
- */
-function isSameSite(a: URL, b: URL): boolean {
-  const local = (h: string) => h === "localhost" || h.endsWith(".localhost") || isIP(h.replace(/^\[|\]$/g, "")) !== 0;
-  if (local(a.hostname) && local(b.hostname)) return true;
-  if (a.protocol !== b.protocol) return false;
-  const site = (h: string) => {
-    const l = h.split(".");
-    const n = l.length >= 3 && l[l.length - 1].length === 2 && l[l.length - 2].length <= 3 ? 3 : 2;
-    return l.slice(-n).join(".");
-  };
-  return site(a.hostname) === site(b.hostname);
 }
 
 /** The mode a sign-up/sign-in/third-party request asks for. */

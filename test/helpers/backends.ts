@@ -46,10 +46,5 @@ export const postgresBackend: Backend = {
   },
 };
 
-if (!pgUrl && !(globalThis as { __authsvcPgNotice?: boolean }).__authsvcPgNotice) {
-  (globalThis as { __authsvcPgNotice?: boolean }).__authsvcPgNotice = true;
-  console.warn("AUTHSVC_TEST_PG_URL is not set: the PostgreSQL variants of the store and HTTP tests were NOT run.");
-}
-
 /** SQLite, plus PostgreSQL when configured. Use with describe.each(backends). */
 export const backends: Backend[] = pgUrl ? [sqliteBackend, postgresBackend] : [sqliteBackend];

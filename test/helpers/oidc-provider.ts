@@ -1,10 +1,11 @@
-import { createServer, type Server } from "node:http";
+import { generateKeyPairSync } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import Provider from "oidc-provider";
+import Provider, { type OidcProvider } from "oidc-provider";
 
 /**
- * A real OpenID Provider (the `oidc-provider` package) on 127.0.0.1, port 0, with its development
- * login and consent pages. Two clients: a confidential one (client_secret_post) and a public one
+ * A real OpenID Provider (the `oidc-provider` package) on 127.0.0.1, port 0, with a minimal login
+ * page of our own. Two clients: a confidential one (client_secret_post) and a public one
  * (PKCE required). Accounts are a mutable map, so a test can change a user's email between logins.
  */
 export const REDIRECT_URI = "http://localhost:3000/auth/callback/test";
@@ -29,11 +30,15 @@ export async function startOidcProvider(opts: { redirectUris?: string[] } = {}):
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const accounts = new Map<string, AccountClaims>();
+  // Our own signing key, storage and login page instead of the provider's development-only defaults.
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const provider = new Provider(issuer, {
     clients: [
       { client_id: CONFIDENTIAL.clientId, client_secret: CONFIDENTIAL.clientSecret, token_endpoint_auth_method: "client_secret_post", redirect_uris: redirectUris, grant_types: ["authorization_code"], response_types: ["code"] },
       { client_id: PUBLIC.clientId, token_endpoint_auth_method: "none", redirect_uris: redirectUris, grant_types: ["authorization_code"], response_types: ["code"] },
     ],
+    adapter: createMapAdapter(),
+    jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), kid: "test-idp-key", alg: "RS256", use: "sig" }] },
     findAccount: async (_ctx: unknown, sub: string) => ({
       accountId: sub,
       claims: async () => ({ sub, ...accounts.get(sub) }),
@@ -42,11 +47,18 @@ export async function startOidcProvider(opts: { redirectUris?: string[] } = {}):
     scopes: ["openid", "email", "account"],
     // Like Google: the ID token of the code flow carries the email claims too.
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: false } },
+    // PKCE required of the public client only (the confidential one also signs in without it).
+    pkce: { required: (_ctx: unknown, client: { tokenEndpointAuthMethod: string }) => client.tokenEndpointAuthMethod === "none" },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     cookies: { keys: ["test-cookie-signing-key"] },
     ttl: { IdToken: 3600, AccessToken: 3600, AuthorizationCode: 120, Session: 3600, Interaction: 600, Grant: 3600 },
   });
-  server.on("request", provider.callback());
+  const callback = provider.callback();
+  server.on("request", (req, res) => {
+    if (req.url?.startsWith("/interaction/")) void interact(provider, req, res);
+    else callback(req, res);
+  });
   return {
     issuer,
     discovery: `${issuer}/.well-known/openid-configuration`,
@@ -55,6 +67,58 @@ export async function startOidcProvider(opts: { redirectUris?: string[] } = {}):
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
     },
+  };
+}
+
+/**
+ * The login page: GET shows a form asking for a login name; POST signs that account in and grants
+ * every scope the client asked for (login and consent in one step).
+ */
+async function interact(provider: OidcProvider, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const details = await provider.interactionDetails(req, res);
+    if (req.method === "GET") {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<form action="/interaction/${details.uid}" method="post"><input name="login"><input name="password" type="password"></form>`);
+      return;
+    }
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    const accountId = details.session?.accountId ?? new URLSearchParams(text).get("login") ?? "";
+    const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+    grant.addOIDCScope(String(details.params.scope));
+    const grantId = await grant.save();
+    await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  } catch (err) {
+    res.writeHead(500, { "content-type": "text/plain" });
+    res.end(String(err));
+  }
+}
+
+/** Provider storage in a Map (per provider instance, expiry honoured), so tests share nothing. */
+function createMapAdapter() {
+  const store = new Map<string, { payload: Record<string, unknown>; expiresAt?: number }>();
+  const live = (key: string) => {
+    const e = store.get(key);
+    if (e?.expiresAt !== undefined && e.expiresAt < Date.now()) { store.delete(key); return undefined; }
+    return e?.payload;
+  };
+  return class MapAdapter {
+    constructor(private readonly model: string) {}
+    private key(id: string) { return `${this.model}:${id}`; }
+    async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number) {
+      store.set(this.key(id), { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : undefined });
+      if (typeof payload.uid === "string") store.set(`${this.model}:uid:${payload.uid}`, { payload: { id } });
+      if (typeof payload.userCode === "string") store.set(`${this.model}:userCode:${payload.userCode}`, { payload: { id } });
+    }
+    async find(id: string) { return live(this.key(id)); }
+    async findByUid(uid: string) { const r = live(`${this.model}:uid:${uid}`); return r ? this.find(String(r.id)) : undefined; }
+    async findByUserCode(code: string) { const r = live(`${this.model}:userCode:${code}`); return r ? this.find(String(r.id)) : undefined; }
+    async consume(id: string) { const p = live(this.key(id)); if (p) p.consumed = Math.floor(Date.now() / 1000); }
+    async destroy(id: string) { store.delete(this.key(id)); }
+    async revokeByGrantId(grantId: string) {
+      for (const [k, e] of store) if (e.payload.grantId === grantId) store.delete(k);
+    }
   };
 }
 

@@ -1,0 +1,105 @@
+import type { Json } from "./types.js";
+
+/** `$ref` to a schema in components. */
+export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+/** A JSON response with the given schema. */
+export const json = (description: string, schema: Json, headers?: Json): Json => ({ description, ...(headers ? { headers } : {}), content: { "application/json": { schema } } });
+/** A JSON request body. */
+export const body = (schema: Json): Json => ({ required: false, content: { "application/json": { schema } } });
+/** `{status: "<value>"}` and nothing else (plus `extra` properties). */
+export const statusOnly = (value: string, extra: Record<string, Json> = {}, required: string[] = []): Json => ({
+  type: "object", required: ["status", ...required], additionalProperties: false,
+  properties: { status: { const: value }, ...extra },
+});
+/** Token fields in the body (body mode only, PROTOCOL.md §2). */
+export const tokenFields: Record<string, Json> = {
+  accessToken: { type: "string" }, refreshToken: { type: "string" }, accessTokenExpiresAt: { type: "integer" },
+};
+
+const errorResponse = (description: string): Json => json(description, ref("Message"));
+/** Error answers shared by every operation, by status. */
+export const errors = {
+  400: errorResponse("malformed input (the message says what is wrong)"),
+  401: errorResponse("no valid session: `unauthorised`, `try refresh token` or `token theft detected` (PROTOCOL.md §4)"),
+  403: json("a claim check failed", ref("InvalidClaim")),
+  413: errorResponse("request body over the size limit"),
+  415: errorResponse("wrong Content-Type"),
+  429: json("too many requests", ref("Message"), { "retry-after": { schema: { type: "integer" }, description: "seconds to wait" } }),
+  500: errorResponse("internal failure (detail only in the server log)"),
+  502: errorResponse("the third-party provider failed (the message names it)"),
+  503: errorResponse("the database is busy or the server is shutting down"),
+} as const;
+
+type Status = keyof typeof errors;
+/** The error responses an operation can give. */
+export const errorsFor = (...statuses: Status[]): Record<string, Json> =>
+  Object.fromEntries([...statuses, 429, 500, 503].map((s) => [String(s), errors[s as Status]]));
+
+/** A POST that reads a JSON body. */
+export const bodyErrors = (...more: Status[]) => errorsFor(400, 413, 415, ...more);
+
+/** Schemas every area may use. */
+export const sharedSchemas: Record<string, Json> = {
+  Message: { type: "object", required: ["message"], properties: { message: { type: "string" } } },
+  InvalidClaim: {
+    type: "object", required: ["message", "claimValidationErrors"], additionalProperties: false,
+    properties: { message: { const: "invalid claim" }, claimValidationErrors: { type: "array" } },
+  },
+  FormFields: {
+    type: "object", required: ["formFields"],
+    properties: { formFields: { type: "array", items: { type: "object", required: ["id", "value"], properties: { id: { type: "string" }, value: { type: "string" } } } } },
+  },
+  FieldError: {
+    type: "object", required: ["status", "formFields"], additionalProperties: false,
+    properties: {
+      status: { const: "FIELD_ERROR" },
+      formFields: { type: "array", minItems: 1, items: { type: "object", required: ["id", "error"], additionalProperties: false, properties: { id: { type: "string" }, error: { type: "string" } } } },
+    },
+  },
+  LoginMethod: {
+    type: "object", additionalProperties: false,
+    required: ["recipeId", "recipeUserId", "tenantIds", "email", "timeJoined", "verified"],
+    properties: {
+      recipeId: { enum: ["emailpassword", "thirdparty"] }, recipeUserId: { type: "string" },
+      tenantIds: { type: "array", items: { type: "string" } }, email: { type: "string" },
+      timeJoined: { type: "integer" }, verified: { type: "boolean" }, thirdParty: ref("ThirdPartyIdentity"),
+    },
+  },
+  ThirdPartyIdentity: {
+    type: "object", required: ["id", "userId"], additionalProperties: false,
+    properties: { id: { type: "string" }, userId: { type: "string" } },
+  },
+  User: {
+    type: "object", additionalProperties: false,
+    required: ["id", "email", "timeJoined", "emails", "phoneNumbers", "thirdParty", "tenantIds", "isPrimaryUser", "loginMethods"],
+    properties: {
+      id: { type: "string" }, email: { type: "string", format: "email" }, timeJoined: { type: "integer", description: "ms since the epoch" },
+      emails: { type: "array", items: { type: "string" } }, phoneNumbers: { type: "array", maxItems: 0 },
+      thirdParty: { type: "array", items: ref("ThirdPartyIdentity") }, tenantIds: { type: "array", items: { const: "public" } },
+      isPrimaryUser: { const: false }, loginMethods: { type: "array", items: ref("LoginMethod") },
+    },
+  },
+  SessionCreated: sessionCreated(),
+};
+
+/** A signed-in answer: OK with the user (plus `extra`), and the tokens in body mode. */
+export function sessionCreated(extra: Record<string, Json> = {}): Json {
+  return {
+    type: "object", required: ["status", "user", ...Object.keys(extra)], additionalProperties: false,
+    properties: { status: { const: "OK" }, user: ref("User"), ...extra, ...tokenFields },
+  };
+}
+
+/** Request headers of the session transport (PROTOCOL.md §2). */
+export const modeParameters: Json[] = [
+  { name: "st-auth-mode", in: "header", required: false, schema: { enum: ["cookie", "header", "body"] }, description: "how tokens come back (default cookie)" },
+  { name: "authsvc-auth-mode", in: "header", required: false, schema: { const: "body" }, description: "tokens in the JSON body (the prefix is the brandPrefix setting)" },
+];
+
+/** Response headers of an answer that creates or replaces tokens. */
+export const tokenHeaders: Json = {
+  "front-token": { schema: { type: "string" }, description: "base64 JSON {uid, ate, up} for the frontend SDK; `remove` when clearing" },
+  "st-access-token": { schema: { type: "string" }, description: "header mode" },
+  "st-refresh-token": { schema: { type: "string" }, description: "header mode" },
+  "set-cookie": { schema: { type: "string" }, description: "cookie mode: sAccessToken, sRefreshToken" },
+};

@@ -1,0 +1,46 @@
+import { body, bodyErrors, errorsFor, json, modeParameters, ref, statusOnly, tokenHeaders } from "./components.js";
+import { apiArea, type Json } from "./types.js";
+
+const devToken = { token: { type: "string", description: "development mode only: the token that was mailed" } };
+
+/** The seed's email/password endpoints (#1, #2, #6, #7) and the email-exists check. */
+export const emailPasswordArea = apiArea("emailpassword", "Email/password sign-up, sign-in and password reset (seed #1, #2, #6, #7)", {
+    "/signup": { post: signInOrUp("signUp", "Seed #1: create an email/password user and sign them in", "OK with a session, or FIELD_ERROR (invalid address, password outside policy, address taken)", []) },
+    "/signin": { post: signInOrUp("signIn", "Seed #2: sign in", "OK with a session, FIELD_ERROR, or WRONG_CREDENTIALS_ERROR (same answer for every credential failure)", [statusOnly("WRONG_CREDENTIALS_ERROR")]) },
+    "/emailpassword/email/exists": { get: emailExists("emailExists") },
+    "/signup/email/exists": { get: { ...emailExists("emailExistsLegacy"), deprecated: true } },
+    "/user/password/reset/token": {
+      post: {
+        operationId: "createPasswordResetToken", tags: ["emailpassword"], summary: "Seed #6: mail a reset token (valid 1 hour); always OK for a well-formed address",
+        requestBody: body(ref("FormFields")),
+        responses: { 200: json("OK (the token is in the body in development mode only), or FIELD_ERROR", { oneOf: [statusOnly("OK", devToken), ref("FieldError")] }), ...bodyErrors() },
+      },
+    },
+    "/user/password/reset": {
+      post: {
+        operationId: "resetPassword", tags: ["emailpassword"], summary: "Seed #7: set a new password with a reset token",
+        requestBody: body({ type: "object", required: ["formFields", "token"], properties: { method: { const: "token" }, token: { type: "string" }, formFields: ref("FormFields/properties/formFields") } }),
+        responses: {
+          200: json("OK (every session of the user is revoked), RESET_PASSWORD_INVALID_TOKEN_ERROR, or FIELD_ERROR",
+            { oneOf: [statusOnly("OK"), statusOnly("RESET_PASSWORD_INVALID_TOKEN_ERROR"), ref("FieldError")] }),
+          ...bodyErrors(),
+        },
+      },
+    },
+});
+
+function emailExists(operationId: string) {
+  return {
+    operationId, tags: ["emailpassword"], summary: "Whether an email/password account exists for the address",
+    parameters: [{ name: "email", in: "query", required: true, schema: { type: "string" } }],
+    responses: { 200: json("OK", statusOnly("OK", { exists: { type: "boolean" } }, ["exists"])), ...errorsFor(400) },
+  };
+}
+
+/** Sign-up and sign-in: form fields in, a session (or the listed outcomes) out. */
+function signInOrUp(operationId: string, summary: string, description: string, outcomes: Json[]) {
+  return {
+    operationId, tags: ["emailpassword"], summary, parameters: modeParameters, requestBody: body(ref("FormFields")),
+    responses: { 200: json(description, { oneOf: [ref("SessionCreated"), ref("FieldError"), ...outcomes] }, tokenHeaders), ...bodyErrors() },
+  };
+}
