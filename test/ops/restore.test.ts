@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { migrations } from "../../src/store/migrations/index.js";
 import { runCli } from "../helpers/cli.js";
 import { credentials, postJson } from "../helpers/session-client.js";
 import { createTestApp } from "../helpers/test-app.js";
@@ -44,7 +45,7 @@ describe("authsvc restore (SQLite)", () => {
     const r = await runCli(["restore", join(dir, "b.db"), "--database", database, "--json"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ tables: { users: 1 }, migrations: ["001-initial"] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ tables: { users: 1 }, migrations: migrations.map((m) => m.name) });
     expect(emailsIn(database)).toEqual(["ada@example.com"]);
     expect(existsSync(`${database}-wal`)).toBe(false);
     expect((await runCli(["users", "show", "ada@example.com", "--database", database])).code).toBe(0);
