@@ -5,6 +5,7 @@ import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdparty/registry.js";
 import { purgeExpiredTokens } from "./core/one-time-tokens.js";
+import { purgeExpiredLimits } from "./core/limits-admin.js";
 import { createKeyRing } from "./core/signing-keys.js";
 import { createHttpApp } from "./http/app.js";
 import { startMailCatcher, type MailCatcher } from "./mail/catcher.js";
@@ -115,7 +116,10 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       } else {
         logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
       }
-      const purge = setInterval(() => { purgeExpiredTokens(ctx).catch((err) => logger.warn("token purge failed", { err })); }, 3_600_000);
+      const purge = setInterval(() => {
+        purgeExpiredTokens(ctx).catch((err) => logger.warn("token purge failed", { err }));
+        purgeExpiredLimits(ctx).catch((err) => logger.warn("rate-limit purge failed", { err }));
+      }, 3_600_000);
       purge.unref();
       stoppers.push(async () => clearInterval(purge));
     },

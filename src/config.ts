@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import ipaddr from "ipaddr.js";
 import { formatDuration, parseDuration } from "./util/duration.js";
 import { normaliseProviders } from "./core/thirdparty/provider-config.js";
 import { maskUrlPassword } from "./util/mask-url.js";
@@ -53,6 +54,22 @@ export interface Config {
   shutdownTimeoutMs: number;
   sqliteSynchronous: "FULL" | "NORMAL";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  // Rate limits (README "Rate limits"). Budgets are "N/duration" text, or "off"; see parseLimitSpec.
+  rateLimits: boolean;
+  trustedProxies: readonly string[];
+  limitSigninFailures: string;
+  limitSigninFreeFailures: number;
+  limitSigninMaxDelayMs: number;
+  limitSigninIp: string;
+  limitSignupIp: string;
+  limitEmailExistsIp: string;
+  limitRefreshIp: string;
+  limitSigninupIp: string;
+  limitMailIp: string;
+  limitMailCooldown: string;
+  limitMailHourly: string;
+  limitTokenIp: string;
+  limitInvalidTokenIp: string;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -148,6 +165,44 @@ const providers: Parser = (v) => {
   return arr;
 };
 
+/** A budget: at most `limit` per `windowMs`. */
+export interface LimitSpec { limit: number; windowMs: number }
+
+/** Reads a budget setting ("20/1h", "100/15m", "off"); undefined = switched off. Throws a message when malformed. */
+export function parseLimitSpec(text: string): LimitSpec | undefined {
+  if (/^\s*off\s*$/i.test(text)) return undefined;
+  const m = /^\s*(\d+)\s*\/\s*(\S+)\s*$/.exec(text);
+  const windowMs = m ? parseDuration(m[2]) : undefined;
+  if (!m || windowMs === undefined) throw "expected a budget such as 20/1h (at most 20 per hour) or off";
+  const limit = Number(m[1]);
+  if (limit < 1 || limit > 1_000_000_000) throw "expected a count from 1 to 1000000000 before the /";
+  if (windowMs < 1000 || windowMs > 30 * 86_400_000) throw "expected a window from 1s to 30d after the /";
+  return { limit, windowMs };
+}
+const limitSpec: Parser = (v) => {
+  const text = typeof v === "number" ? String(v) : (str(v) as string);
+  const spec = parseLimitSpec(text);
+  return spec ? `${spec.limit}/${formatDuration(spec.windowMs)}` : "off";
+};
+const cidrList: Parser = (v) => {
+  const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : fail("expected a comma-separated list of CIDRs such as 10.0.0.0/8,::1/128");
+  return (items as unknown[]).map((x) => String(x).trim()).filter((x) => x !== "").map((x) => {
+    try {
+      const [addr, bits] = x.includes("/") ? ipaddr.parseCIDR(x) : [ipaddr.parse(x), undefined];
+      const plain = addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+      const width = plain.kind() === "ipv4" ? 32 : 128;
+      const shift = addr === plain ? 0 : 96;
+      return `${plain.toString()}/${bits === undefined ? width : bits - shift}`;
+    } catch {
+      return fail(`"${x}" is not an IP address or CIDR such as 10.0.0.0/8`);
+    }
+  });
+};
+const limit = (key: keyof Config, bucket: string, def: string, doc: string): Setting => ({
+  key, flag: `limit-${bucket}`, env: `AUTHSVC_LIMIT_${bucket.toUpperCase().replace(/-/g, "_")}`, parse: limitSpec, default: () => def,
+  doc: `${doc} (bucket ${bucket}; N/window or off)`,
+});
+
 /** The table of settings, in resolution order (later defaults may read earlier values). */
 export const settings: readonly Setting[] = [
   { key: "mode", flag: "mode", env: "AUTHSVC_MODE", parse: oneOf("development", "production"), default: () => "development", doc: "development (local defaults, mail catcher, tokens in responses) or production (strict)" },
@@ -185,6 +240,22 @@ export const settings: readonly Setting[] = [
   { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
+  // Rate limits: one block, README "Rate limits" explains each bucket.
+  { key: "rateLimits", flag: "rate-limits", env: "AUTHSVC_RATE_LIMITS", parse: bool, default: () => true, doc: "rate limits on (false switches every bucket off)" },
+  { key: "trustedProxies", flag: "trusted-proxies", env: "AUTHSVC_TRUSTED_PROXIES", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (default: none, the socket's address counts)" },
+  limit("limitSigninFailures", "signin-failures", "20/1h", "consecutive failed sign-ins per address before it is locked / how long the lock lasts (failures are forgotten that long after the last)"),
+  { key: "limitSigninFreeFailures", flag: "limit-signin-free-failures", env: "AUTHSVC_LIMIT_SIGNIN_FREE_FAILURES", parse: int(1, 1000), default: () => 5, doc: "failed sign-ins per address answered without delay; each further one doubles the wait, from 1 s" },
+  { key: "limitSigninMaxDelayMs", flag: "limit-signin-max-delay", env: "AUTHSVC_LIMIT_SIGNIN_MAX_DELAY", parse: duration(1000, 86_400_000), default: () => 60_000, doc: "longest wait between failed sign-ins before the lock" },
+  limit("limitSigninIp", "signin-ip", "100/15m", "sign-in attempts per client IP"),
+  limit("limitSignupIp", "signup-ip", "20/1h", "sign-ups per client IP"),
+  limit("limitEmailExistsIp", "email-exists-ip", "100/15m", "email-exists checks per client IP"),
+  limit("limitRefreshIp", "refresh-ip", "600/15m", "session refreshes per client IP"),
+  limit("limitSigninupIp", "signinup-ip", "60/15m", "third-party sign-ins (POST /signinup) per client IP"),
+  limit("limitMailIp", "mail-ip", "20/1h", "mail requests (password reset, email verification) per client IP"),
+  limit("limitMailCooldown", "mail-cooldown", "1/1m", "mail requests per address: the cooldown"),
+  limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address: the longer cap"),
+  limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP"),
+  limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused"),
 ];
 
 export interface ConfigInput {
@@ -256,6 +327,10 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
   }
   try { normaliseProviders(c.providers, c.mode); } catch (err) {
     throw new ConfigError(`invalid value for providers (${sources.providers}): ${(err as Error).message}`);
+  }
+  const failures = parseLimitSpec(c.limitSigninFailures);
+  if (failures && c.limitSigninFreeFailures >= failures.limit) {
+    throw new ConfigError(`invalid value for --limit-signin-free-failures: ${c.limitSigninFreeFailures}: must be below the lock's count in --limit-signin-failures (${failures.limit})`);
   }
   if (c.cookieSameSite === "none" && c.cookieSecure === "false") {
     throw new ConfigError("invalid value for --cookie-same-site: \"none\": browsers drop SameSite=None cookies that are not Secure");

@@ -1,4 +1,6 @@
 import { defineEventHandler, setResponseHeader } from "h3";
+import { canonicalEmail, isValidEmail } from "../../core/emails.js";
+import { enforceMailLimits } from "../../core/limits.js";
 import { requestPasswordReset } from "../../core/password-reset.js";
 import { readJsonBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
@@ -7,12 +9,14 @@ import { parseFormFields } from "../form-fields.js";
 /**
  * POST /user/password/reset/token (seed #6): always {"status":"OK"} for a well-formed address,
  * whether or not an account exists. In development mode only, the body also carries the token
- * when one was created (PROTOCOL.md §8).
+ * when one was created (PROTOCOL.md §8). Every well-formed address counts against the per-address
+ * mail budget, account or not, so its 429 is the same for both (README "Rate limits").
  */
 export const passwordResetToken = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const { email } = parseFormFields(body, ["email"]);
+    if (isValidEmail(canonicalEmail(email))) await enforceMailLimits(deps.ctx, email);
     const r = await requestPasswordReset(deps.ctx, email);
     setResponseHeader(event, "cache-control", "no-store");
     if (r.status === "FIELD_ERROR") return r;

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../database.js";
 import * as m001 from "./001-initial.js";
+import * as m002 from "./002-rate-limits.js";
 
 export interface Migration {
   name: string;
@@ -10,4 +11,5 @@ export interface Migration {
 /** Every migration, in order. Append only; never edit one that has shipped. */
 export const migrations: readonly Migration[] = [
   { name: "001-initial", up: m001.up },
+  { name: "002-rate-limits", up: m002.up },
 ];

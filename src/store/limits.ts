@@ -1,0 +1,93 @@
+import { sql, type Kysely, type RawBuilder, type Selectable } from "kysely";
+import type { DB, RateLimitsTable } from "./schema.js";
+
+export type CounterRow = Selectable<RateLimitsTable>;
+
+/** One bucket's counter for one key, as an upsert needs it. */
+export interface CounterHit {
+  bucket: string;
+  key: string;
+  now: number;
+  /** Length of the window (fixed windows) or how long the row is remembered after the last hit. */
+  windowMs: number;
+}
+
+const col = (name: keyof RateLimitsTable) => sql.ref(`rate_limits.${name}`);
+
+/**
+ * Counts one hit in a fixed window and returns the count including it, in ONE statement
+ * (INSERT … ON CONFLICT DO UPDATE … RETURNING, atomic on SQLite and PostgreSQL): the first hit opens
+ * a window of `windowMs`; hits after it has closed open a new one. Concurrent hits from any number
+ * of instances each see a distinct count.
+ */
+export async function hitWindow(db: Kysely<DB>, h: CounterHit): Promise<{ count: number; expiresAt: number }> {
+  const expired = sql<boolean>`${col("expires_at")} <= ${h.now}`;
+  const row = await db.insertInto("rate_limits")
+    .values({ bucket: h.bucket, key: h.key, count: 1, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: 0 })
+    .onConflict((oc) => oc.columns(["bucket", "key"]).doUpdateSet({
+      count: sql<number>`case when ${expired} then 1 else ${col("count")} + 1 end`,
+      expires_at: sql<number>`case when ${expired} then ${h.now + h.windowMs} else ${col("expires_at")} end`,
+      updated_at: h.now,
+    }))
+    .returning(["count", "expires_at"])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), expiresAt: Number(row.expires_at) };
+}
+
+/**
+ * Admits one attempt unless the key is blocked, in ONE statement: the attempt is counted before its
+ * outcome is known (so N concurrent attempts cannot all slip under a cap), the row is remembered for
+ * `windowMs` after it, and `blocked_until` is set to now + `blockMs[count - 1]` (the last entry for
+ * any higher count) — the wait the caller wants should this attempt fail. A blocked key gets
+ * undefined and nothing changes; the caller clears the row when the attempt succeeds.
+ */
+export async function admitAttempt(db: Kysely<DB>, h: CounterHit & { blockMs: readonly number[] }): Promise<{ count: number } | undefined> {
+  const expired = sql<boolean>`${col("expires_at")} <= ${h.now}`;
+  const next = sql<number>`case when ${expired} then 1 else ${col("count")} + 1 end`;
+  const row = await db.insertInto("rate_limits")
+    .values({ bucket: h.bucket, key: h.key, count: 1, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: h.now + h.blockMs[0] })
+    .onConflict((oc) => oc.columns(["bucket", "key"])
+      .doUpdateSet({ count: next, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: blockedUntil(next, h.now, h.blockMs) })
+      .where((eb) => eb.or([eb(col("blocked_until"), "<=", h.now), eb(col("expires_at"), "<=", h.now)])))
+    .returning(["count"])
+    .executeTakeFirst();
+  return row ? { count: Number(row.count) } : undefined;
+}
+
+/** now + blockMs[count - 1] as SQL; literal numbers (not parameters), so the statement text is stable and prepared once. */
+function blockedUntil(count: RawBuilder<number>, now: number, blockMs: readonly number[]): RawBuilder<number> {
+  const last = blockMs.length - 1;
+  const whens = blockMs.slice(0, last).map((ms, i) => sql`when ${sql.lit(i + 1)} then ${sql.lit(ms)}`);
+  const chosen = whens.length ? sql`case ${count} ${sql.join(whens, sql` `)} else ${sql.lit(blockMs[last])} end` : sql`${sql.lit(blockMs[last])}`;
+  // The cast: PostgreSQL would otherwise type the parameter after the integer literals (int4) and overflow.
+  return sql<number>`cast(${now} as bigint) + ${chosen}`;
+}
+
+/** Reads one counter (undefined when it does not exist). */
+export async function findCounter(db: Kysely<DB>, bucket: string, key: string): Promise<CounterRow | undefined> {
+  return db.selectFrom("rate_limits").selectAll().where("bucket", "=", bucket).where("key", "=", key).executeTakeFirst();
+}
+
+/** Deletes one counter; true when there was one. */
+export async function deleteCounter(db: Kysely<DB>, bucket: string, key: string): Promise<boolean> {
+  const r = await db.deleteFrom("rate_limits").where("bucket", "=", bucket).where("key", "=", key).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Deletes every counter of a key (all buckets) and returns the rows it deleted. */
+export async function deleteCountersByKey(db: Kysely<DB>, key: string): Promise<CounterRow[]> {
+  return db.deleteFrom("rate_limits").where("key", "=", key).returningAll().execute();
+}
+
+/** Counters still alive at `now` (window open or blocked), by bucket then key. */
+export async function listLiveCounters(db: Kysely<DB>, now: number, limit = 1000): Promise<CounterRow[]> {
+  return db.selectFrom("rate_limits").selectAll()
+    .where((eb) => eb.or([eb("expires_at", ">", now), eb("blocked_until", ">", now)]))
+    .orderBy("bucket").orderBy("key").limit(limit).execute();
+}
+
+/** Deletes counters whose window and block have both passed. */
+export async function deleteExpiredCounters(db: Kysely<DB>, now: number): Promise<number> {
+  const r = await db.deleteFrom("rate_limits").where("expires_at", "<=", now).where("blocked_until", "<=", now).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
