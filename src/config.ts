@@ -198,9 +198,9 @@ const cidrList: Parser = (v) => {
     }
   });
 };
-const limit = (key: keyof Config, bucket: string, def: string, doc: string): Setting => ({
-  key, flag: `limit-${bucket}`, env: `AUTHSVC_LIMIT_${bucket.toUpperCase().replace(/-/g, "_")}`, parse: limitSpec, default: () => def,
-  doc: `${doc} (bucket ${bucket}; N/window or off)`,
+const limit = (key: keyof Config, name: string, def: string, doc: string, buckets = `bucket ${name}`): Setting => ({
+  key, flag: `limit-${name}`, env: `AUTHSVC_LIMIT_${name.toUpperCase().replace(/-/g, "_")}`, parse: limitSpec, default: () => def,
+  doc: `${doc} (${buckets}; N/window or off)`,
 });
 
 /** The table of settings, in resolution order (later defaults may read earlier values). */
@@ -252,7 +252,7 @@ export const settings: readonly Setting[] = [
   limit("limitRefreshIp", "refresh-ip", "600/15m", "session refreshes per client IP"),
   limit("limitSigninupIp", "signinup-ip", "60/15m", "third-party sign-ins (POST /signinup) per client IP"),
   limit("limitMailIp", "mail-ip", "20/1h", "mail requests (password reset, email verification) per client IP"),
-  limit("limitMailCooldown", "mail-cooldown", "1/1m", "mail requests per address: the cooldown"),
+  limit("limitMailCooldown", "mail-cooldown", "1/1m", "mail requests per address and kind: the cooldown", "buckets reset-cooldown, verify-cooldown"),
   limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address: the longer cap"),
   limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP"),
   limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused"),

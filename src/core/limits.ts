@@ -15,13 +15,13 @@ import { AuthError } from "./errors.js";
  */
 export type WindowBucket =
   | "signin-ip" | "signup-ip" | "email-exists-ip" | "refresh-ip" | "signinup-ip"
-  | "mail-ip" | "mail-cooldown" | "mail-hourly" | "token-ip" | "invalid-token-ip";
+  | "mail-ip" | "reset-cooldown" | "verify-cooldown" | "mail-hourly" | "token-ip" | "invalid-token-ip";
 export type BucketName = WindowBucket | "signin-failures";
 
 const settingOf: Record<WindowBucket, keyof Config> = {
   "signin-ip": "limitSigninIp", "signup-ip": "limitSignupIp", "email-exists-ip": "limitEmailExistsIp",
   "refresh-ip": "limitRefreshIp", "signinup-ip": "limitSigninupIp", "mail-ip": "limitMailIp",
-  "mail-cooldown": "limitMailCooldown", "mail-hourly": "limitMailHourly", "token-ip": "limitTokenIp",
+  "reset-cooldown": "limitMailCooldown", "verify-cooldown": "limitMailCooldown", "mail-hourly": "limitMailHourly", "token-ip": "limitTokenIp",
   "invalid-token-ip": "limitInvalidTokenIp",
 };
 
@@ -133,12 +133,14 @@ export async function settleSignIn(ctx: CoreContext, ticket: SignInTicket | unde
 }
 
 /**
- * Counts one mail request for an address against the cooldown and the hourly cap. Callers use it for
- * every well-formed address, with or without an account, so a 429 tells nothing about accounts.
+ * Counts one mail request for an address against the cooldown of its kind (a reset right after the
+ * verification mail is fine) and the hourly cap shared by both kinds (what protects a mailbox from
+ * being flooded). Callers use it for every well-formed address, with or without an account, so a
+ * 429 tells nothing about accounts.
  */
-export async function enforceMailLimits(ctx: CoreContext, email: string): Promise<void> {
+export async function enforceMailLimits(ctx: CoreContext, email: string, kind: "reset" | "verify"): Promise<void> {
   const key = canonicalEmail(email);
-  await enforceLimit(ctx, "mail-cooldown", key);
+  await enforceLimit(ctx, kind === "reset" ? "reset-cooldown" : "verify-cooldown", key);
   await enforceLimit(ctx, "mail-hourly", key);
 }
 
@@ -147,7 +149,7 @@ export async function enforceVerificationMailLimits(ctx: CoreContext, userId: st
   if (!rulesOf(ctx.config).windows.size) return;
   const user = await users.findUserById(ctx.store.db, userId);
   if (!user || (await users.isEmailVerified(ctx.store.db, userId, user.email))) return;
-  await enforceMailLimits(ctx, user.email);
+  await enforceMailLimits(ctx, user.email, "verify");
 }
 
 /** Forgets an address's failed sign-ins (a completed password reset proves the owner). */

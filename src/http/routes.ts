@@ -53,7 +53,7 @@ export const routes: readonly Route[] = [
   { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh, limits: ["refresh-ip"] },
   { method: "POST", path: "/signout", session: "required+db", handler: signOut },
   { method: "GET", path: "/user/email/verify", session: "required+db", handler: emailVerifyStatus },
-  { method: "POST", path: "/user/email/verify/token", session: "required+db", handler: emailVerifyToken, limits: ["mail-ip"] }, // + mail-cooldown, mail-hourly per address
+  { method: "POST", path: "/user/email/verify/token", session: "required+db", handler: emailVerifyToken, limits: ["mail-ip"] }, // + verify-cooldown, mail-hourly per address
   // required+db by default; "optional" when emailVerificationRequiresSession is off (the handler decides).
   { method: "POST", path: "/user/email/verify", session: "required+db", handler: emailVerify, limits: tokenSubmission },
   { method: "GET", path: "/jwt/jwks.json", session: "none", handler: jwks },
@@ -62,6 +62,6 @@ export const routes: readonly Route[] = [
   { method: "POST", path: "/signinup", session: "none", handler: signInUpHandler, limits: ["signinup-ip"] },
   { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },
   { method: "POST", path: "/callback/apple", session: "none", handler: appleCallback },
-  { method: "POST", path: "/user/password/reset/token", session: "none", handler: passwordResetToken, limits: ["mail-ip"] }, // + mail-cooldown, mail-hourly per address
+  { method: "POST", path: "/user/password/reset/token", session: "none", handler: passwordResetToken, limits: ["mail-ip"] }, // + reset-cooldown, mail-hourly per address
   { method: "POST", path: "/user/password/reset", session: "none", handler: passwordReset, limits: tokenSubmission },
 ];

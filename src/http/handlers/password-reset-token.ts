@@ -16,7 +16,7 @@ export const passwordResetToken = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const { email } = parseFormFields(body, ["email"]);
-    if (isValidEmail(canonicalEmail(email))) await enforceMailLimits(deps.ctx, email);
+    if (isValidEmail(canonicalEmail(email))) await enforceMailLimits(deps.ctx, email, "reset");
     const r = await requestPasswordReset(deps.ctx, email);
     setResponseHeader(event, "cache-control", "no-store");
     if (r.status === "FIELD_ERROR") return r;
