@@ -4,6 +4,7 @@ import { createUserCommand } from "./create-user.js";
 import { CliError, processIO, type CliIO } from "./io.js";
 import { mailCommand } from "./mail.js";
 import { keysCommand } from "./keys.js";
+import { limitsCommand } from "./limits.js";
 import { migrateCommand } from "./migrate.js";
 import { resetPasswordCommand } from "./reset-password.js";
 import { serveCommand } from "./serve.js";
@@ -19,7 +20,7 @@ export function createProgram(io: CliIO): Command {
     .version(typeof __VERSION__ === "string" ? __VERSION__ : "dev")
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, limitsCommand]) {
     program.addCommand(make(io));
   }
   const exitOverride = (cmd: Command) => {
