@@ -41,7 +41,7 @@ export async function clearLimits(ctx: CoreContext, target: { email: string } | 
   const now = ctx.clock.now();
   const rows = await ctx.store.writeTx(async (tx) => {
     const deleted = await counters.deleteCountersByKey(tx, key);
-    if (deleted.length) await insertEvent(tx, { at: now, type: "rate_limit.cleared", userId: null, data: { key, buckets: deleted.map((d) => d.bucket), source } });
+    if (deleted.length) await insertEvent(tx, { at: now, type: "rate_limit.cleared", userId: null, data: { key, buckets: deleted.map((d) => d.bucket).sort(), source } });
     return deleted;
   });
   return { key, buckets: rows.map((r) => r.bucket).sort() };
