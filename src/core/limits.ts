@@ -80,7 +80,7 @@ export async function enforceLimit(ctx: CoreContext, bucket: WindowBucket, key: 
   const spec = rulesOf(ctx.config).windows.get(bucket);
   if (!spec) return;
   const now = ctx.clock.now();
-  const { count, expiresAt } = await counters.hitWindow(ctx.store.db, { bucket, key, now, windowMs: spec.windowMs });
+  const { count, expiresAt } = await counters.hitWindow(ctx.store, { bucket, key, now, windowMs: spec.windowMs });
   if (count <= spec.limit) return;
   if (count === spec.limit + 1) await recordLock(ctx, bucket, key, expiresAt);
   throw rateLimited(expiresAt - now);
@@ -99,7 +99,7 @@ export async function checkLimit(ctx: CoreContext, bucket: WindowBucket, key: st
 export async function countFailure(ctx: CoreContext, bucket: WindowBucket, key: string): Promise<void> {
   const spec = rulesOf(ctx.config).windows.get(bucket);
   if (!spec) return;
-  const { count, expiresAt } = await counters.hitWindow(ctx.store.db, { bucket, key, now: ctx.clock.now(), windowMs: spec.windowMs });
+  const { count, expiresAt } = await counters.hitWindow(ctx.store, { bucket, key, now: ctx.clock.now(), windowMs: spec.windowMs });
   if (count === spec.limit) await recordLock(ctx, bucket, key, expiresAt);
 }
 
@@ -117,7 +117,7 @@ export async function admitSignIn(ctx: CoreContext, email: string): Promise<Sign
   if (!rule) return undefined;
   const key = canonicalEmail(email);
   const now = ctx.clock.now();
-  const admitted = await counters.admitAttempt(ctx.store.db, { bucket: "signin-failures", key, now, windowMs: rule.windowMs, blockMs: rule.blockMs });
+  const admitted = await counters.admitAttempt(ctx.store, { bucket: "signin-failures", key, now, windowMs: rule.windowMs, blockMs: rule.blockMs });
   if (admitted) return { key, count: admitted.count };
   const row = await counters.findCounter(ctx.store.db, "signin-failures", key);
   // Refused while both the wait and the memory last: it lifts at the earlier of the two.
@@ -128,7 +128,7 @@ export async function admitSignIn(ctx: CoreContext, email: string): Promise<Sign
 export async function settleSignIn(ctx: CoreContext, ticket: SignInTicket | undefined, ok: boolean): Promise<void> {
   const rule = rulesOf(ctx.config).signin;
   if (!ticket || !rule) return;
-  if (ok) await counters.deleteCounter(ctx.store.db, "signin-failures", ticket.key);
+  if (ok) await counters.deleteCounter(ctx.store, "signin-failures", ticket.key);
   else if (ticket.count === rule.cap) await recordLock(ctx, "signin-failures", ticket.key, ctx.clock.now() + rule.windowMs);
 }
 
@@ -154,7 +154,7 @@ export async function enforceVerificationMailLimits(ctx: CoreContext, userId: st
 
 /** Forgets an address's failed sign-ins (a completed password reset proves the owner). */
 export async function clearSignInFailures(ctx: CoreContext, email: string): Promise<void> {
-  if (rulesOf(ctx.config).signin) await counters.deleteCounter(ctx.store.db, "signin-failures", canonicalEmail(email));
+  if (rulesOf(ctx.config).signin) await counters.deleteCounter(ctx.store, "signin-failures", canonicalEmail(email));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from "kysely";
+import type { Store } from "./database.js";
 import type { DB, RateLimitsTable } from "./schema.js";
 
 export type CounterRow = Selectable<RateLimitsTable>;
@@ -15,14 +16,41 @@ export interface CounterHit {
 const col = (name: keyof RateLimitsTable) => sql.ref(`rate_limits.${name}`);
 
 /**
+ * Runs one counter write without waiting for the disk flush: on SQLite with synchronous=NORMAL for
+ * that statement (WAL: it survives a crash of the process, only a power loss may forget the last
+ * counts), on PostgreSQL with synchronous_commit off for that transaction (the same trade). A
+ * counter is not worth an fsync on every sign-in (measured: 6 ms each on a busy disk, the whole
+ * budget of a bcrypt check); everything else keeps the store's full durability, which is restored
+ * before the connection is released.
+ */
+async function relaxedWrite<T>(store: Store, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (store.dialect === "postgres") {
+    return store.db.transaction().execute(async (tx) => {
+      await sql`set local synchronous_commit to off`.execute(tx);
+      return fn(tx);
+    });
+  }
+  return store.db.connection().execute(async (conn) => {
+    const level = (await sql<{ synchronous: number }>`pragma synchronous`.execute(conn)).rows[0]?.synchronous ?? 2;
+    if (level <= 1) return fn(conn);
+    await sql`pragma synchronous = normal`.execute(conn);
+    try {
+      return await fn(conn);
+    } finally {
+      await sql.raw(`pragma synchronous = ${Number(level)}`).execute(conn);
+    }
+  });
+}
+
+/**
  * Counts one hit in a fixed window and returns the count including it, in ONE statement
  * (INSERT … ON CONFLICT DO UPDATE … RETURNING, atomic on SQLite and PostgreSQL): the first hit opens
  * a window of `windowMs`; hits after it has closed open a new one. Concurrent hits from any number
  * of instances each see a distinct count.
  */
-export async function hitWindow(db: Kysely<DB>, h: CounterHit): Promise<{ count: number; expiresAt: number }> {
+export async function hitWindow(store: Store, h: CounterHit): Promise<{ count: number; expiresAt: number }> {
   const expired = sql<boolean>`${col("expires_at")} <= ${h.now}`;
-  const row = await db.insertInto("rate_limits")
+  const row = await relaxedWrite(store, (db) => db.insertInto("rate_limits")
     .values({ bucket: h.bucket, key: h.key, count: 1, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: 0 })
     .onConflict((oc) => oc.columns(["bucket", "key"]).doUpdateSet({
       count: sql<number>`case when ${expired} then 1 else ${col("count")} + 1 end`,
@@ -30,7 +58,7 @@ export async function hitWindow(db: Kysely<DB>, h: CounterHit): Promise<{ count:
       updated_at: h.now,
     }))
     .returning(["count", "expires_at"])
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow());
   return { count: Number(row.count), expiresAt: Number(row.expires_at) };
 }
 
@@ -41,16 +69,16 @@ export async function hitWindow(db: Kysely<DB>, h: CounterHit): Promise<{ count:
  * any higher count) — the wait the caller wants should this attempt fail. A blocked key gets
  * undefined and nothing changes; the caller clears the row when the attempt succeeds.
  */
-export async function admitAttempt(db: Kysely<DB>, h: CounterHit & { blockMs: readonly number[] }): Promise<{ count: number } | undefined> {
+export async function admitAttempt(store: Store, h: CounterHit & { blockMs: readonly number[] }): Promise<{ count: number } | undefined> {
   const expired = sql<boolean>`${col("expires_at")} <= ${h.now}`;
   const next = sql<number>`case when ${expired} then 1 else ${col("count")} + 1 end`;
-  const row = await db.insertInto("rate_limits")
+  const row = await relaxedWrite(store, (db) => db.insertInto("rate_limits")
     .values({ bucket: h.bucket, key: h.key, count: 1, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: h.now + h.blockMs[0] })
     .onConflict((oc) => oc.columns(["bucket", "key"])
       .doUpdateSet({ count: next, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: blockedUntil(next, h.now, h.blockMs) })
       .where((eb) => eb.or([eb(col("blocked_until"), "<=", h.now), eb(col("expires_at"), "<=", h.now)])))
     .returning(["count"])
-    .executeTakeFirst();
+    .executeTakeFirst());
   return row ? { count: Number(row.count) } : undefined;
 }
 
@@ -68,9 +96,9 @@ export async function findCounter(db: Kysely<DB>, bucket: string, key: string): 
   return db.selectFrom("rate_limits").selectAll().where("bucket", "=", bucket).where("key", "=", key).executeTakeFirst();
 }
 
-/** Deletes one counter; true when there was one. */
-export async function deleteCounter(db: Kysely<DB>, bucket: string, key: string): Promise<boolean> {
-  const r = await db.deleteFrom("rate_limits").where("bucket", "=", bucket).where("key", "=", key).executeTakeFirst();
+/** Deletes one counter (relaxed durability, as the upserts); true when there was one. */
+export async function deleteCounter(store: Store, bucket: string, key: string): Promise<boolean> {
+  const r = await relaxedWrite(store, (db) => db.deleteFrom("rate_limits").where("bucket", "=", bucket).where("key", "=", key).executeTakeFirst());
   return Number(r.numDeletedRows) > 0;
 }
 

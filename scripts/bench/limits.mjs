@@ -1,0 +1,107 @@
+// What rate limits cost: sign-in p50 and the authenticated GET /auth/user/email/verify throughput,
+// limits on (the default machinery; IP budgets raised so the load is counted but never refused) vs
+// --no-rate-limits, on one SQLite file each, in the same run. Each worker signs in as its own user
+// (as real traffic does), so no address is ever delayed. Runs are interleaved off/on/off/on and the
+// medians compared, to cancel drift on a shared machine.
+// Usage: node scripts/build.mjs && node scripts/bench/limits.mjs [--quick]
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const PASSWORD = "a long benchmark passphrase";
+
+async function startServer(dir, name, extra) {
+  const database = join(dir, `${name}.db`);
+  const child = spawn(process.execPath, [join(root, "bin/authsvc"), "serve", "--port", "0", "--host", "127.0.0.1", "--database", database, "--bcrypt-cost", "10", "--no-mail-catcher", "--log-level", "warn", ...extra], { stdio: ["ignore", "ignore", "pipe"] });
+  const port = await new Promise((resolve, reject) => {
+    let buf = "";
+    child.stderr.on("data", (d) => { buf += d; const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${buf}`)));
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const call = (method, path, headers = {}, body) => new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = request({ host: "127.0.0.1", port, method, path, agent, headers: { ...(data ? { "content-type": "application/json", "content-length": Buffer.byteLength(data) } : {}), ...headers } }, (res) => {
+      let text = "";
+      res.on("data", (c) => { text += c; });
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+    req.end(data);
+  });
+  const stop = async () => { agent.destroy(); child.kill("SIGTERM"); await new Promise((r) => child.once("exit", r)); };
+  return { call, stop };
+}
+
+const creds = (i) => ({ formFields: [{ id: "email", value: `bench${i}@example.com` }, { id: "password", value: PASSWORD }] });
+
+/** `total` requests over `concurrency` workers; returns p50 latency (ms) and requests per second. */
+async function load(total, concurrency, fn) {
+  const latencies = [];
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
+    while (next < total) {
+      next++;
+      const t0 = process.hrtime.bigint();
+      const r = await fn(w);
+      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (r.status !== 200) throw new Error(`unexpected ${r.status}: ${r.text}`);
+    }
+  }));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  latencies.sort((a, b) => a - b);
+  return { p50: latencies[Math.floor(latencies.length / 2)], rps: latencies.length / seconds };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export default async function run({ quick = false, log = () => {} } = {}) {
+  const rounds = quick ? 1 : 3;
+  const signins = quick ? 80 : 300;
+  const gets = quick ? 2000 : 10000;
+  const concurrency = 4;
+  const dir = mkdtempSync(join(tmpdir(), "authsvc-bench-limits-"));
+  const variants = {
+    off: ["--no-rate-limits"],
+    on: ["--limit-signin-ip", "1000000000/1h", "--limit-signup-ip", "1000000000/1h"],
+  };
+  const servers = {};
+  const results = { off: { p50: [], rps: [] }, on: { p50: [], rps: [] } };
+  try {
+    for (const [name, flags] of Object.entries(variants)) {
+      const s = await startServer(dir, name, flags);
+      servers[name] = s;
+      for (let i = 0; i < concurrency; i++) {
+        const up = await s.call("POST", "/auth/signup", { "st-auth-mode": "header" }, creds(i));
+        if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${up.text}`);
+        s.access = up.headers["st-access-token"];
+      }
+    }
+    for (let r = 0; r < rounds; r++) {
+      for (const name of ["off", "on"]) {
+        const s = servers[name];
+        const signin = await load(signins, concurrency, (w) => s.call("POST", "/auth/signin", { "st-auth-mode": "header" }, creds(w)));
+        const get = await load(gets, 16, () => s.call("GET", "/auth/user/email/verify", { authorization: `Bearer ${s.access}` }));
+        results[name].p50.push(signin.p50);
+        results[name].rps.push(get.rps);
+        log(`limits ${name} round ${r + 1}: sign-in p50 ${signin.p50.toFixed(1)} ms, GET ${Math.round(get.rps)}/s`);
+      }
+    }
+  } finally {
+    for (const s of Object.values(servers)) await s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const on = { p50: median(results.on.p50), rps: median(results.on.rps) };
+  const off = { p50: median(results.off.p50), rps: median(results.off.rps) };
+  return [
+    { scenario: "POST /auth/signin, rate limits on (ceiling: off; target ratio < 1.05)", figure: "p50", value: +on.p50.toFixed(2), unit: "ms", ceiling: "same, --no-rate-limits", ceilingValue: +off.p50.toFixed(2), ratio: +(on.p50 / off.p50).toFixed(3) },
+    { scenario: "GET /auth/user/email/verify with a session, rate limits on (ceiling: off; target ratio ≈ 1)", figure: "throughput", value: Math.round(on.rps), unit: "req/s", ceiling: "same, --no-rate-limits", ceilingValue: Math.round(off.rps), ratio: +(on.rps / off.rps).toFixed(3) },
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await run({ quick: process.argv.includes("--quick"), log: console.error }), null, 2));
