@@ -23,6 +23,8 @@ const col = (name: keyof RateLimitsTable) => sql.ref(`rate_limits.${name}`);
  * budget of a bcrypt check); everything else keeps the store's full durability, which is restored
  * before the connection is released.
  */
+const syncLevels = new WeakMap<Store, number>(); // the store's own synchronous level, read once
+
 async function relaxedWrite<T>(store: Store, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
   if (store.dialect === "postgres") {
     return store.db.transaction().execute(async (tx) => {
@@ -31,13 +33,17 @@ async function relaxedWrite<T>(store: Store, fn: (db: Kysely<DB>) => Promise<T>)
     });
   }
   return store.db.connection().execute(async (conn) => {
-    const level = (await sql<{ synchronous: number }>`pragma synchronous`.execute(conn)).rows[0]?.synchronous ?? 2;
+    let level = syncLevels.get(store);
+    if (level === undefined) {
+      level = Number((await sql<{ synchronous: number }>`pragma synchronous`.execute(conn)).rows[0]?.synchronous ?? 2);
+      syncLevels.set(store, level);
+    }
     if (level <= 1) return fn(conn);
     await sql`pragma synchronous = normal`.execute(conn);
     try {
       return await fn(conn);
     } finally {
-      await sql.raw(`pragma synchronous = ${Number(level)}`).execute(conn);
+      await sql.raw(`pragma synchronous = ${level}`).execute(conn);
     }
   });
 }
