@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
-import ipaddr from "ipaddr.js";
 import { formatDuration, parseDuration } from "./util/duration.js";
 import { normaliseProviders } from "./core/thirdparty/provider-config.js";
 import { maskUrlPassword } from "./util/mask-url.js";
+import { normaliseCidr, normaliseLimitSpec, parseLimitSpec, type LimitSpec } from "./util/limit-spec.js";
+
+export { parseLimitSpec, type LimitSpec };
 
 /**
  * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
@@ -165,38 +167,10 @@ const providers: Parser = (v) => {
   return arr;
 };
 
-/** A budget: at most `limit` per `windowMs`. */
-export interface LimitSpec { limit: number; windowMs: number }
-
-/** Reads a budget setting ("20/1h", "100/15m", "off"); undefined = switched off. Throws a message when malformed. */
-export function parseLimitSpec(text: string): LimitSpec | undefined {
-  if (/^\s*off\s*$/i.test(text)) return undefined;
-  const m = /^\s*(\d+)\s*\/\s*(\S+)\s*$/.exec(text);
-  const windowMs = m ? parseDuration(m[2]) : undefined;
-  if (!m || windowMs === undefined) throw "expected a budget such as 20/1h (at most 20 per hour) or off";
-  const limit = Number(m[1]);
-  if (limit < 1 || limit > 1_000_000_000) throw "expected a count from 1 to 1000000000 before the /";
-  if (windowMs < 1000 || windowMs > 30 * 86_400_000) throw "expected a window from 1s to 30d after the /";
-  return { limit, windowMs };
-}
-const limitSpec: Parser = (v) => {
-  const text = typeof v === "number" ? String(v) : (str(v) as string);
-  const spec = parseLimitSpec(text);
-  return spec ? `${spec.limit}/${formatDuration(spec.windowMs)}` : "off";
-};
+const limitSpec: Parser = (v) => normaliseLimitSpec(typeof v === "number" ? String(v) : (str(v) as string));
 const cidrList: Parser = (v) => {
   const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : fail("expected a comma-separated list of CIDRs such as 10.0.0.0/8,::1/128");
-  return (items as unknown[]).map((x) => String(x).trim()).filter((x) => x !== "").map((x) => {
-    try {
-      const [addr, bits] = x.includes("/") ? ipaddr.parseCIDR(x) : [ipaddr.parse(x), undefined];
-      const plain = addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
-      const width = plain.kind() === "ipv4" ? 32 : 128;
-      const shift = addr === plain ? 0 : 96;
-      return `${plain.toString()}/${bits === undefined ? width : bits - shift}`;
-    } catch {
-      return fail(`"${x}" is not an IP address or CIDR such as 10.0.0.0/8`);
-    }
-  });
+  return (items as unknown[]).map((x) => String(x).trim()).filter((x) => x !== "").map(normaliseCidr);
 };
 const limit = (key: keyof Config, name: string, def: string, doc: string, buckets = `bucket ${name}`): Setting => ({
   key, flag: `limit-${name}`, env: `AUTHSVC_LIMIT_${name.toUpperCase().replace(/-/g, "_")}`, parse: limitSpec, default: () => def,
