@@ -135,6 +135,10 @@ function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher:
     `  API:        http://${host}:${port}${config.apiBasePath}  (public URL ${config.publicUrl})`,
     `  database:   ${maskUrlPassword(config.database)}`,
     `  ${mail}.`,
+    // Which address the limits count: a server behind a proxy without --trusted-proxies gives every client one budget.
+    config.rateLimits
+      ? `  rate limits: on; client IP = ${config.trustedProxies.length ? `X-Forwarded-For from ${config.trustedProxies.join(", ")}, else the socket` : "the socket's address (no --trusted-proxies)"}.`
+      : "  rate limits: OFF (--no-rate-limits).",
   ];
   if (config.mode === "development") {
     lines.push(

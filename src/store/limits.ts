@@ -79,7 +79,7 @@ export async function admitAttempt(store: Store, h: CounterHit & { blockMs: read
   const expired = sql<boolean>`${col("expires_at")} <= ${h.now}`;
   const next = sql<number>`case when ${expired} then 1 else ${col("count")} + 1 end`;
   const row = await relaxedWrite(store, (db) => db.insertInto("rate_limits")
-    .values({ bucket: h.bucket, key: h.key, count: 1, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: h.now + h.blockMs[0] })
+    .values({ bucket: h.bucket, key: h.key, count: 1, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: h.blockMs[0] === 0 ? 0 : h.now + h.blockMs[0] })
     .onConflict((oc) => oc.columns(["bucket", "key"])
       .doUpdateSet({ count: next, updated_at: h.now, expires_at: h.now + h.windowMs, blocked_until: blockedUntil(next, h.now, h.blockMs) })
       .where((eb) => eb.or([eb(col("blocked_until"), "<=", h.now), eb(col("expires_at"), "<=", h.now)])))
@@ -88,13 +88,17 @@ export async function admitAttempt(store: Store, h: CounterHit & { blockMs: read
   return row ? { count: Number(row.count) } : undefined;
 }
 
-/** now + blockMs[count - 1] as SQL; literal numbers (not parameters), so the statement text is stable and prepared once. */
+/**
+ * now + blockMs[count - 1] as SQL, and 0 (not now) where the wait is 0: a request that took its
+ * timestamp a moment earlier (or on a host whose clock is a little behind) must not find itself
+ * "blocked" by a wait of nothing. Waits are literals, so the statement text is stable and prepared
+ * once; the cast keeps PostgreSQL from typing the parameter as int4 (it would overflow).
+ */
 function blockedUntil(count: RawBuilder<number>, now: number, blockMs: readonly number[]): RawBuilder<number> {
+  const until = (ms: number) => (ms === 0 ? sql`0` : sql`cast(${now} as bigint) + ${sql.lit(ms)}`);
   const last = blockMs.length - 1;
-  const whens = blockMs.slice(0, last).map((ms, i) => sql`when ${sql.lit(i + 1)} then ${sql.lit(ms)}`);
-  const chosen = whens.length ? sql`case ${count} ${sql.join(whens, sql` `)} else ${sql.lit(blockMs[last])} end` : sql`${sql.lit(blockMs[last])}`;
-  // The cast: PostgreSQL would otherwise type the parameter after the integer literals (int4) and overflow.
-  return sql<number>`cast(${now} as bigint) + ${chosen}`;
+  const whens = blockMs.slice(0, last).map((ms, i) => sql`when ${sql.lit(i + 1)} then ${until(ms)}`);
+  return (whens.length ? sql`case ${count} ${sql.join(whens, sql` `)} else ${until(blockMs[last])} end` : until(blockMs[last])) as RawBuilder<number>;
 }
 
 /** Reads one counter (undefined when it does not exist). */

@@ -45,6 +45,14 @@ describe.each(backends)("rate-limit counters on $name", (backend) => {
     expect(await findCounter(store.db, "f", "k")).toMatchObject({ blocked_until: now + 5000 + 3_600_000 });
   });
 
+  it("admitAttempt: a zero wait blocks nobody, not even a request stamped a moment earlier (or by a host whose clock is behind)", async () => {
+    const { store } = await open();
+    const blockMs = [0, 0, 0, 5000];
+    expect(await admitAttempt(store, { bucket: "f", key: "k", now, windowMs: 3_600_000, blockMs })).toEqual({ count: 1 });
+    expect(await admitAttempt(store, { bucket: "f", key: "k", now: now - 50, windowMs: 3_600_000, blockMs })).toEqual({ count: 2 });
+    expect(await findCounter(store.db, "f", "k")).toMatchObject({ blocked_until: 0 });
+  });
+
   it("deleteExpiredCounters keeps rows whose window or block is still running", async () => {
     const { store } = await open();
     await hitWindow(store, { bucket: "a", key: "old", now, windowMs: 1000 });
