@@ -68,6 +68,12 @@ export function rateLimited(retryAfterMs: number): AuthError {
   return new AuthError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
 }
 
+/** Every refusal leaves through here (one place to count them, e.g. for metrics). */
+function refuse(ctx: CoreContext, bucket: BucketName, retryAfterMs: number): never {
+  ctx.logger.debug("rate limited", { bucket });
+  throw rateLimited(retryAfterMs);
+}
+
 /** Records that a bucket went over its budget (the audit trail of locks). */
 async function recordLock(ctx: CoreContext, bucket: BucketName, key: string, until: number): Promise<void> {
   const at = ctx.clock.now();
@@ -83,7 +89,7 @@ export async function enforceLimit(ctx: CoreContext, bucket: WindowBucket, key: 
   const { count, expiresAt } = await counters.hitWindow(ctx.store, { bucket, key, now, windowMs: spec.windowMs });
   if (count <= spec.limit) return;
   if (count === spec.limit + 1) await recordLock(ctx, bucket, key, expiresAt);
-  throw rateLimited(expiresAt - now);
+  refuse(ctx, bucket, expiresAt - now);
 }
 
 /** Throws RATE_LIMITED when a failure-counting bucket is already full, without counting anything (one read). */
@@ -92,7 +98,7 @@ export async function checkLimit(ctx: CoreContext, bucket: WindowBucket, key: st
   if (!spec) return;
   const now = ctx.clock.now();
   const row = await counters.findCounter(ctx.store.db, bucket, key);
-  if (row && row.expires_at > now && row.count >= spec.limit) throw rateLimited(row.expires_at - now);
+  if (row && row.expires_at > now && row.count >= spec.limit) refuse(ctx, bucket, row.expires_at - now);
 }
 
 /** Counts one failure (an invalid token) against a bucket that checkLimit guards; never throws RATE_LIMITED itself. */
@@ -121,7 +127,7 @@ export async function admitSignIn(ctx: CoreContext, email: string): Promise<Sign
   if (admitted) return { key, count: admitted.count };
   const row = await counters.findCounter(ctx.store.db, "signin-failures", key);
   // Refused while both the wait and the memory last: it lifts at the earlier of the two.
-  throw rateLimited(row ? Math.min(Number(row.blocked_until), Number(row.expires_at)) - now : 1000);
+  refuse(ctx, "signin-failures", row ? Math.min(Number(row.blocked_until), Number(row.expires_at)) - now : 1000);
 }
 
 /** Settles an admitted sign-in: a success forgets the address's failures; the failure that reaches the cap is a lock event. */
