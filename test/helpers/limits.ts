@@ -1,7 +1,7 @@
 import type { TestApp } from "./test-app.js";
 
 /** One answer as a limits test looks at it: status, JSON body, Retry-After (seconds or undefined). */
-export interface Answer { status: number; body: any; retryAfter: number | undefined }
+export interface Answer { status: number; body: any; retryAfter: number | undefined; headers: Headers }
 
 /** Sends a request to `<url>/auth<path>` (POST with a JSON body, or GET when body is undefined). */
 export async function call(t: TestApp | string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
@@ -13,7 +13,7 @@ export async function call(t: TestApp | string, path: string, body?: unknown, he
   let json: unknown;
   try { json = JSON.parse(text); } catch { json = text; }
   const ra = res.headers.get("retry-after");
-  return { status: res.status, body: json, retryAfter: ra === null ? undefined : Number(ra) };
+  return { status: res.status, body: json, retryAfter: ra === null ? undefined : Number(ra), headers: res.headers };
 }
 
 export const signin = (email: string, password: string) => ({ formFields: [{ id: "email", value: email }, { id: "password", value: password }] });

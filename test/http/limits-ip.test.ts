@@ -32,6 +32,8 @@ describe.each(backends)("per-client-IP buckets on $name (defaults)", (backend) =
       }
       const over = await b.send(t, b.limit);
       expect(shape(over)).toEqual({ status: 429, body: LIMITED, retryAfter: b.window });
+      // A 429 touches no session (the SDK keeps its tokens, even after a refused refresh).
+      expect([over.headers.get("front-token"), over.headers.getSetCookie()]).toEqual([null, []]);
       expect((await b.send(t, b.limit + 1)).status).toBe(429);
       const locks = (await listEvents(t.app.store.db, { type: "rate_limit.locked" })).map((e) => JSON.parse(e.data!)).filter((d) => d.bucket === b.bucket);
       expect(locks).toEqual([expect.objectContaining({ bucket: b.bucket, key: "127.0.0.1" })]);
