@@ -5,11 +5,12 @@
 // medians of all samples are compared, to cancel drift on a shared machine.
 // Usage: node scripts/build.mjs && node scripts/bench/limits.mjs [--quick]
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const PASSWORD = "a long benchmark passphrase";
@@ -57,6 +58,49 @@ async function load(total, concurrency, fn) {
   return { latencies, rps: latencies.length / seconds };
 }
 
+/**
+ * The decisions alone, in process (no HTTP, no scheduler noise between two servers): what the
+ * signin-ip hit, the admission and the settlement of one successful sign-in cost, against one bcrypt
+ * verification at cost 10 measured in the same loop. Bundled from src/ with esbuild, as
+ * scripts/config-doc.mjs does.
+ */
+async function measureInProcess(dir, rounds) {
+  const entry = join(dir, "in-process.ts");
+  const src = (f) => JSON.stringify(join(root, "src", f));
+  writeFileSync(entry, `
+    import { createApp } from ${src("app.ts")};
+    import { testConfig } from ${src("config.ts")};
+    import { admitSignIn, enforceLimit, settleSignIn } from ${src("core/limits.ts")};
+    import { hashPassword, verifyPassword } from ${src("core/passwords.ts")};
+    export async function measure(database, rounds) {
+      const app = await createApp(testConfig({ database, bcryptCost: 10, limitSigninIp: "1000000000/1h" }));
+      await app.migrate();
+      const hash = await hashPassword("a long benchmark passphrase", 10);
+      let limits = 0, bcrypt = 0;
+      for (let r = 0; r < 20; r++) await settleSignIn(app.ctx, await admitSignIn(app.ctx, "warm@example.com"), true); // JIT warm-up
+      for (let r = 0; r < rounds; r++) {
+        let t0 = performance.now();
+        await enforceLimit(app.ctx, "signin-ip", "127.0.0.1");
+        await settleSignIn(app.ctx, await admitSignIn(app.ctx, "bench" + (r % 4) + "@example.com"), true);
+        limits += performance.now() - t0;
+        t0 = performance.now();
+        await verifyPassword("a long benchmark passphrase", hash, 10);
+        bcrypt += performance.now() - t0;
+      }
+      await app.close();
+      return { limitsMs: limits / rounds, bcryptMs: bcrypt / rounds };
+    }`);
+  const cacheDir = join(root, "node_modules", ".cache", "authsvc");
+  mkdirSync(cacheDir, { recursive: true });
+  const outfile = join(cacheDir, `bench-limits-${process.pid}.mjs`);
+  await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, outfile, format: "esm", platform: "node", packages: "external", logLevel: "silent" });
+  try {
+    return await (await import(pathToFileURL(outfile).href)).measure(join(dir, "in-process.db"), rounds);
+  } finally {
+    rmSync(outfile, { force: true });
+  }
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export default async function run({ quick = false, log = () => {} } = {}) {
@@ -102,14 +146,18 @@ export default async function run({ quick = false, log = () => {} } = {}) {
     }
     for (const name of ["off", "on"]) results[name].rps.push(results[name].requests / results[name].seconds);
     log(`GET /auth/user/email/verify: off ${Math.round(results.off.rps[0])}/s, on ${Math.round(results.on.rps[0])}/s`);
+    results.inProcess = await measureInProcess(dir, quick ? 40 : 200);
+    log(`in process: limits ${results.inProcess.limitsMs.toFixed(3)} ms per sign-in, bcrypt ${results.inProcess.bcryptMs.toFixed(1)} ms`);
   } finally {
     for (const s of Object.values(servers)) await s.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  const ip = results.inProcess;
   const on = { p50: median(results.on.latencies), rps: median(results.on.rps) };
   const off = { p50: median(results.off.latencies), rps: median(results.off.rps) };
   return [
     { scenario: "POST /auth/signin, rate limits on (ceiling: off; target ratio < 1.05)", figure: "p50", value: +on.p50.toFixed(2), unit: "ms", ceiling: "same, --no-rate-limits", ceilingValue: +off.p50.toFixed(2), ratio: +(on.p50 / off.p50).toFixed(3) },
+    { scenario: "rate-limit decisions of one successful sign-in (signin-ip hit, admission, settlement), in process (ceiling: one bcrypt verify at cost 10)", figure: "mean", value: +ip.limitsMs.toFixed(3), unit: "ms", ceiling: "bcrypt verify, cost 10", ceilingValue: +ip.bcryptMs.toFixed(2), ratio: +(ip.limitsMs / ip.bcryptMs).toFixed(4) },
     { scenario: "GET /auth/user/email/verify with a session, rate limits on (ceiling: off; target ratio ≈ 1)", figure: "throughput", value: Math.round(on.rps), unit: "req/s", ceiling: "same, --no-rate-limits", ceilingValue: Math.round(off.rps), ratio: +(on.rps / off.rps).toFixed(3) },
   ];
 }
