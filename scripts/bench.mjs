@@ -16,8 +16,10 @@ const total = Math.min(Number(opt.requests), 100_000);
 const concurrency = Math.min(Number(opt.concurrency), 256);
 const dir = mkdtempSync(join(tmpdir(), "authsvc-bench-"));
 const database = opt.database ?? join(dir, "bench.db");
+// Rate limits off: 16 concurrent sign-ins of one address from one IP are what they exist to stop.
+// What they cost is measured by scripts/bench/limits.mjs (limits on vs off).
 
-const server = spawn(process.execPath, ["bin/authsvc", "serve", "--port", "0", "--host", "127.0.0.1", "--database", database, "--bcrypt-cost", opt["bcrypt-cost"], "--no-mail-catcher", "--log-level", "warn"], { stdio: ["ignore", "ignore", "pipe"] });
+const server = spawn(process.execPath, ["bin/authsvc", "serve", "--port", "0", "--host", "127.0.0.1", "--database", database, "--bcrypt-cost", opt["bcrypt-cost"], "--no-mail-catcher", "--log-level", "warn", "--no-rate-limits"], { stdio: ["ignore", "ignore", "pipe"] });
 const port = await new Promise((resolve, reject) => {
   let buf = "";
   server.stderr.on("data", (d) => { buf += d; const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });

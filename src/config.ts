@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import { formatDuration, parseDuration } from "./util/duration.js";
 import { normaliseProviders } from "./core/thirdparty/provider-config.js";
 import { maskUrlPassword } from "./util/mask-url.js";
+import { normaliseCidr, normaliseLimitSpec, parseLimitSpec, type LimitSpec } from "./util/limit-spec.js";
+
+export { parseLimitSpec, type LimitSpec };
 
 /**
  * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
@@ -70,6 +73,22 @@ export interface Config {
   pagesProductName: string;
   pagesLogoUrl: string | undefined;
   pagesRedirectPaths: readonly string[];
+  // Rate limits (README "Rate limits"). Budgets are "N/duration" text, or "off"; see parseLimitSpec.
+  rateLimits: boolean;
+  trustedProxies: readonly string[];
+  limitSigninFailures: string;
+  limitSigninFreeFailures: number;
+  limitSigninMaxDelayMs: number;
+  limitSigninIp: string;
+  limitSignupIp: string;
+  limitEmailExistsIp: string;
+  limitRefreshIp: string;
+  limitSigninupIp: string;
+  limitMailIp: string;
+  limitMailCooldown: string;
+  limitMailHourly: string;
+  limitTokenIp: string;
+  limitInvalidTokenIp: string;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -165,6 +184,16 @@ const providers: Parser = (v) => {
   return arr;
 };
 
+const limitSpec: Parser = (v) => normaliseLimitSpec(typeof v === "number" ? String(v) : (str(v) as string));
+const cidrList: Parser = (v) => {
+  const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : fail("expected a comma-separated list of CIDRs such as 10.0.0.0/8,::1/128");
+  return (items as unknown[]).map((x) => String(x).trim()).filter((x) => x !== "").map(normaliseCidr);
+};
+const limit = (key: keyof Config, name: string, def: string, doc: string, buckets = `bucket ${name}`): Setting => ({
+  key, flag: `limit-${name}`, env: `AUTHSVC_LIMIT_${name.toUpperCase().replace(/-/g, "_")}`, parse: limitSpec, default: () => def,
+  doc: `${doc} (${buckets}; N/window or off)`,
+});
+
 /** The table of settings, in resolution order (later defaults may read earlier values). */
 export const settings: readonly Setting[] = [
   { key: "mode", flag: "mode", env: "AUTHSVC_MODE", parse: oneOf("development", "production"), default: () => "development", doc: "development (local defaults, mail catcher, tokens in responses) or production (strict)" },
@@ -218,6 +247,22 @@ export const settings: readonly Setting[] = [
   { key: "pagesProductName", flag: "pages-product-name", env: "AUTHSVC_PAGES_PRODUCT_NAME", parse: (v) => { const s = str(v) as string; return s.length <= 60 ? s : fail("expected at most 60 characters"); }, default: () => "authsvc", doc: "product name shown on the hosted pages" },
   { key: "pagesLogoUrl", flag: "pages-logo-url", env: "AUTHSVC_PAGES_LOGO_URL", parse: parseLogoUrl, default: () => undefined, doc: "logo on the hosted pages: an https URL, or a path on this server (its origin is added to the pages' img-src)" },
   { key: "pagesRedirectPaths", flag: "pages-redirect-paths", env: "AUTHSVC_PAGES_REDIRECT_PATHS", parse: parsePathList, default: () => ["/"], doc: "comma-separated paths on the website URL a hosted sign-in may return to (?redirectToPath=); the first is the default; a trailing * allows a prefix" },
+  // Rate limits: one block, README "Rate limits" explains each bucket.
+  { key: "rateLimits", flag: "rate-limits", env: "AUTHSVC_RATE_LIMITS", parse: bool, default: () => true, doc: "rate limits on (false switches every bucket off)" },
+  { key: "trustedProxies", flag: "trusted-proxies", env: "AUTHSVC_TRUSTED_PROXIES", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (default: none, the socket's address counts)" },
+  limit("limitSigninFailures", "signin-failures", "20/1h", "consecutive failed sign-ins per address before it is locked / how long the lock lasts (failures are forgotten that long after the last)"),
+  { key: "limitSigninFreeFailures", flag: "limit-signin-free-failures", env: "AUTHSVC_LIMIT_SIGNIN_FREE_FAILURES", parse: int(1, 1000), default: () => 5, doc: "failed sign-ins per address answered without delay; each further one doubles the wait, from 1 s" },
+  { key: "limitSigninMaxDelayMs", flag: "limit-signin-max-delay", env: "AUTHSVC_LIMIT_SIGNIN_MAX_DELAY", parse: duration(1000, 86_400_000), default: () => 60_000, doc: "longest wait between failed sign-ins before the lock" },
+  limit("limitSigninIp", "signin-ip", "100/15m", "sign-in attempts per client IP"),
+  limit("limitSignupIp", "signup-ip", "20/1h", "sign-ups per client IP"),
+  limit("limitEmailExistsIp", "email-exists-ip", "100/15m", "email-exists checks per client IP"),
+  limit("limitRefreshIp", "refresh-ip", "600/15m", "session refreshes per client IP"),
+  limit("limitSigninupIp", "signinup-ip", "60/15m", "third-party sign-ins (POST /signinup) per client IP"),
+  limit("limitMailIp", "mail-ip", "20/1h", "mail requests (password reset, email verification) per client IP"),
+  limit("limitMailCooldown", "mail-cooldown", "1/1m", "mail requests per address and kind: the cooldown", "buckets reset-cooldown, verify-cooldown"),
+  limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address: the longer cap"),
+  limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP"),
+  limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused"),
 ];
 
 export interface ConfigInput {
@@ -289,6 +334,10 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
   }
   try { normaliseProviders(c.providers, c.mode); } catch (err) {
     throw new ConfigError(`invalid value for providers (${sources.providers}): ${(err as Error).message}`);
+  }
+  const failures = parseLimitSpec(c.limitSigninFailures);
+  if (failures && c.limitSigninFreeFailures >= failures.limit) {
+    throw new ConfigError(`invalid value for --limit-signin-free-failures: ${c.limitSigninFreeFailures}: must be below the lock's count in --limit-signin-failures (${failures.limit})`);
   }
   if (c.cookieSameSite === "none" && c.cookieSecure === "false") {
     throw new ConfigError("invalid value for --cookie-same-site: \"none\": browsers drop SameSite=None cookies that are not Secure");

@@ -5,6 +5,7 @@ import { createUserCommand } from "./create-user.js";
 import { CliError, processIO, type CliIO } from "./io.js";
 import { mailCommand } from "./mail.js";
 import { keysCommand } from "./keys.js";
+import { limitsCommand } from "./limits.js";
 import { migrateCommand } from "./migrate.js";
 import { resetPasswordCommand } from "./reset-password.js";
 import { serveCommand } from "./serve.js";
@@ -32,7 +33,7 @@ export function createProgram(io: CliIO): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand]) {
     program.addCommand(make(io));
   }
   for (const cmd of backupCommands(io)) program.addCommand(cmd);

@@ -2,7 +2,7 @@ import { Command, Option } from "commander";
 import { ConfigError, resolveConfig, settings, type ResolvedConfig } from "../config.js";
 import { CliError, type CliIO } from "./io.js";
 
-const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession", "metrics", "hostedPages"]);
+const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession", "metrics", "hostedPages", "rateLimits"]);
 /**
  * Settings the admin commands take as flags (they hash passwords and open the database);
  * `serve` and `config` take all of them. Every setting still works from env and file.

@@ -91,6 +91,10 @@ export function printBanner(io: CliIO, config: Readonly<Config>, port: number, c
     `  API:        http://${host}:${port}${config.apiBasePath}  (public URL ${config.publicUrl})`,
     `  database:   ${maskUrlPassword(config.database)}`,
     `  ${mail}.`,
+    // Which address the limits count: a server behind a proxy without --trusted-proxies gives every client one budget.
+    config.rateLimits
+      ? `  rate limits: on; client IP = ${config.trustedProxies.length ? `X-Forwarded-For from ${config.trustedProxies.join(", ")}, else the socket` : "the socket's address (no --trusted-proxies)"}.`
+      : "  rate limits: OFF (--no-rate-limits).",
   ];
   if (config.adminApiKey) lines.push(`  admin API:  http://${host}:${port}/admin/v1  (Authorization: Bearer $AUTHSVC_ADMIN_API_KEY)`);
   // The development pages answer loopback only: show them at a loopback address.

@@ -6,6 +6,7 @@ import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail, isUndeliverableEmail, isValidEmail } from "./emails.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
+import { clearSignInFailures } from "./limits.js";
 import { issueTokenWithMail, requireTokenString } from "./one-time-tokens.js";
 import { checkPasswordPolicy, hashPassword } from "./passwords.js";
 import type { FieldError } from "./users.js";
@@ -133,7 +134,11 @@ export async function resetPasswordWithToken(ctx: CoreContext, input: { token: u
     await queueMail(tx, ctx, { kind: "password_changed", to: current.email, vars: { link: websiteLink(ctx, "reset-password") } });
     return { status: "OK", userId: taken.user_id, revokedSessions };
   });
-  if (result.status === "OK") notifyOutbox(ctx);
+  if (result.status === "OK") {
+    notifyOutbox(ctx);
+    // The mail proved the owner: a lock from failed sign-ins (perhaps someone else's) ends here.
+    await clearSignInFailures(ctx, cred.email);
+  }
   return result;
 }
 

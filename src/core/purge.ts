@@ -1,12 +1,13 @@
 import * as repo from "../store/purge.js";
 import type { CoreContext } from "./context.js";
+import { purgeExpiredLimits } from "./limits-admin.js";
 
 /** How long an ended (revoked or expired) session is kept for admins and audits before it goes. */
 export const ENDED_SESSION_KEEP_MS = 7 * 86_400_000;
 /** Rows per transaction: small enough that a purge never holds the write lock for long. */
 export const PURGE_BATCH_SIZE = 500;
 
-export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshTokens: number }
+export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshTokens: number; rateLimits: number }
 
 /**
  * Deletes what no request can use any more: one-time tokens past their expiry; sessions that ended
@@ -15,13 +16,14 @@ export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshT
  * it is how theft is detected; after its expiry a replay is refused as unknown either way).
  * Work goes in bounded batches, one short write transaction each, with the candidates read before
  * the transaction and a turn of the event loop between batches, so requests keep flowing.
- * The audit log (events) is never touched.
+ * Then the rate-limit counters that no longer hold anything back. The audit log (events) is never
+ * touched.
  */
 export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number } = {}): Promise<PurgeResult> {
   const limit = opts.batchSize ?? PURGE_BATCH_SIZE;
   const now = ctx.clock.now();
   const endedBefore = now - ENDED_SESSION_KEEP_MS;
-  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0 };
+  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0 };
   await inBatches(limit, () => repo.listExpiredOneTimeTokens(ctx.store.db, now, limit), async (hashes) => {
     out.oneTimeTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredOneTimeTokens(tx, hashes, now));
   });
@@ -33,6 +35,8 @@ export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number
   await inBatches(limit, () => repo.listExpiredRefreshTokens(ctx.store.db, now, limit), async (hashes) => {
     out.refreshTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredRefreshTokens(tx, hashes, now));
   });
+  // Rate-limit counters whose window and lock have both passed (one statement: they are tiny rows).
+  out.rateLimits = await purgeExpiredLimits(ctx);
   return out;
 }
 
@@ -45,7 +49,7 @@ export function schedulePurge(ctx: CoreContext, everyMs = 3_600_000): () => Prom
   const timer = setInterval(() => {
     if (running) return;
     running = purgeDeadData(ctx)
-      .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens > 0) ctx.logger.info("purged dead tokens and sessions", { ...r }); })
+      .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens + r.rateLimits > 0) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
       .catch((err) => ctx.logger.warn("purge failed", { err }))
       .finally(() => { running = undefined; });
   }, everyMs);

@@ -7,6 +7,7 @@ import { corsHandler } from "./cors.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
 import { buildPageHandler, pageRoutes } from "./pages/routes.js";
+import { guardRoute } from "./limit-guard.js";
 import { routes } from "./routes.js";
 
 /** Builds the h3 app from the route table. */
@@ -40,7 +41,7 @@ export function createHttpApp(deps: HttpDeps): H3App {
   const base = deps.ctx.config.apiBasePath;
   const methodsByPath = new Map<string, string[]>();
   for (const r of routes) {
-    const handler = r.handler(deps);
+    const handler = guardRoute(deps, r.limits ?? [], r.handler(deps));
     const paths = r.root ? [r.path] : [base + r.path, `${base}/public${r.path}`];
     // Every GET route answers HEAD too (RFC 9110 §9.1; load balancers probe /healthz with it);
     // Node drops the body of a HEAD response.

@@ -3,6 +3,7 @@ import { H3Error, type H3Event, setResponseHeader, setResponseStatus } from "h3"
 import { AuthError, type ErrorCode } from "../core/errors.js";
 import { isBusyError } from "../store/database.js";
 import { HttpInputError } from "./body.js";
+import { exposeHeaders } from "./session-transport.js";
 import type { Logger } from "../util/logger.js";
 import { currentRequestId } from "./server.js";
 
@@ -47,6 +48,10 @@ export function sendError(event: H3Event, err: unknown, logger: Logger): Record<
   const r = errorResponse(err, logger, event);
   // The standard reason phrase: h3 would otherwise put its own message in the status line.
   setResponseStatus(event, r.status, STATUS_CODES[r.status]);
-  if (r.retryAfter !== undefined) setResponseHeader(event, "retry-after", r.retryAfter);
+  if (r.retryAfter !== undefined) {
+    setResponseHeader(event, "retry-after", r.retryAfter);
+    // Not a CORS-safelisted header: a frontend on another origin could not read it otherwise.
+    exposeHeaders(event, ["retry-after"]);
+  }
   return r.body;
 }

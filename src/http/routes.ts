@@ -1,4 +1,5 @@
 import type { EventHandler } from "h3";
+import type { WindowBucket } from "../core/limits.js";
 import type { HttpDeps } from "./deps.js";
 import { emailExists } from "./handlers/email-exists.js";
 import { emailVerifyStatus } from "./handlers/email-verify-status.js";
@@ -34,28 +35,35 @@ export interface Route {
   handler: (deps: HttpDeps) => EventHandler;
   /** Mounted at the server root instead of under the API base path. */
   root?: boolean;
+  /**
+   * Per-client-IP rate-limit buckets (limit-guard.ts). Per-address buckets (failed sign-ins, mail
+   * per address) need the body and are applied by the handler: noted in comments here.
+   */
+  limits?: readonly WindowBucket[];
 }
+
+const tokenSubmission = ["invalid-token-ip", "token-ip"] as const;
 
 export const routes: readonly Route[] = [
   { method: "GET", path: "/healthz", session: "none", handler: healthz, root: true },
   { method: "GET", path: "/readyz", session: "none", handler: readyz, root: true },
-  { method: "POST", path: "/signup", session: "none", handler: signUp },
-  { method: "POST", path: "/signin", session: "none", handler: signIn },
-  { method: "GET", path: "/emailpassword/email/exists", session: "none", handler: emailExists },
-  { method: "GET", path: "/signup/email/exists", session: "none", handler: emailExists },
-  { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh },
+  { method: "POST", path: "/signup", session: "none", handler: signUp, limits: ["signup-ip"] },
+  { method: "POST", path: "/signin", session: "none", handler: signIn, limits: ["signin-ip"] }, // + signin-failures per address
+  { method: "GET", path: "/emailpassword/email/exists", session: "none", handler: emailExists, limits: ["email-exists-ip"] },
+  { method: "GET", path: "/signup/email/exists", session: "none", handler: emailExists, limits: ["email-exists-ip"] },
+  { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh, limits: ["refresh-ip"] },
   { method: "POST", path: "/signout", session: "required+db", handler: signOut },
   { method: "GET", path: "/user/email/verify", session: "required+db", handler: emailVerifyStatus },
-  { method: "POST", path: "/user/email/verify/token", session: "required+db", handler: emailVerifyToken },
+  { method: "POST", path: "/user/email/verify/token", session: "required+db", handler: emailVerifyToken, limits: ["mail-ip"] }, // + verify-cooldown, mail-hourly per address
   // required+db by default; "optional" when emailVerificationRequiresSession is off (the handler decides).
-  { method: "POST", path: "/user/email/verify", session: "required+db", handler: emailVerify },
+  { method: "POST", path: "/user/email/verify", session: "required+db", handler: emailVerify, limits: tokenSubmission },
   { method: "GET", path: "/jwt/jwks.json", session: "none", handler: jwks },
   { method: "GET", path: "/.well-known/openid-configuration", session: "none", handler: openidConfiguration },
   { method: "GET", path: "/openapi.json", session: "none", handler: openApi },
   { method: "GET", path: "/authorisationurl", session: "none", handler: authorisationUrl },
-  { method: "POST", path: "/signinup", session: "none", handler: signInUpHandler },
+  { method: "POST", path: "/signinup", session: "none", handler: signInUpHandler, limits: ["signinup-ip"] },
   { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },
   { method: "POST", path: "/callback/apple", session: "none", handler: appleCallback },
-  { method: "POST", path: "/user/password/reset/token", session: "none", handler: passwordResetToken },
-  { method: "POST", path: "/user/password/reset", session: "none", handler: passwordReset },
+  { method: "POST", path: "/user/password/reset/token", session: "none", handler: passwordResetToken, limits: ["mail-ip"] }, // + reset-cooldown, mail-hourly per address
+  { method: "POST", path: "/user/password/reset", session: "none", handler: passwordReset, limits: tokenSubmission },
 ];

@@ -126,6 +126,20 @@ export interface EventsTable {
   data: string | null;
 }
 
+/**
+ * Rate-limit counters, one row per (bucket, key): `count` hits since the window opened (or
+ * consecutive failures for sign-in), `blocked_until` the time before which the key is refused
+ * (0 when not blocked). A row is dead once both `expires_at` and `blocked_until` have passed.
+ */
+export interface RateLimitsTable {
+  bucket: string;
+  key: string;
+  count: number;
+  updated_at: number;
+  expires_at: number;
+  blocked_until: number;
+}
+
 export interface DB {
   users: UsersTable;
   email_password_credentials: EmailPasswordCredentialsTable;
@@ -138,4 +152,5 @@ export interface DB {
   mail_outbox: MailOutboxTable;
   caught_mail: CaughtMailTable;
   events: EventsTable;
+  rate_limits: RateLimitsTable;
 }

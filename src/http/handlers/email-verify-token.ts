@@ -1,5 +1,6 @@
 import { defineEventHandler, setResponseHeader } from "h3";
 import { requestEmailVerification } from "../../core/email-verification.js";
+import { enforceVerificationMailLimits } from "../../core/limits.js";
 import type { HttpDeps } from "../deps.js";
 import { requireSession, updateEmailVerificationClaim } from "../session-guard.js";
 
@@ -13,6 +14,7 @@ import { requireSession, updateEmailVerificationClaim } from "../session-guard.j
 export const emailVerifyToken = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const session = await requireSession(event, deps, { checkDatabase: true });
+    await enforceVerificationMailLimits(deps.ctx, session.userId);
     const r = await requestEmailVerification(deps.ctx, session.userId);
     if (r.status === "EMAIL_ALREADY_VERIFIED_ERROR") {
       const tokenFields = await updateEmailVerificationClaim(event, deps, session, true);

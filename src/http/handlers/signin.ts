@@ -1,5 +1,6 @@
 import { defineEventHandler } from "h3";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
+import { admitSignIn, settleSignIn } from "../../core/limits.js";
 import { signInWithPassword, toUserJson } from "../../core/users.js";
 import { readJsonBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
@@ -8,7 +9,9 @@ import { createSessionResponse } from "../session-guard.js";
 
 /**
  * POST /signin (seed #2). Empty fields and malformed addresses are FIELD_ERROR (no password policy
- * here); every credential failure is the same WRONG_CREDENTIALS_ERROR with no session.
+ * here); every credential failure is the same WRONG_CREDENTIALS_ERROR with no session. The
+ * address's failure budget is checked (and the attempt counted) before bcrypt runs: a locked
+ * address gets 429 even with the right password; a success forgets its failures.
  */
 export const signIn = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
@@ -22,7 +25,9 @@ export const signIn = (deps: HttpDeps) =>
       deps.ctx.metrics.signIn("emailpassword", "field_error");
       return { status: "FIELD_ERROR", formFields };
     }
+    const ticket = await admitSignIn(deps.ctx, email);
     const r = await signInWithPassword(deps.ctx, { email, password });
+    await settleSignIn(deps.ctx, ticket, r.status === "OK");
     deps.ctx.metrics.signIn("emailpassword", r.status === "OK" ? "success" : "wrong_credentials");
     if (r.status !== "OK") return { status: "WRONG_CREDENTIALS_ERROR" };
     const tokenFields = await createSessionResponse(event, deps, r.user.id);

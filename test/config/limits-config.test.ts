@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { parseLimitSpec, resolveConfig } from "../../src/config.js";
+
+const resolve = (env: Record<string, string>) => resolveConfig({ env }).config;
+
+describe("rate-limit settings", () => {
+  it("are on by default with the documented budgets, and read N/window or off", () => {
+    const c = resolve({});
+    expect([c.rateLimits, c.trustedProxies, c.limitSigninFailures, c.limitSignupIp, c.limitMailCooldown]).toEqual([true, [], "20/1h", "20/1h", "1/1m"]);
+    expect(resolve({ AUTHSVC_LIMIT_SIGNUP_IP: " 50 / 30m " }).limitSignupIp).toBe("50/30m");
+    expect(resolve({ AUTHSVC_LIMIT_SIGNUP_IP: "OFF" }).limitSignupIp).toBe("off");
+    expect(resolve({ AUTHSVC_RATE_LIMITS: "false" }).rateLimits).toBe(false);
+    expect(parseLimitSpec("100/15m")).toEqual({ limit: 100, windowMs: 900_000 });
+    expect(parseLimitSpec("off")).toBeUndefined();
+  });
+
+  it("refuse malformed budgets naming the setting", () => {
+    expect(() => resolve({ AUTHSVC_LIMIT_SIGNIN_IP: "lots" })).toThrow(/AUTHSVC_LIMIT_SIGNIN_IP .*"lots": expected a budget such as 20\/1h/);
+    expect(() => resolve({ AUTHSVC_LIMIT_SIGNIN_IP: "0/1h" })).toThrow(/expected a count from 1/);
+    expect(() => resolve({ AUTHSVC_LIMIT_SIGNIN_IP: "5/500ms" })).toThrow(/expected a window from 1s to 30d/);
+    expect(() => resolve({ AUTHSVC_LIMIT_SIGNIN_FREE_FAILURES: "20" })).toThrow(/--limit-signin-free-failures: 20: must be below the lock's count/);
+  });
+
+  it("trusted proxies: addresses and CIDRs, normalised; anything else is refused", () => {
+    expect(resolve({ AUTHSVC_TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1,::1, ::ffff:192.168.0.0/112" }).trustedProxies).toEqual(["10.0.0.0/8", "127.0.0.1/32", "::1/128", "192.168.0.0/16"]);
+    expect(() => resolve({ AUTHSVC_TRUSTED_PROXIES: "10.0.0.0/33" })).toThrow(/"10\.0\.0\.0\/33" is not an IP address or CIDR/);
+    expect(() => resolve({ AUTHSVC_TRUSTED_PROXIES: "proxy.internal" })).toThrow(/AUTHSVC_TRUSTED_PROXIES/);
+  });
+});
