@@ -62,6 +62,8 @@ describe.each(backends)("README shell examples on $name", (backend) => {
       PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
       AUTHSVC_DATABASE: db.url, AUTHSVC_PORT: String(port), AUTHSVC_BCRYPT_COST: "4", AUTHSVC_MAIL_CATCHER_PORT: "0",
       AUTHSVC_LOG_LEVEL: "warn", AUTHSVC_URL: `http://localhost:${port}`,
+      // The admin API example's key: the README's server terminal exports it before `npx authsvc serve`.
+      AUTHSVC_ADMIN_API_KEY: "dev-admin-key-0123456789abcdef0123456789",
     };
     baseline = new Set(execFileSync("bash", ["-c", "compgen -v"], { env, encoding: "utf8" }).split("\n"));
     server = await startServe(dir, env);
