@@ -84,8 +84,9 @@ export function parseAccessTokenHeader(token: string): { kid: string } | undefin
  * is touched), a known kid from the cache, the signature, issuer, time claims with ≤ 60 s leeway,
  * and every claim with its type. Any failure is TRY_REFRESH_TOKEN.
  */
-export async function verifyAccessToken(ctx: CoreContext, token: string): Promise<AccessTokenPayload> {
-  const header = parseAccessTokenHeader(token);
+export async function verifyAccessToken(ctx: CoreContext, token: string, parsedHeader?: { kid: string }): Promise<AccessTokenPayload> {
+  // A caller that already ran parseAccessTokenHeader on this token passes its result.
+  const header = parsedHeader ?? parseAccessTokenHeader(token);
   if (!header) throw tryRefresh();
   const key = await ctx.keys.verificationKey(header.kid);
   if (!key) throw tryRefresh();
