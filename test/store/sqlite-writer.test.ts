@@ -83,7 +83,7 @@ describe("SQLite writer thread", () => {
           const email = `k${n++}@example.com`;
           const body = JSON.stringify({ formFields: [{ id: "email", value: email }, { id: "password", value: "correct horse battery staple" }] });
           const r = await fetch(`http://127.0.0.1:${port}/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body }).catch(() => undefined);
-          if (r?.status === 200 && (await r.json()).status === "OK") acked.push(email);
+          if (r?.status === 200 && ((await r.json()) as { status: string }).status === "OK") acked.push(email);
           if (acked.length >= 40 && !killed) { killed = true; child.kill("SIGKILL"); }
         }
       }));
