@@ -3,7 +3,7 @@
 // and a separate load-generator process per measurement; every scenario runs `--runs` times, interleaved
 // with its ceiling, and the median is reported with its spread. Then every scripts/bench/*.mjs module runs.
 // Usage: node scripts/bench.mjs [--quick] [--runs 3] [--seconds 8] [--bcrypt-cost 11] [--users 1000000]
-//        [--pg postgres://postgres@127.0.0.1:5432/test] [--no-pg] [--out bench-results.json]
+//        [--pg postgres://postgres@127.0.0.1:5432/test] [--no-pg] [--modules-only] [--out bench-results.json]
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +20,7 @@ const { values: opt } = parseArgs({ options: {
   quick: { type: "boolean", default: false }, runs: { type: "string" }, seconds: { type: "string" },
   "bcrypt-cost": { type: "string", default: "11" }, users: { type: "string" }, connections: { type: "string", default: "50" },
   pg: { type: "string", default: process.env.AUTHSVC_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test" },
-  "no-pg": { type: "boolean", default: false }, out: { type: "string", default: "bench-results.json" },
+  "no-pg": { type: "boolean", default: false }, "modules-only": { type: "boolean", default: false }, out: { type: "string", default: "bench-results.json" },
 } });
 const quick = opt.quick;
 const runs = Number(opt.runs ?? 3);
@@ -124,11 +124,13 @@ async function runModules() {
 }
 
 try {
-  const s = await startAll();
-  const state = { sqlite: await prepare(s.sqlite.url, "bench@example.com") };
-  if (s.postgres) state.postgres = await prepare(s.postgres.url, "bench@example.com");
-  for (let i = 0; i < runs; i++) await round(s, state, i);
-  for (const x of started.splice(0)) await x.stop();
+  if (!opt["modules-only"]) {
+    const s = await startAll();
+    const state = { sqlite: await prepare(s.sqlite.url, "bench@example.com") };
+    if (s.postgres) state.postgres = await prepare(s.postgres.url, "bench@example.com");
+    for (let i = 0; i < runs; i++) await round(s, state, i);
+    for (const x of started.splice(0)) await x.stop();
+  }
   const figures = summarise(samples, { cost });
   const modules = await runModules();
   printTable(figures, modules);
@@ -137,7 +139,7 @@ try {
   log(`wrote ${opt.out}`);
 } finally {
   for (const x of started) await x.stop();
-  if (!opt["no-pg"]) {
+  if (!opt["no-pg"] && !opt["modules-only"]) {
     const client = new pg.Client({ connectionString: opt.pg });
     try { await client.connect(); await client.query(`drop schema if exists ${pgSchema} cascade`); } catch (err) { log(`could not drop schema ${pgSchema}: ${err.message}`); } finally { await client.end().catch(() => {}); }
   }
