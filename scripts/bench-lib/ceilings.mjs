@@ -39,7 +39,7 @@ export function measureFsyncCommit(dir, seconds) {
   const db = new Database(join(dir, "fsync.db"));
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
-  db.exec("create table t (id integer primary key, v text)");
+  db.exec("create table if not exists t (id integer primary key, v text)");
   const insert = db.prepare("insert into t (v) values (?)");
   const end = performance.now() + seconds * 1000;
   const t0 = performance.now();
