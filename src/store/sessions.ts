@@ -20,9 +20,11 @@ export async function insertSession(db: Kysely<DB>, row: SessionRow): Promise<vo
 // (prepared statements on PostgreSQL), see prepared.ts.
 const insertRefreshTokenQuery = prepareQuery<[string, string, string | null, number, number, number | null], unknown>(6, (db, token_hash, session_handle, parent_hash, created_at, expires_at, rotated_at) =>
   db.insertInto("refresh_tokens").values({ token_hash, session_handle, parent_hash, created_at, expires_at, rotated_at }));
-const findRefreshTokenQuery = prepareQuery<[string], { token_hash: string; session_handle: string; expires_at: number; rotated_at: number | null; user_id: string; revoked_at: number | null; session_expires_at: number }>(1, (db, hash) =>
+const findRefreshTokenQuery = prepareQuery<[string], { token_hash: string; session_handle: string; expires_at: number; rotated_at: number | null; user_id: string; revoked_at: number | null; session_expires_at: number; verified_at: number | null }>(1, (db, hash) =>
   db.selectFrom("refresh_tokens as r").innerJoin("sessions as s", "s.handle", "r.session_handle")
-    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "s.revoked_at", "s.expires_at as session_expires_at"])
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
+    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "s.revoked_at", "s.expires_at as session_expires_at", "v.verified_at"])
     .where("r.token_hash", "=", hash));
 const markRotatedQuery = prepareQuery<[number, string], unknown>(2, (db, now, hash) =>
   db.updateTable("refresh_tokens").set({ rotated_at: now }).where("token_hash", "=", hash).where("rotated_at", "is", null));
@@ -46,7 +48,7 @@ export async function insertRefreshToken(db: Kysely<DB>, row: RefreshTokenRow): 
   await insertRefreshTokenQuery(db, row.token_hash, row.session_handle, row.parent_hash, row.created_at, row.expires_at, row.rotated_at);
 }
 
-/** A refresh token with the state of its session, by token hash. */
+/** A refresh token with the state of its session and whether its user's email is verified, by token hash. */
 export async function findRefreshToken(db: Kysely<DB>, tokenHash: string) {
   return (await findRefreshTokenQuery(db, tokenHash)).rows[0];
 }

@@ -25,7 +25,7 @@ type Statement = BetterSqlite3.Statement<unknown[], Record<string, unknown>>;
 class SplitDriver implements Driver {
   // Statements are reused across requests: better-sqlite3 statements are reusable, keyed by SQL text.
   private cache = new Map<string, Statement>();
-  constructor(private reader: BetterSqlite3.Database, private writer: SqliteWriterThread) {}
+  constructor(private reader: BetterSqlite3.Database, readonly writer: SqliteWriterThread) {}
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> { return new SplitConnection(this); }
   async beginTransaction(conn: DatabaseConnection): Promise<void> { await (conn as SplitConnection).begin(); }
@@ -54,14 +54,18 @@ class SplitDriver implements Driver {
     await writer.lock.acquire();
     const a = writer.expectAck();
     a.durable.catch(() => {});
+    let reply: Promise<RunResult>;
+    try {
+      reply = writer.send({ op: "single", sql, params, ack: a.ack, more: writer.lock.waiting > 0 });
+    } finally {
+      writer.lock.release(); // posted: the next writer's messages queue behind it
+    }
     let r: RunResult;
     try {
-      r = await writer.send({ op: "single", sql, params, ack: a.ack, more: writer.lock.waiting > 0 });
+      r = await reply;
     } catch (err) {
       writer.forget(a.ack);
       throw err;
-    } finally {
-      writer.lock.release();
     }
     await a.durable;
     return toResult(r);
@@ -88,8 +92,7 @@ class SplitConnection implements DatabaseConnection {
   constructor(private driver: SplitDriver) {}
 
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-    const w = this.driver["writer"];
-    if (this.inTx) return toResult(await w.send({ op: "run", sql: q.sql, params: q.parameters }));
+    if (this.inTx) return toResult(await this.driver.writer.send({ op: "run", sql: q.sql, params: q.parameters }));
     if (READ.test(q.sql)) return this.driver.read(q.sql, q.parameters);
     if (DML.test(q.sql)) return this.driver.writeOne(q.sql, q.parameters);
     return this.driver.writeBare(q.sql, q.parameters);
@@ -99,48 +102,53 @@ class SplitConnection implements DatabaseConnection {
     yield await this.executeQuery<R>(q);
   }
 
+  /** Opens the transaction without waiting for the worker: a failure comes back on its first statement. */
   async begin(): Promise<void> {
-    const w = this.driver["writer"];
+    const w = this.driver.writer;
     await w.lock.acquire();
     try {
-      await w.send({ op: "begin" });
+      w.post({ op: "begin" });
     } catch (err) {
       w.lock.release();
       throw err;
     }
-    this.inTx = true;
     this.holding = true;
+    this.inTx = true;
   }
 
-  /** Releases the savepoint, lets the next writer in, then waits until the batch is durable. */
+  /**
+   * Releases the savepoint and lets the next writer in at once (the worker handles messages in
+   * order), then waits until the batch holding this transaction is committed and durable.
+   */
   async commit(): Promise<void> {
-    const w = this.driver["writer"];
+    const w = this.driver.writer;
     this.inTx = false;
     const a = w.expectAck();
-    a.durable.catch(() => {});
     try {
-      await w.send({ op: "release", ack: a.ack, more: w.lock.waiting > 0 });
+      w.post({ op: "release", ack: a.ack, more: w.lock.waiting > 0 });
     } catch (err) {
       w.forget(a.ack);
-      // The savepoint is still open: Kysely's rollback that follows undoes it and lets go of the lock.
-      this.inTx = true;
+      this.unlock();
       throw err;
     }
-    this.holding = false;
-    w.lock.release();
+    this.unlock();
     await a.durable;
   }
 
   async rollback(): Promise<void> {
-    const w = this.driver["writer"];
     this.inTx = false;
     if (!this.holding) return; // the commit went through; its batch failed later
     try {
-      await w.send({ op: "rollback" });
+      this.driver.writer.post({ op: "rollback" });
     } finally {
-      this.holding = false;
-      w.lock.release();
+      this.unlock();
     }
+  }
+
+  private unlock(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.driver.writer.lock.release();
   }
 }
 

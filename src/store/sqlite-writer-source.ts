@@ -13,7 +13,8 @@
  * fails, every transaction in the batch fails.
  *
  * Messages in: { id, op: "begin" | "run" | "release" | "rollback" | "single" | "bare" | "flush" | "close",
- * sql?, params?, ack?, more? }. Replies: { id, rows?, changes?, lastInsertRowid?, error? }.
+ * sql?, params?, ack?, more? }. Replies: { id, rows?, changes?, lastInsertRowid?, error? }. Messages are
+ * handled strictly in order, so the main thread waits for no reply to "begin", "release" or "rollback".
  */
 export const SQLITE_WRITER_SOURCE = String.raw`
 "use strict";
@@ -34,6 +35,7 @@ let acks = []; // ack ids of released logical transactions waiting for the outer
 let timer;
 let open = false; // a logical transaction is between its savepoint and its release
 let flushDue = false;
+let beginError; // why the current logical transaction could not begin (its statements get this error)
 function toError(e) { return { message: String(e && e.message || e), code: e && e.code, name: e && e.name }; }
 function prepare(text) {
   let s = cache.get(text);
@@ -78,13 +80,20 @@ function begin() {
 // The timer never commits in the middle of a logical transaction: it only marks the batch due.
 function onTimer() { timer = undefined; if (open) flushDue = true; else if (db.inTransaction) flush(); }
 function release(ack, more) {
-  db.exec("release authsvc_tx");
+  try {
+    db.exec("release authsvc_tx");
+  } catch (e) {
+    parentPort.postMessage({ id: ack, error: toError(e) }); // the caller waits on the ack, not on this reply
+    rollback();
+    throw e;
+  }
   open = false;
   acks.push(ack);
   if (!more || flushDue || acks.length >= MAX_BATCH) flush();
   else if (!timer) timer = setTimeout(onTimer, MAX_DELAY_MS);
 }
 function rollback() {
+  if (!open) { if (flushDue && db.inTransaction) flush(); return; } // its savepoint never opened (begin failed)
   open = false;
   if (!db.inTransaction) { failBatch({ message: "the batched transaction was rolled back", code: "SQLITE_ABORT" }); return; }
   db.exec("rollback to authsvc_tx");
@@ -96,10 +105,16 @@ parentPort.on("message", (m) => {
   let reply;
   try {
     switch (m.op) {
-      case "begin": begin(); reply = {}; break;
-      case "run": reply = run(m.sql, m.params); break;
-      case "release": release(m.ack, m.more); reply = {}; break;
-      case "rollback": rollback(); reply = {}; break;
+      // The main thread does not wait for "begin": a failure (SQLITE_BUSY past the busy timeout) is
+      // kept and answered to the transaction's statements and its release instead.
+      case "begin": beginError = undefined; try { begin(); } catch (e) { beginError = toError(e); } reply = {}; break;
+      case "run": if (beginError) throw beginError; reply = run(m.sql, m.params); break;
+      case "release":
+        if (beginError) { parentPort.postMessage({ id: m.ack, error: beginError }); beginError = undefined; }
+        else release(m.ack, m.more);
+        reply = {};
+        break;
+      case "rollback": beginError = undefined; rollback(); reply = {}; break;
       case "single": { // one data-changing statement outside a transaction: a logical transaction of its own
         begin();
         try { reply = run(m.sql, m.params); } catch (e) { rollback(); throw e; }
@@ -115,7 +130,7 @@ parentPort.on("message", (m) => {
       default: throw new Error("unknown op " + m.op);
     }
   } catch (e) {
-    reply = { error: toError(e) };
+    reply = { error: e === beginError ? e : toError(e) };
     // Some errors (disk full, I/O) make SQLite roll back the whole outer transaction.
     if (!db.inTransaction && acks.length) failBatch(toError(e));
   }

@@ -27,8 +27,10 @@ export function sqliteNativeBinding(): string | undefined {
   return setup.nativeBinding;
 }
 
-function resolveBetterSqlite3(): string {
+/** The path the worker requires; none when a custom `source` brings better-sqlite3 along. */
+function resolveBetterSqlite3(): string | undefined {
   if (setup.module) return setup.module;
+  if (setup.source) return undefined;
   return createRequire(import.meta.url).resolve("better-sqlite3");
 }
 
@@ -46,7 +48,6 @@ export class SqliteWriterThread {
   private worker: Worker;
   private waiting = new Map<number, { resolve: (r: RunResult) => void; reject: (e: Error) => void }>();
   private nextId = 1;
-  private ready: Promise<RunResult>;
   private failure: Error | undefined;
 
   constructor(opts: { file: string; timeoutMs: number; synchronous: "FULL" | "NORMAL" }) {
@@ -54,21 +55,29 @@ export class SqliteWriterThread {
       eval: true,
       workerData: { module: resolveBetterSqlite3(), nativeBinding: setup.nativeBinding, file: opts.file, timeout: opts.timeoutMs, synchronous: opts.synchronous },
     });
-    this.ready = this.expect(0);
-    this.ready.catch(() => {});
+    // Start-up errors (no such file, bad binding) reject this and every later request.
+    this.expect(0).catch(() => {});
     this.worker.on("message", (m: Reply) => this.settle(m));
     this.worker.on("error", (err) => this.fail(err));
     this.worker.on("exit", (code) => this.fail(new Error(`SQLite writer thread exited (${code})`)));
   }
 
-  /** Sends one message and waits for its reply. `ack` (for release/single) gets its own promise. */
-  async send(msg: Message): Promise<RunResult> {
-    await this.ready;
-    if (this.failure) throw this.failure;
+  /**
+   * Sends one message and waits for its reply. Messages are posted at once, even before the worker
+   * has started (its port queues them), so they reach it in the order they were sent.
+   */
+  send(msg: Message): Promise<RunResult> {
+    if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     const reply = this.expect(id);
     this.worker.postMessage({ ...msg, id });
     return reply;
+  }
+
+  /** Sends a message whose reply nobody awaits (release, rollback: their outcome comes by ack). */
+  post(msg: Message): void {
+    if (this.failure) throw this.failure;
+    this.worker.postMessage({ ...msg, id: -1 });
   }
 
   /** A fresh id whose reply comes when the batch holding it is committed (durable) or failed. */
