@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { listen as listhen } from "listhen";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
+import { lowerHashingPriority } from "../core/hashing-priority.js";
 import { toNodeListener } from "../http/app.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
@@ -46,6 +47,8 @@ export function serveCommand(io: CliIO): Command {
           for (const name of await app.migrate()) logger.info("applied migration", { name });
         }
         await app.start();
+        // bcrypt yields the CPU to request handling (README "Performance"); measured by npm run bench.
+        logger.debug("password hashing threads lowered", { threads: await lowerHashingPriority() });
         ({ http, port } = await listen(toNodeListener(app.http), config.port, config.host));
       } catch (err) {
         await app.close();
