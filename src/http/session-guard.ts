@@ -1,4 +1,5 @@
-import { getRequestHeader, type H3Event } from "h3";
+import type { H3Event } from "h3";
+import { readHeader } from "./headers.js";
 import { parseAccessTokenHeader, type AccessTokenPayload } from "../core/access-tokens.js";
 import { isCachedAccessToken, verifyAccessTokenCached } from "../core/verified-tokens.js";
 import { AuthError } from "../core/errors.js";
@@ -45,7 +46,7 @@ function findAccessToken(event: H3Event, deps: HttpDeps): { token: string; mode:
 /** Anti-CSRF (§3): with SameSite=None a cookie-authenticated non-GET request must carry `rid`. */
 export function needsCsrfHeader(event: H3Event, deps: HttpDeps, mode: AuthMode): boolean {
   return mode === "cookie" && cookiePolicy(deps.ctx.config).sameSite === "none"
-    && event.method !== "GET" && event.method !== "HEAD" && getRequestHeader(event, "rid") === undefined;
+    && event.method !== "GET" && event.method !== "HEAD" && readHeader(event, "rid") === undefined;
 }
 
 /** Like requireSession, but a request with no credentials at all gets undefined instead of a 401. */
