@@ -4,6 +4,7 @@ import type { Config } from "../config.js";
 import { ListenError, startHttpServer, type HttpServer } from "../http/server.js";
 import { formatDuration } from "../util/duration.js";
 import { isLoopbackHost } from "../http/site.js";
+import { lowerHashingPriority } from "../core/hashing-priority.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
@@ -45,6 +46,8 @@ export function serveCommand(io: CliIO): Command {
           for (const name of await app.migrate()) logger.info("applied migration", { name });
         }
         await app.start();
+        // bcrypt yields the CPU to request handling (README "Performance"); measured by npm run bench.
+        logger.debug("password hashing threads lowered", { threads: await lowerHashingPriority() });
         // An uncaught error that belongs to no request leaves the process in an unknown state:
         // shut down cleanly (exit 1) so the supervisor starts a fresh one.
         http = await startHttpServer(app.http, { port: config.port, host: config.host, logger, onFatal: () => { fatal = true; onStop("fatal error"); } });

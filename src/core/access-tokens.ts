@@ -87,8 +87,9 @@ export function parseAccessTokenHeader(token: string): { kid: string } | undefin
  * we issued the token, so there is no foreign clock to forgive, and the SDKs only refresh on our
  * 401, so a leeway would simply make every access token live a minute longer than configured.
  */
-export async function verifyAccessToken(ctx: CoreContext, token: string): Promise<AccessTokenPayload> {
-  const header = parseAccessTokenHeader(token);
+export async function verifyAccessToken(ctx: CoreContext, token: string, parsedHeader?: { kid: string }): Promise<AccessTokenPayload> {
+  // A caller that already ran parseAccessTokenHeader on this token passes its result.
+  const header = parsedHeader ?? parseAccessTokenHeader(token);
   if (!header) throw tryRefresh();
   const key = await ctx.keys.verificationKey(header.kid);
   if (!key) throw tryRefresh();

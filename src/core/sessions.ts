@@ -85,8 +85,8 @@ export async function refreshSession(ctx: CoreContext, refreshToken: string): Pr
     const expiresAt = slidingExpiry(ctx, now, row.session_created_at);
     if (!(await repo.extendSession(tx, row.session_handle, expiresAt, now))) return { kind: "unauthorised" };
     await repo.insertRefreshToken(tx, { token_hash: childHash, session_handle: row.session_handle, parent_hash: oldHash, created_at: now, expires_at: expiresAt, rotated_at: null });
-    const verified = await repo.findEmailVerified(tx, row.user_id);
-    return { kind: "ok", userId: row.user_id, handle: row.session_handle, hash: childHash, expiresAt, verified: verified === true };
+    // The verified state came with the token row (same transaction; nothing here changes it).
+    return { kind: "ok", userId: row.user_id, handle: row.session_handle, hash: childHash, expiresAt, verified: row.verified_at !== null };
   });
   if (outcome.kind === "theft") {
     ctx.logger.warn("refresh token reuse: session revoked", { userId: outcome.userId, sessionHandle: outcome.handle });

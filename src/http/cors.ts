@@ -1,4 +1,5 @@
-import { defineEventHandler, getRequestHeader, setResponseHeader, setResponseStatus, type EventHandler } from "h3";
+import { defineEventHandler, setResponseHeader, setResponseStatus, type EventHandler } from "h3";
+import { readHeader } from "./headers.js";
 import type { Config } from "../config.js";
 
 const METHODS = "GET, POST, PUT, DELETE, OPTIONS";
@@ -14,13 +15,13 @@ export function corsHandler(config: Readonly<Config>): EventHandler {
   const allowHeaders = `content-type, rid, fdi-version, anti-csrf, authorization, st-auth-mode, ${config.brandPrefix}-auth-mode`;
   return defineEventHandler((event) => {
     setResponseHeader(event, "vary", "Origin");
-    const origin = getRequestHeader(event, "origin");
+    const origin = readHeader(event, "origin");
     const ok = typeof origin === "string" && allowed.has(origin);
     if (ok) {
       setResponseHeader(event, "access-control-allow-origin", origin);
       setResponseHeader(event, "access-control-allow-credentials", "true");
     }
-    if (event.method === "OPTIONS" && getRequestHeader(event, "access-control-request-method") !== undefined) {
+    if (event.method === "OPTIONS" && readHeader(event, "access-control-request-method") !== undefined) {
       if (ok) {
         setResponseHeader(event, "access-control-allow-methods", METHODS);
         setResponseHeader(event, "access-control-allow-headers", allowHeaders);

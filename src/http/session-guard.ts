@@ -1,5 +1,7 @@
-import { getRequestHeader, type H3Event } from "h3";
-import { parseAccessTokenHeader, verifyAccessToken, type AccessTokenPayload } from "../core/access-tokens.js";
+import type { H3Event } from "h3";
+import { readHeader } from "./headers.js";
+import { parseAccessTokenHeader, type AccessTokenPayload } from "../core/access-tokens.js";
+import { isCachedAccessToken, verifyAccessTokenCached } from "../core/verified-tokens.js";
 import { AuthError } from "../core/errors.js";
 import { createSession, getSessionState, reissueAccessToken } from "../core/sessions.js";
 import type { HttpDeps } from "./deps.js";
@@ -28,10 +30,13 @@ const tryRefresh = () => new AuthError("TRY_REFRESH_TOKEN", "try refresh token")
  * Bearer token is ignored when a cookie is present. Duplicate cookies are refused (which one would
  * a server pick?). Credentials are never read from the query string.
  */
-function findAccessToken(event: H3Event, deps: HttpDeps): { token: string; mode: AuthMode } | undefined {
+function findAccessToken(event: H3Event, deps: HttpDeps): { token: string; mode: AuthMode; header?: { kid: string } } | undefined {
   const bearer = readBearer(event);
   const bearerMode: AuthMode = wantsBodyMode(event, deps.ctx.config) ? "body" : "header";
-  if (bearer && parseAccessTokenHeader(bearer)) return { token: bearer, mode: bearerMode };
+  // A token in the verified cache is ours without parsing; otherwise its header is parsed once, here.
+  if (bearer && isCachedAccessToken(deps.ctx, bearer)) return { token: bearer, mode: bearerMode };
+  const header = bearer ? parseAccessTokenHeader(bearer) : undefined;
+  if (bearer && header) return { token: bearer, mode: bearerMode, header };
   const cookies = readCookieValues(event, ACCESS_COOKIE).filter((v) => v !== "");
   if (cookies.length > 1) throw tryRefresh();
   if (cookies.length === 1) return { token: cookies[0], mode: "cookie" };
@@ -41,7 +46,7 @@ function findAccessToken(event: H3Event, deps: HttpDeps): { token: string; mode:
 /** Anti-CSRF (§3): with SameSite=None a cookie-authenticated non-GET request must carry `rid`. */
 export function needsCsrfHeader(event: H3Event, deps: HttpDeps, mode: AuthMode): boolean {
   return mode === "cookie" && cookiePolicy(deps.ctx.config).sameSite === "none"
-    && event.method !== "GET" && event.method !== "HEAD" && getRequestHeader(event, "rid") === undefined;
+    && event.method !== "GET" && event.method !== "HEAD" && readHeader(event, "rid") === undefined;
 }
 
 /** Like requireSession, but a request with no credentials at all gets undefined instead of a 401. */
@@ -49,7 +54,7 @@ export async function optionalSession(event: H3Event, deps: HttpDeps, opts: Sess
   const found = findAccessToken(event, deps);
   if (!found) return undefined;
   if (needsCsrfHeader(event, deps, found.mode)) throw tryRefresh();
-  const payload = await verifyAccessToken(deps.ctx, found.token);
+  const payload = await verifyAccessTokenCached(deps.ctx, found.token, found.header);
   const session: SessionInfo = { userId: payload.sub, sessionHandle: payload.sessionHandle, payload, mode: found.mode };
   if (opts.checkDatabase) {
     const state = await getSessionState(deps.ctx, payload.sessionHandle);

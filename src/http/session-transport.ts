@@ -1,4 +1,5 @@
-import { getRequestHeader, setCookie, setResponseHeader, type H3Event } from "h3";
+import { setCookie, setResponseHeader, type H3Event } from "h3";
+import { readHeader } from "./headers.js";
 import type { Config } from "../config.js";
 import type { AccessTokenPayload } from "../core/access-tokens.js";
 import { isLoopbackHost, isSameSite } from "./site.js";
@@ -40,12 +41,12 @@ export function cookiePolicy(config: Readonly<Config>): CookiePolicy {
 /** The mode a sign-up/sign-in/third-party request asks for. */
 export function selectCreationMode(event: H3Event, config: Readonly<Config>): AuthMode {
   if (wantsBodyMode(event, config)) return "body";
-  return String(getRequestHeader(event, "st-auth-mode") ?? "").trim().toLowerCase() === "header" ? "header" : "cookie";
+  return String(readHeader(event, "st-auth-mode") ?? "").trim().toLowerCase() === "header" ? "header" : "cookie";
 }
 
 /** True when `<brand>-auth-mode: body` or `st-auth-mode: body` is sent. */
 export function wantsBodyMode(event: H3Event, config: Readonly<Config>): boolean {
-  const v = (name: string) => String(getRequestHeader(event, name) ?? "").trim().toLowerCase();
+  const v = (name: string) => String(readHeader(event, name) ?? "").trim().toLowerCase();
   return v(`${config.brandPrefix}-auth-mode`) === "body" || v("st-auth-mode") === "body";
 }
 

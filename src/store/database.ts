@@ -4,6 +4,11 @@ import pg from "pg";
 import type { DB } from "./schema.js";
 import { loadNativeBinding } from "../native/addons.js";
 import { maskUrlPassword } from "../util/mask-url.js";
+import { namedStatements } from "./prepared.js";
+import { SplitSqliteDialect } from "./sqlite-split-dialect.js";
+import { SqliteWriterThread, sqliteNativeBinding } from "./sqlite-writer.js";
+
+export { configureSqliteWriter, type SqliteWriterSetup } from "./sqlite-writer.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -61,11 +66,13 @@ function openSqlite(opts: OpenOptions): Store {
   const file = sqliteFilePath(opts.url);
   // The busy timeout comes first: switching a fresh file to WAL takes a lock, and two processes
   // starting at once (two `authsvc migrate`) must wait for each other, not fail with SQLITE_BUSY.
-  // nativeBinding: undefined in an npm install (the package finds its own), the addon carried
-  // inside the single executable otherwise (src/native/addons.ts). better-sqlite3 takes the loaded
-  // module as well as a path; its type declarations only know the path.
-  const nativeBinding = loadNativeBinding("better-sqlite3") as string | undefined;
-  const raw = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000, fileMustExist: opts.mustExist === true, nativeBinding });
+  // nativeBinding: in an npm install undefined (the package finds its own); in the single executable
+  // the addon extracted from it (src/native/addons.ts), already loaded (the executable's require
+  // loads built-in modules only); else the path configureSqliteWriter was given, if any.
+  // better-sqlite3 takes a module or a path; its type declarations only know the path.
+  const timeout = opts.busyTimeoutMs ?? 5000;
+  const nativeBinding = (loadNativeBinding("better-sqlite3") as string | undefined) ?? sqliteNativeBinding();
+  const raw = new Database(file, { timeout, fileMustExist: opts.mustExist === true, nativeBinding });
   const sync = opts.sqliteSynchronous ?? "FULL";
   raw.pragma("journal_mode = WAL");
   raw.pragma(`synchronous = ${sync}`);
@@ -77,6 +84,7 @@ function openSqlite(opts: OpenOptions): Store {
   const fk = Number(raw.pragma("foreign_keys", { simple: true }));
   if (file !== ":memory:" && mode !== "wal") { raw.close(); throw new Error(`SQLite refused WAL mode for ${file} (journal_mode=${mode})`); }
   if (syncNow !== (sync === "FULL" ? 2 : 1) || fk !== 1) { raw.close(); throw new Error(`SQLite pragmas not applied for ${file}`); }
+  if (file !== ":memory:") return openSqliteSplit(raw, file, timeout, sync);
 
   // Kysely prepares every query anew; better-sqlite3 statements are reusable, so cache them by SQL text.
   const cache = new Map<string, SqliteStatement>();
@@ -113,6 +121,19 @@ function openSqlite(opts: OpenOptions): Store {
   };
 }
 
+/**
+ * A file database: this connection only reads (outside transactions); a second connection in a
+ * worker thread runs every transaction and write and commits them in groups (sqlite-writer-source.ts),
+ * so neither the statements nor the fsync of synchronous=FULL run on the event loop.
+ */
+function openSqliteSplit(raw: Database.Database, file: string, timeoutMs: number, synchronous: "FULL" | "NORMAL"): Store {
+  // A statement routed here by mistake must fail loudly, not write outside the writer's batches.
+  raw.pragma("query_only = ON");
+  const writer = new SqliteWriterThread({ file, timeoutMs, synchronous });
+  const db = new Kysely<DB>({ dialect: new SplitSqliteDialect(raw, writer) });
+  return { db, dialect: "sqlite", description: file, writeTx: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
+}
+
 function openPostgres(opts: OpenOptions): Store {
   const url = new URL(opts.url);
   const schema = url.searchParams.get("schema") ?? undefined;
@@ -126,6 +147,14 @@ function openPostgres(opts: OpenOptions): Store {
   });
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
+  // Hot-path queries (prepared.ts) go out as named statements: parsed and planned once per connection.
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (text: unknown, values?: unknown, cb?: unknown) => {
+      const name = typeof text === "string" ? namedStatements.get(text) : undefined;
+      return name && cb === undefined ? query({ name, text, values }) : query(text, values, cb);
+    };
+  });
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({
       pool,

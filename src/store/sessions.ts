@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DB, RefreshTokensTable, SessionsTable } from "./schema.js";
+import { prepareQuery } from "./prepared.js";
 
 export type SessionRow = Selectable<SessionsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
@@ -15,36 +16,56 @@ export async function insertSession(db: Kysely<DB>, row: SessionRow): Promise<vo
   await db.insertInto("sessions").values(row).execute();
 }
 
+// The refresh path and the authenticated GET run these on every request: built and compiled once
+// (prepared statements on PostgreSQL), see prepared.ts.
+const insertRefreshTokenQuery = prepareQuery<[string, string, string | null, number, number, number | null], unknown>(6, (db, token_hash, session_handle, parent_hash, created_at, expires_at, rotated_at) =>
+  db.insertInto("refresh_tokens").values({ token_hash, session_handle, parent_hash, created_at, expires_at, rotated_at }));
+const findRefreshTokenQuery = prepareQuery<[string], { token_hash: string; session_handle: string; expires_at: number; rotated_at: number | null; user_id: string; revoked_at: number | null; session_expires_at: number; session_created_at: number; verified_at: number | null }>(1, (db, hash) =>
+  db.selectFrom("refresh_tokens as r").innerJoin("sessions as s", "s.handle", "r.session_handle")
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
+    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "s.revoked_at", "s.expires_at as session_expires_at", "s.created_at as session_created_at", "v.verified_at"])
+    .where("r.token_hash", "=", hash));
+const markRotatedQuery = prepareQuery<[number, string], unknown>(2, (db, now, hash) =>
+  db.updateTable("refresh_tokens").set({ rotated_at: now }).where("token_hash", "=", hash).where("rotated_at", "is", null));
+const displaceQuery = prepareQuery<[number, string], unknown>(2, (db, now, handle) =>
+  db.updateTable("refresh_tokens").set({ rotated_at: now }).where("session_handle", "=", handle).where("rotated_at", "is", null));
+const extendQuery = prepareQuery<[number, number, string], unknown>(3, (db, expiresAt, now, handle) =>
+  db.updateTable("sessions").set({ expires_at: expiresAt, last_refreshed_at: now }).where("handle", "=", handle).where("revoked_at", "is", null));
+const sessionStateQuery = prepareQuery<[string], { user_id: string; revoked_at: number | null; expires_at: number; verified_at: number | null }>(1, (db, handle) =>
+  db.selectFrom("sessions as s").innerJoin("users as u", "u.id", "s.user_id")
+    .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
+    .select(["s.user_id", "s.revoked_at", "s.expires_at", "v.verified_at"])
+    .where("s.handle", "=", handle));
+const emailVerifiedQuery = prepareQuery<[string], { id: string; verified_at: number | null }>(1, (db, userId) =>
+  db.selectFrom("users as u")
+    .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "u.id").onRef("v.email", "=", "u.email"))
+    .select(["u.id", "v.verified_at"]).where("u.id", "=", userId));
+
+const changed = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0);
+
 export async function insertRefreshToken(db: Kysely<DB>, row: RefreshTokenRow): Promise<void> {
-  await db.insertInto("refresh_tokens").values(row).execute();
+  await insertRefreshTokenQuery(db, row.token_hash, row.session_handle, row.parent_hash, row.created_at, row.expires_at, row.rotated_at);
 }
 
-/** A refresh token with the state of its session, by token hash. */
+/** A refresh token with the state of its session and whether its user's email is verified, by token hash. */
 export async function findRefreshToken(db: Kysely<DB>, tokenHash: string) {
-  return db.selectFrom("refresh_tokens as r").innerJoin("sessions as s", "s.handle", "r.session_handle")
-    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "s.revoked_at", "s.expires_at as session_expires_at", "s.created_at as session_created_at"])
-    .where("r.token_hash", "=", tokenHash).executeTakeFirst();
+  return (await findRefreshTokenQuery(db, tokenHash)).rows[0];
 }
 
 /** Compare-and-swap: marks a live token rotated. False when another request rotated it first. */
 export async function markRefreshTokenRotated(db: Kysely<DB>, tokenHash: string, now: number): Promise<boolean> {
-  const r = await db.updateTable("refresh_tokens").set({ rotated_at: now })
-    .where("token_hash", "=", tokenHash).where("rotated_at", "is", null).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return changed(await markRotatedQuery(db, now, tokenHash)) === 1;
 }
 
 /** Marks every other live token of the session rotated (siblings minted in a grace window). */
 export async function displaceLiveRefreshTokens(db: Kysely<DB>, sessionHandle: string, now: number): Promise<number> {
-  const r = await db.updateTable("refresh_tokens").set({ rotated_at: now })
-    .where("session_handle", "=", sessionHandle).where("rotated_at", "is", null).executeTakeFirst();
-  return Number(r.numUpdatedRows);
+  return changed(await displaceQuery(db, now, sessionHandle));
 }
 
 /** Slides a live session's expiry forward. False when it was revoked meanwhile. */
 export async function extendSession(db: Kysely<DB>, handle: string, expiresAt: number, now: number): Promise<boolean> {
-  const r = await db.updateTable("sessions").set({ expires_at: expiresAt, last_refreshed_at: now })
-    .where("handle", "=", handle).where("revoked_at", "is", null).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return changed(await extendQuery(db, expiresAt, now, handle)) === 1;
 }
 
 /** Revokes one session. False when it was already revoked or does not exist. */
@@ -59,16 +80,11 @@ export async function revokeSession(db: Kysely<DB>, handle: string, now: number,
  * user's current email is verified.
  */
 export async function findSessionState(db: Kysely<DB>, handle: string) {
-  return db.selectFrom("sessions as s").innerJoin("users as u", "u.id", "s.user_id")
-    .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
-    .select(["s.user_id", "s.revoked_at", "s.expires_at", "v.verified_at"])
-    .where("s.handle", "=", handle).executeTakeFirst();
+  return (await sessionStateQuery(db, handle)).rows[0];
 }
 
 /** Whether a user's current email is verified (undefined: no such user), in one query. */
 export async function findEmailVerified(db: Kysely<DB>, userId: string): Promise<boolean | undefined> {
-  const r = await db.selectFrom("users as u")
-    .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "u.id").onRef("v.email", "=", "u.email"))
-    .select(["u.id", "v.verified_at"]).where("u.id", "=", userId).executeTakeFirst();
+  const r = (await emailVerifiedQuery(db, userId)).rows[0];
   return r ? r.verified_at !== null : undefined;
 }

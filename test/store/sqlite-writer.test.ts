@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore, type Store } from "../../src/store/database.js";
+import { migrateToLatest } from "../../src/store/migrator.js";
+import { spawnBin } from "../helpers/bin.js";
+
+// SQLite files are written by a worker thread that commits concurrent transactions together.
+// What a caller must be able to rely on: an acknowledged write is committed (durable, visible to
+// any other connection), a failed transaction takes nothing else with it.
+describe("SQLite writer thread", () => {
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  async function open(): Promise<{ store: Store; file: string }> {
+    const dir = mkdtempSync(join(tmpdir(), "authsvc-writer-"));
+    dirs.push(dir);
+    const file = join(dir, "w.db");
+    const store = openStore({ url: file });
+    stores.push(store);
+    await migrateToLatest(store);
+    return { store, file };
+  }
+  const user = (id: string) => ({ id, email: `${id}@example.com`, time_joined: 1, updated_at: 1 });
+
+  it("acknowledges each of 60 concurrent transactions only once another connection can read it", async () => {
+    const { store, file } = await open();
+    const other = new Database(file, { readonly: true });
+    try {
+      const seen = await Promise.all(Array.from({ length: 60 }, (_, i) =>
+        store.writeTx((tx) => tx.insertInto("users").values(user(`u${i}`)).execute())
+          .then(() => other.prepare("select count(*) as n from users where id = ?").get(`u${i}`) as { n: number })));
+      expect(seen.map((r) => r.n)).toEqual(Array.from({ length: 60 }, () => 1));
+    } finally {
+      other.close();
+    }
+  });
+
+  it("rolls back only the failing transaction of a concurrent batch", async () => {
+    const { store } = await open();
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) =>
+      store.writeTx(async (tx) => {
+        await tx.insertInto("users").values(user(`u${i}`)).execute();
+        if (i === 7) throw new Error("abort 7");
+      })));
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(["abort 7"]);
+    const ids = (await store.db.selectFrom("users").select("id").execute()).map((r) => r.id).sort();
+    expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => `u${i}`).filter((id) => id !== "u7").sort());
+  });
+
+  it("runs single writes outside a transaction and schema statements alike", async () => {
+    const { store } = await open();
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.db.insertInto("users").values(user(`s${i}`)).execute()));
+    const r = await store.db.updateTable("users").set({ updated_at: 2 }).where("id", "like", "s%").executeTakeFirst();
+    expect(Number(r.numUpdatedRows)).toBe(10);
+    await store.db.schema.createTable("scratch").addColumn("x", "text").execute();
+    expect(await store.db.selectFrom("users").select("id").where("updated_at", "=", 2).execute()).toHaveLength(10);
+  });
+
+  it("keeps every sign-up the server answered when the server is killed with SIGKILL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "authsvc-writer-"));
+    dirs.push(dir);
+    const file = join(dir, "kill.db");
+    const child = spawnBin(["serve", "--port", "0", "--no-mail-catcher", "--database", file], { env: { AUTHSVC_LOG_LEVEL: "info" } });
+    let stderr = "";
+    child.stderr!.on("data", (d) => { stderr += d; });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stderr!.on("data", () => { const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr); if (m) resolve(Number(m[1])); });
+        child.on("exit", () => reject(new Error(stderr)));
+      });
+      const acked: string[] = [];
+      let n = 0;
+      let killed = false;
+      // Eight clients sign up as fast as they can; the server is killed mid-stream.
+      await Promise.all(Array.from({ length: 8 }, async () => {
+        while (!killed) {
+          const email = `k${n++}@example.com`;
+          const body = JSON.stringify({ formFields: [{ id: "email", value: email }, { id: "password", value: "correct horse battery staple" }] });
+          const r = await fetch(`http://127.0.0.1:${port}/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body }).catch(() => undefined);
+          if (r?.status === 200 && ((await r.json()) as { status: string }).status === "OK") acked.push(email);
+          if (acked.length >= 40 && !killed) { killed = true; child.kill("SIGKILL"); }
+        }
+      }));
+      await child.result;
+      const db = new Database(file, { readonly: true });
+      const stored = new Set((db.prepare("select email from users").all() as { email: string }[]).map((r) => r.email));
+      db.close();
+      expect(acked.length).toBeGreaterThanOrEqual(40);
+      expect(acked.filter((e) => !stored.has(e))).toEqual([]);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+});
