@@ -9,7 +9,7 @@ import { buildOpenApiDocument } from "../../src/http/openapi/document.js";
  * the operation lists, and a JSON body must match its schema.
  */
 export const document = buildOpenApiDocument(testConfig()) as {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, { required?: boolean }> }> }>>;
 };
 const base = testConfig().apiBasePath;
 
@@ -22,14 +22,24 @@ const compiled = new Map<string, ValidateFunction>();
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
+// Paths with parameters (the admin API's /users/{id}) as patterns: a parameter is one non-empty segment.
+const templates = Object.keys(document.paths).filter((p) => p.includes("{")).map((p) => ({
+  path: p,
+  pattern: new RegExp(`^${p.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("[^/]+")}$`),
+}));
+
 /** The described path for a request path (tenant prefix /auth/public/... → /auth/...), if any. */
 export function describedPath(pathname: string): string | undefined {
   const p = pathname.startsWith(`${base}/public/`) ? base + pathname.slice(base.length + "/public".length) : pathname;
-  return document.paths[p] ? p : undefined;
+  if (document.paths[p]) return p;
+  return templates.find((t) => t.pattern.test(p))?.path;
 }
 
-/** Problems with one answer, as sentences; empty when it matches the document. */
-export function checkAnswer(method: string, pathname: string, status: number, contentType: string | null, bodyText: string): string[] {
+/**
+ * Problems with one answer, as sentences; empty when it matches the document. With `headers`, the
+ * response headers the document marks required (the admin 401's WWW-Authenticate) must be there.
+ */
+export function checkAnswer(method: string, pathname: string, status: number, contentType: string | null, bodyText: string, headers?: Headers): string[] {
   const path = describedPath(pathname);
   const m = method.toLowerCase() === "head" ? "get" : method.toLowerCase();
   const op = path ? document.paths[path][m] : undefined;
@@ -37,6 +47,8 @@ export function checkAnswer(method: string, pathname: string, status: number, co
   const where = `${method} ${pathname} → ${status}`;
   const response = op.responses[String(status)];
   if (!response) return [`${where}: status ${status} is not described (described: ${Object.keys(op.responses).join(", ")})`];
+  const missing = Object.entries(response.headers ?? {}).filter(([name, h]) => h.required && headers && !headers.has(name)).map(([name]) => name);
+  if (missing.length) return [`${where}: required header ${missing.join(", ")} is missing`];
   if (!response.content || method === "HEAD") return [];
   if (!contentType?.startsWith("application/json")) return [`${where}: content-type ${contentType}, described as application/json`];
   let body: unknown;

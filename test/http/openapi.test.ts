@@ -1,5 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_PREFIX, adminRoutes } from "../../src/http/admin/routes.js";
 import { routes } from "../../src/http/routes.js";
 import { backends } from "../helpers/backends.js";
 import { checkAnswer } from "../helpers/openapi-check.js";
@@ -25,10 +26,29 @@ describe.each(backends)("OpenAPI description on $name", (backend) => {
     expect(result.valid).toBe(true);
   });
 
+  const described = (keep: (path: string) => boolean) =>
+    Object.entries(doc.paths).filter(([p]) => keep(p)).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+  const isAdmin = (p: string) => p.startsWith(`${ADMIN_PREFIX}/`);
+
   it("describes exactly the routes of the route table, with their methods", () => {
     const fromTable = routes.map((r) => `${r.method} ${r.root ? r.path : t.config.apiBasePath + r.path}`).sort();
-    const fromDoc = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`)).sort();
-    expect(fromDoc).toEqual(fromTable);
+    expect(described((p) => !isAdmin(p))).toEqual(fromTable);
+  });
+
+  it("describes exactly the routes of the admin route table, each behind the admin key with its 401 challenge", () => {
+    // h3's /users/:id is OpenAPI's /users/{id}.
+    const fromTable = adminRoutes.map((r) => `${r.method} ${ADMIN_PREFIX}${r.path.replace(/:(\w+)/g, "{$1}")}`).sort();
+    expect(described(isAdmin)).toEqual(fromTable);
+    const schemes = (doc as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes;
+    expect(schemes.AdminKey).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const [p, item] of Object.entries(doc.paths).filter(([p]) => isAdmin(p))) {
+      for (const [m, op] of Object.entries(item as Record<string, { security: unknown; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>)) {
+        expect(op.security, `${m} ${p}`).toEqual([{ AdminKey: [] }]);
+        expect(Object.keys(op.responses[401].headers ?? {}), `${m} ${p}`).toEqual(["www-authenticate"]);
+        const inPath = [...p.matchAll(/\{(\w+)\}/g)].map((x) => x[1]);
+        expect(op.parameters?.filter((x) => x.in === "path").map((x) => x.name) ?? [], `${m} ${p}`).toEqual(inPath);
+      }
+    }
   });
 
   it("the check every HTTP test runs catches an answer that drifted from the document", () => {
@@ -42,6 +62,17 @@ describe.each(backends)("OpenAPI description on $name", (backend) => {
     expect(checkAnswer("GET", "/auth/loginmethods", 200, "application/json", JSON.stringify({
       status: "OK", emailPassword: { enabled: true }, thirdParty: { enabled: false, providers: [] }, passwordless: { enabled: false }, firstFactors: ["emailpassword"],
     }))).toEqual([]);
+    // Admin paths have parameters: /admin/v1/sessions/abc is checked as /admin/v1/sessions/{handle}.
+    expect(checkAnswer("DELETE", "/admin/v1/sessions/abc", 200, "application/json", JSON.stringify({ handle: "abc", userId: "u", revoked: true }))).toEqual([]);
+    expect(checkAnswer("DELETE", "/admin/v1/sessions/abc", 200, "application/json", JSON.stringify({ handle: "abc", userId: "u", revoked: true, token: "x" }))).toEqual([
+      expect.stringMatching(/^DELETE \/admin\/v1\/sessions\/abc → 200: body does not match the document/),
+    ]);
+    expect(checkAnswer("POST", "/admin/v1/users", 200, "application/json", "{}")).toEqual([expect.stringMatching(/status 200 is not described/)]);
+    const unauthorised = JSON.stringify({ message: "Admin API key required" });
+    expect(checkAnswer("GET", "/admin/v1/users/u1/sessions", 401, "application/json", unauthorised, new Headers())).toEqual([
+      expect.stringMatching(/required header www-authenticate is missing/),
+    ]);
+    expect(checkAnswer("GET", "/admin/v1/users/u1/sessions", 401, "application/json", unauthorised, new Headers({ "www-authenticate": "Bearer" }))).toEqual([]);
   });
 
   it("answers of the public documents and probes match it (checked by the test setup on every fetch)", async () => {

@@ -17,7 +17,7 @@ globalThis.fetch = async function recordingFetch(input: Parameters<typeof fetch>
   // Other servers in tests (the mock OpenID provider) are not ours: our answers carry this baseline.
   if (!describedPath(url.pathname) || res.headers.get("referrer-policy") !== "no-referrer") return res;
   const text = method === "HEAD" || res.status === 303 ? "" : await res.clone().text();
-  problems.push(...checkAnswer(method, url.pathname, res.status, res.headers.get("content-type"), text));
+  problems.push(...checkAnswer(method, url.pathname, res.status, res.headers.get("content-type"), text, res.headers));
   return res;
 };
 

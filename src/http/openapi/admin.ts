@@ -1,0 +1,128 @@
+import { ADMIN_PREFIX } from "../admin/routes.js";
+import { json, ref, sharedSchemas } from "./components.js";
+import type { Json, OpenApiArea } from "./types.js";
+
+/**
+ * The admin API (src/http/admin/): server to server, every operation behind the admin key. Unlike
+ * the public API it answers with REST statuses (201, 404, 409), and its errors are strict
+ * `{message}` objects (plus `formFields` where sign-up's rules refused the input).
+ */
+const tags = ["admin"];
+const security = [{ AdminKey: [] }];
+
+const error = (description: string): Json => json(description, ref("AdminError"));
+const errors = {
+  400: error("bad input: a malformed body or parameter, or a refused email/password (`formFields` then says which)"),
+  401: {
+    ...error("no admin key, a wrong one, or another scheme; answered before any route is matched"),
+    headers: { "www-authenticate": { required: true, schema: { type: "string" }, description: '`Bearer realm="authsvc-admin"`, with `error="invalid_token"` when a key was sent but is wrong (RFC 6750 §3)' } },
+  },
+  404: error("no such user or session, or the admin API is off (AUTHSVC_ADMIN_API_KEY unset: every /admin path is 404)"),
+  409: error("the address is taken (with `formFields`), or the user signs in with a third-party provider and has no password"),
+  413: error("request body over the size limit"),
+  415: error("a non-empty body that is not application/json"),
+  500: error("internal failure (detail only in the server log)"),
+  503: error("the database is busy or the server is shutting down"),
+} as const;
+type Status = keyof typeof errors;
+
+/** The error answers of an operation: the given ones plus those every admin route can give. */
+const errorsFor = (...statuses: Status[]): Record<string, Json> =>
+  Object.fromEntries([...new Set<Status>([...statuses, 401, 404, 500, 503])].sort().map((s) => [String(s), errors[s]]));
+/** An operation that reads a JSON body also answers 413 and 415. */
+const bodyErrors = (...more: Status[]) => errorsFor(400, 413, 415, ...more);
+
+const object = (properties: Record<string, Json>, required: string[] = Object.keys(properties)): Json => ({ type: "object", required, additionalProperties: false, properties });
+const body = (schema: Json, required: boolean): Json => ({ required, content: { "application/json": { schema } } });
+const param = (name: string, description: string): Json => ({ name, in: "path", required: true, schema: { type: "string", minLength: 1, maxLength: 200 }, description });
+const query = (name: string, description: string, schema: Json = { type: "string" }): Json => ({ name, in: "query", required: false, schema, description });
+const userId = param("id", "the user's id");
+const userAnswer = object({ user: ref("AdminUser") });
+
+/** One operation: the tag, the admin key, and the pieces given. */
+function op(operationId: string, summary: string, rest: Json): Json {
+  return { operationId, tags, summary, security, ...rest };
+}
+
+const user = sharedSchemas.User as { required: string[]; properties: Record<string, Json> };
+
+export const adminArea: OpenApiArea = {
+  tag: { name: "admin", description: "The admin API for the app's backend (off unless AUTHSVC_ADMIN_API_KEY is set; no CORS): users, passwords, reset links, sessions" },
+  prefix: () => ADMIN_PREFIX,
+  paths: {
+    "/users": {
+      get: op("adminListUsers", "Every user an address belongs to (?email=), or a page of users oldest first (?limit=&cursor=&search=)", {
+        parameters: [
+          query("email", "every user this address belongs to (an email/password user and a third-party user can share one); the paging parameters are then ignored"),
+          query("limit", "page size", { type: "integer", minimum: 1, maximum: 500, default: 100 }),
+          query("cursor", "the previous page's nextCursor, unchanged"),
+          query("search", "only users whose email contains this (case-insensitive, wildcards literal)"),
+        ],
+        responses: {
+          200: json("`{users}` for ?email=, `{users, nextCursor}` for a page (nextCursor null on the last page)",
+            object({ users: { type: "array", items: ref("AdminUser") }, nextCursor: { type: ["string", "null"] } }, ["users"])),
+          ...errorsFor(400),
+        },
+      }),
+      post: op("adminCreateUser", "Create an email/password user with sign-up's rules (address check, password policy, unique address)", {
+        requestBody: body(object({ email: { type: "string" }, password: { type: "string" }, verified: { type: "boolean", default: false } }, ["email", "password"]), true),
+        responses: { 201: json("created", userAnswer), ...bodyErrors(409) },
+      }),
+    },
+    "/users/{id}": {
+      get: op("adminGetUser", "One user", { parameters: [userId], responses: { 200: json("the user", userAnswer), ...errorsFor(400) } }),
+      delete: op("adminDeleteUser", "Delete the user with everything attached (sessions, tokens, logins)", {
+        parameters: [userId], responses: { 200: json("deleted", object({ deleted: { type: "string" } })), ...errorsFor(400) },
+      }),
+    },
+    "/users/{id}/verified": {
+      put: op("adminSetVerified", "Mark the user's current email verified or unverified", {
+        parameters: [userId], requestBody: body(object({ verified: { type: "boolean" } }), true),
+        responses: { 200: json("done; `changed` is false when it already was so", object({ id: { type: "string" }, verified: { type: "boolean" }, changed: { type: "boolean" } })), ...bodyErrors() },
+      }),
+    },
+    "/users/{id}/password": {
+      put: op("adminSetPassword", "Set the password (policy checked); every session of the user is revoked", {
+        parameters: [userId], requestBody: body(object({ password: { type: "string" } }), true),
+        responses: { 200: json("set", object({ id: { type: "string" }, revokedSessions: { type: "integer", minimum: 0 } })), ...bodyErrors(409) },
+      }),
+    },
+    "/users/{id}/reset-link": {
+      post: op("adminCreateResetLink", "A password-reset link for the backend to deliver; mailed too with {mail: true}", {
+        parameters: [userId], requestBody: body(object({ mail: { type: "boolean", default: false } }, []), false),
+        responses: {
+          200: json("the link (the same token the reset mail carries)", object({ link: { type: "string", format: "uri" }, expiresAt: { type: "integer", description: "ms since the epoch" }, mailed: { type: "boolean" } })),
+          ...bodyErrors(409),
+        },
+      }),
+    },
+    "/users/{id}/sessions": {
+      get: op("adminListSessions", "The user's live sessions, newest first (handles and times, never tokens)", {
+        parameters: [userId], responses: { 200: json("the sessions", object({ sessions: { type: "array", items: ref("AdminSession") } })), ...errorsFor(400) },
+      }),
+      delete: op("adminRevokeSessions", "Revoke every session of the user; their refresh tokens fail from now on", {
+        parameters: [userId], responses: { 200: json("how many were revoked", object({ revoked: { type: "integer", minimum: 0 } })), ...errorsFor(400) },
+      }),
+    },
+    "/sessions/{handle}": {
+      delete: op("adminRevokeSession", "Revoke one session", {
+        parameters: [param("handle", "the session handle")],
+        responses: {
+          200: json("`revoked` is false when it had already ended", object({ handle: { type: "string" }, userId: { type: "string" }, revoked: { type: "boolean" } })),
+          ...errorsFor(400),
+        },
+      }),
+    },
+  },
+  schemas: {
+    AdminUser: { ...user, required: [...user.required, "verified"], properties: { ...user.properties, verified: { type: "boolean", description: "whether the current email is verified" } } },
+    AdminSession: object({
+      handle: { type: "string" }, userId: { type: "string" }, createdAt: { type: "integer" }, expiresAt: { type: "integer" },
+      lastRefreshedAt: { type: ["integer", "null"] },
+    }),
+    AdminError: object({
+      message: { type: "string" },
+      formFields: { type: "array", minItems: 1, items: object({ id: { type: "string" }, error: { type: "string" } }) },
+    }, ["message"]),
+  },
+};
