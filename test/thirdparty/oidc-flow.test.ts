@@ -235,6 +235,8 @@ describe.each(backends)("third-party sign-in against a real OpenID provider ($na
     expect(await api(t, "/signinup", { thirdPartyId: "nope", oAuthTokens: { id_token: "x" } })).toMatchObject({ status: 400, body: { message: "the provider nope could not be found in the configuration" } });
     expect(await api(t, "/signinup", { thirdPartyId: "oidc", redirectURIInfo: { redirectURIOnProviderDashboard: REDIRECT_URI, redirectURIQueryParams: { error: "access_denied" } } }))
       .toMatchObject({ status: 400, body: { message: "The provider oidc returned an error: access_denied" } });
+    expect(await api(t, "/signinup", { thirdPartyId: "oidc", redirectURIInfo: { redirectURIOnProviderDashboard: "not a url", redirectURIQueryParams: { code: "x" } } }))
+      .toMatchObject({ status: 400, body: { message: "redirectURIOnProviderDashboard must be an absolute URL" } });
     expect(await api(t, "/signinup", { thirdPartyId: "oidc", oAuthTokens: { id_token: "not-a-jwt" } })).toMatchObject({ status: 400, body: { message: "The ID token from the provider oidc is invalid: it is malformed" } });
   });
 

@@ -28,6 +28,7 @@ export async function exchangeCode(ctx: CoreContext, provider: Provider, client:
   // openid-client): openid-client would demand it of providers that advertise it, so the expected
   // value stands in. `state` belongs to the frontend, which generated it and checks it (SuperTokens
   // SDKs), so openid-client is told to skip it.
+  if (!URL.canParse(input.redirectURI)) throw badInput("redirectURIOnProviderDashboard must be an absolute URL");
   const callback = new URL(input.redirectURI);
   callback.search = "";
   callback.searchParams.set("code", input.code);
