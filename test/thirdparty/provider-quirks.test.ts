@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
-const REDIRECT_URI = "http://localhost:3000/auth/callback/github";
+// With a query of its own: the token request must carry it exactly as registered.
+const REDIRECT_URI = "http://localhost:3000/auth/callback/github?app=web";
 
 /**
  * Providers that are not a textbook OpenID provider, on 127.0.0.1: GitHub's OAuth2 shapes (a

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { CustomFetch } from "openid-client";
 import type { CoreContext } from "../context.js";
 import { AuthError, badInput } from "../errors.js";
@@ -8,6 +9,13 @@ const MAX_BODY = 1024 * 1024;
 
 /** The URLs a provider's calls go to, as far as known. */
 export interface KnownUrls { discovery?: string; token?: string; userInfo?: string; jwks?: string }
+
+/**
+ * The redirect URI of the code exchange under way, exactly as the frontend registered it:
+ * openid-client sends the callback URL without its query, which would not match a registered
+ * redirect URI that has one (its documented remedy is this customFetch correction).
+ */
+export const exactRedirectURI = new AsyncLocalStorage<string>();
 
 /** Which of a provider's endpoints a call goes to; names it in our error messages. */
 export type ProviderEndpoint = "discovery endpoint" | "token endpoint" | "user-info endpoint" | "JWKS endpoint";
@@ -39,6 +47,8 @@ export function createProviderFetch(ctx: CoreContext, provider: Provider, known:
       for (const [k, v] of Object.entries(provider.userInfoEndpointHeaders)) headers.set(k, v);
       if (is(urls.userInfo)) for (const [k, v] of Object.entries(provider.userInfoEndpointQueryParams)) target.searchParams.set(k, v);
     }
+    const redirectURI = exactRedirectURI.getStore();
+    if (what === "token endpoint" && redirectURI !== undefined && init.body instanceof URLSearchParams) init.body.set("redirect_uri", redirectURI);
     let res: Response;
     let text: string;
     try {

@@ -6,7 +6,7 @@ import { hasIssuer } from "./client-config.js";
 import { nonceForVerifier } from "./id-token.js";
 import { toAuthError } from "./oidc-errors.js";
 import type { FieldMap, Provider, ProviderClient } from "./provider-config.js";
-import { providerError } from "./provider-fetch.js";
+import { exactRedirectURI, providerError } from "./provider-fetch.js";
 
 export interface OAuthTokens { access_token?: string; id_token?: string }
 /** Who signed in, as the provider says. */
@@ -35,7 +35,8 @@ export async function exchangeCode(ctx: CoreContext, provider: Provider, client:
   if (hasIssuer(provider)) callback.searchParams.set("iss", input.iss ?? config.serverMetadata().issuer);
   const expectedNonce = input.codeVerifier && provider.nonce && config.serverMetadata().jwks_uri && client.scope.includes("openid") ? nonceForVerifier(input.codeVerifier) : undefined;
   try {
-    const res = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: input.codeVerifier, expectedNonce, expectedState: oidc.skipStateCheck }, provider.tokenEndpointBodyParams);
+    const res = await exactRedirectURI.run(input.redirectURI, () =>
+      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: input.codeVerifier, expectedNonce, expectedState: oidc.skipStateCheck }, provider.tokenEndpointBodyParams));
     return { tokens: { access_token: res.access_token, id_token: res.id_token }, idClaims: res.claims() };
   } catch (err) {
     throw toAuthError(ctx, provider, err, "token endpoint");
