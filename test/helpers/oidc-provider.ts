@@ -79,7 +79,7 @@ async function interact(provider: OidcProvider, req: IncomingMessage, res: Serve
     const details = await provider.interactionDetails(req, res);
     if (req.method === "GET") {
       res.writeHead(200, { "content-type": "text/html" });
-      res.end(`<form action="/interaction/${details.uid}" method="post"><input name="login"><input name="password" type="password"></form>`);
+      res.end(`<form action="/interaction/${details.uid}" method="post"><input name="login"><input name="password" type="password"><button type="submit">Sign in</button></form>`);
       return;
     }
     let text = "";

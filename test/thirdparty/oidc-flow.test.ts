@@ -149,6 +149,27 @@ describe.each(backends)("third-party sign-in against a real OpenID provider ($na
     expect(ok.body).toMatchObject({ status: "OK", createdNewRecipeUser: true, user: { email: "dave@example.com", thirdParty: [{ id: "oidc-pkce", userId: "dave" }] } });
   });
 
+  it("checks the code flow's ID token and callback: a nonce that is not ours or another issuer's iss is refused, creating nobody", async () => {
+    idp.accounts.set("frank", { email: "frank@example.com", email_verified: true });
+    const before = await countUsers(t);
+    const url = await api(t, `/authorisationurl?thirdPartyId=oidc-pkce&redirectURIOnProviderDashboard=${encodeURIComponent(REDIRECT_URI)}`);
+    const swapped = new URL(url.body.urlWithQueryParams);
+    swapped.searchParams.set("nonce", "a-nonce-some-other-browser-asked-for");
+    const params = await authorizeInBrowser(swapped.toString(), "frank");
+    const signIn = (query: Record<string, string>, pkceCodeVerifier: string) =>
+      api(t, "/signinup", { thirdPartyId: "oidc-pkce", redirectURIInfo: { redirectURIOnProviderDashboard: REDIRECT_URI, redirectURIQueryParams: query, pkceCodeVerifier } });
+    expect(await signIn(params, url.body.pkceCodeVerifier)).toMatchObject({ status: 400, body: { message: 'The ID token from the provider oidc-pkce is invalid: its "nonce" claim does not match' } });
+
+    const fresh = await api(t, `/authorisationurl?thirdPartyId=oidc-pkce&redirectURIOnProviderDashboard=${encodeURIComponent(REDIRECT_URI)}`);
+    const good = await authorizeInBrowser(fresh.body.urlWithQueryParams, "frank");
+    expect(good.iss).toBe(idp.issuer);
+    expect(await signIn({ ...good, iss: "https://another-idp.example" }, fresh.body.pkceCodeVerifier))
+      .toMatchObject({ status: 400, body: { message: "The provider oidc-pkce did not issue this authorization response (iss does not match)" } });
+    expect(await countUsers(t)).toBe(before);
+    // Refused before the token request, so the code is still good.
+    expect((await signIn(good, fresh.body.pkceCodeVerifier)).body).toMatchObject({ status: "OK", createdNewRecipeUser: true, user: { email: "frank@example.com" } });
+  });
+
   it("passes the same flow configured as plain OAuth2 (explicit endpoints, user-info map with dotted paths)", async () => {
     idp.accounts.set("bob", { account: { primary_email: "Bob@Example.org", verified: true } });
     const r = await signInThroughProvider(t, "oauth2", "bob");
@@ -214,6 +235,8 @@ describe.each(backends)("third-party sign-in against a real OpenID provider ($na
     expect(await api(t, "/signinup", { thirdPartyId: "nope", oAuthTokens: { id_token: "x" } })).toMatchObject({ status: 400, body: { message: "the provider nope could not be found in the configuration" } });
     expect(await api(t, "/signinup", { thirdPartyId: "oidc", redirectURIInfo: { redirectURIOnProviderDashboard: REDIRECT_URI, redirectURIQueryParams: { error: "access_denied" } } }))
       .toMatchObject({ status: 400, body: { message: "The provider oidc returned an error: access_denied" } });
+    expect(await api(t, "/signinup", { thirdPartyId: "oidc", redirectURIInfo: { redirectURIOnProviderDashboard: "not a url", redirectURIQueryParams: { code: "x" } } }))
+      .toMatchObject({ status: 400, body: { message: "redirectURIOnProviderDashboard must be an absolute URL" } });
     expect(await api(t, "/signinup", { thirdPartyId: "oidc", oAuthTokens: { id_token: "not-a-jwt" } })).toMatchObject({ status: 400, body: { message: "The ID token from the provider oidc is invalid: it is malformed" } });
   });
 

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
-import { createSecretToken } from "../../util/random.js";
+import * as oidc from "openid-client";
 import type { CoreContext } from "../context.js";
 import { badInput } from "../errors.js";
-import { resolveEndpoints } from "./discovery.js";
+import { resolveClientConfig } from "./client-config.js";
 import { nonceForVerifier } from "./id-token.js";
 import { selectClient, type Provider, type ProviderClient } from "./provider-config.js";
 
@@ -29,22 +28,21 @@ export function findProviderClient(ctx: CoreContext, thirdPartyId: string, clien
  */
 export async function getAuthorisationUrl(ctx: CoreContext, input: { thirdPartyId: string; redirectURIOnProviderDashboard: string; clientType?: string }): Promise<AuthorisationUrl> {
   const { provider, client } = findProviderClient(ctx, input.thirdPartyId, input.clientType);
-  const endpoints = await resolveEndpoints(ctx, provider);
-  const url = new URL(endpoints.authorizationEndpoint);
-  const q = url.searchParams;
-  q.set("client_id", client.clientId);
-  q.set("redirect_uri", input.redirectURIOnProviderDashboard);
-  q.set("response_type", "code");
-  if (client.scope.length) q.set("scope", client.scope.join(" "));
+  const config = await resolveClientConfig(ctx, provider, client);
+  const meta = config.serverMetadata();
+  const params: Record<string, string> = { client_id: client.clientId, redirect_uri: input.redirectURIOnProviderDashboard, response_type: "code" };
+  if (client.scope.length) params.scope = client.scope.join(" ");
 
   const isPublic = !client.clientSecret && !provider.hooks.clientSecret;
   let pkceCodeVerifier: string | undefined;
-  if (isPublic || client.forcePKCE || endpoints.codeChallengeMethods.includes("S256")) {
-    pkceCodeVerifier = createSecretToken(); // 43 base64url chars = 256 bits (RFC 7636: 43–128)
-    q.set("code_challenge", createHash("sha256").update(pkceCodeVerifier).digest("base64url"));
-    q.set("code_challenge_method", "S256");
-    if (provider.nonce && endpoints.jwksURI && client.scope.includes("openid")) q.set("nonce", nonceForVerifier(pkceCodeVerifier));
+  if (isPublic || client.forcePKCE || meta.supportsPKCE("S256")) {
+    pkceCodeVerifier = oidc.randomPKCECodeVerifier(); // 43 base64url chars = 256 bits (RFC 7636: 43–128)
+    params.code_challenge = await oidc.calculatePKCECodeChallenge(pkceCodeVerifier);
+    params.code_challenge_method = "S256";
+    if (provider.nonce && meta.jwks_uri && client.scope.includes("openid")) params.nonce = nonceForVerifier(pkceCodeVerifier);
   }
+  const url = oidc.buildAuthorizationUrl(config, params);
+  const q = url.searchParams;
   for (const [k, v] of Object.entries(provider.authorizationEndpointQueryParams)) {
     if (v === null) q.delete(k);
     else q.set(k, v);

@@ -1,44 +1,46 @@
+import * as oidc from "openid-client";
 import type { CoreContext } from "../context.js";
 import { canonicalEmail } from "../emails.js";
-import { AuthError, badInput } from "../errors.js";
-import { nonceForVerifier, verifyIdToken } from "./id-token.js";
+import { badInput } from "../errors.js";
+import { hasIssuer } from "./client-config.js";
+import { nonceForVerifier } from "./id-token.js";
+import { toAuthError } from "./oidc-errors.js";
 import type { FieldMap, Provider, ProviderClient } from "./provider-config.js";
-import { callProvider, oauthErrorCode, providerError } from "./provider-fetch.js";
-import type { Endpoints } from "./registry.js";
+import { exactRedirectURI, providerError } from "./provider-fetch.js";
 
 export interface OAuthTokens { access_token?: string; id_token?: string }
 /** Who signed in, as the provider says. */
 export interface ProviderUser { userId: string; email?: string; emailVerified: boolean }
+/** Tokens of a code exchange, with the ID token's claims once openid-client has checked them. */
+export interface ExchangedTokens { tokens: OAuthTokens; idClaims?: Record<string, unknown> }
 
 /**
- * Exchanges an authorization code at the token endpoint (form-encoded, FDI notes §10.2). A code the
- * provider rejects (used, expired, wrong PKCE verifier or redirect URI) is a 400; a provider that
- * refuses our client or fails is a 502. Both name the provider.
+ * Exchanges an authorization code through openid-client (form-encoded, FDI notes §10.2, with the
+ * PKCE verifier), which checks the token response and the ID token: signature through the
+ * provider's JWKS, `iss`, `aud`, `exp`, and the nonce derived from the verifier when one was sent.
+ * A code the provider rejects (used, expired, wrong PKCE verifier or redirect URI) is a 400; a
+ * provider that refuses our client or fails is a 502. Both name the provider. The ID token's times
+ * are checked against the real clock: it was minted by the provider a moment ago.
  */
-export async function exchangeCode(ctx: CoreContext, provider: Provider, client: ProviderClient, endpoints: Endpoints, input: { code: string; redirectURI: string; codeVerifier?: string }): Promise<OAuthTokens> {
-  const body = new URLSearchParams({ client_id: client.clientId, redirect_uri: input.redirectURI, code: input.code, grant_type: "authorization_code" });
-  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
-  const secret = provider.hooks.clientSecret ? await provider.hooks.clientSecret(client, ctx.clock.now()) : client.clientSecret;
-  if (secret && provider.tokenEndpointAuthMethod === "client_secret_basic") {
-    headers.authorization = "Basic " + Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(secret)}`).toString("base64");
-  } else if (secret) body.set("client_secret", secret);
-  if (input.codeVerifier) body.set("code_verifier", input.codeVerifier);
-  for (const [k, v] of Object.entries(provider.tokenEndpointBodyParams)) body.set(k, v);
-
-  const { status, json } = await callProvider(ctx, provider, "token endpoint", endpoints.tokenEndpoint, { method: "POST", headers, body: body.toString() });
-  const code = oauthErrorCode(json); // GitHub reports errors with HTTP 200
-  if (status >= 400 || code) {
-    if (code === "invalid_grant" || (code === "invalid_request" && status < 500) || code === "bad_verification_code") {
-      throw badInput(`The provider ${provider.id} rejected the authorization code (${code})`);
-    }
-    throw providerError(ctx, provider, `The provider ${provider.id} refused the token request (${code ?? `HTTP ${status}`})`, { status });
+export async function exchangeCode(ctx: CoreContext, provider: Provider, client: ProviderClient, config: oidc.Configuration, input: { code: string; redirectURI: string; codeVerifier?: string; iss?: string }): Promise<ExchangedTokens> {
+  // Only what we check goes in: the code, and `iss` (RFC 9207 mix-up defence) when the frontend
+  // forwarded it and we know the issuer. A callback without `iss` is not refused (as before
+  // openid-client): openid-client would demand it of providers that advertise it, so the expected
+  // value stands in. `state` belongs to the frontend, which generated it and checks it (SuperTokens
+  // SDKs), so openid-client is told to skip it.
+  if (!URL.canParse(input.redirectURI)) throw badInput("redirectURIOnProviderDashboard must be an absolute URL");
+  const callback = new URL(input.redirectURI);
+  callback.search = "";
+  callback.searchParams.set("code", input.code);
+  if (hasIssuer(provider)) callback.searchParams.set("iss", input.iss ?? config.serverMetadata().issuer);
+  const expectedNonce = input.codeVerifier && provider.nonce && config.serverMetadata().jwks_uri && client.scope.includes("openid") ? nonceForVerifier(input.codeVerifier) : undefined;
+  try {
+    const res = await exactRedirectURI.run(input.redirectURI, () =>
+      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: input.codeVerifier, expectedNonce, expectedState: oidc.skipStateCheck }, provider.tokenEndpointBodyParams));
+    return { tokens: { access_token: res.access_token, id_token: res.id_token }, idClaims: res.claims() };
+  } catch (err) {
+    throw toAuthError(ctx, provider, err, "token endpoint");
   }
-  const tokens = json as Record<string, unknown>;
-  const out: OAuthTokens = {};
-  if (typeof tokens.access_token === "string") out.access_token = tokens.access_token;
-  if (typeof tokens.id_token === "string") out.id_token = tokens.id_token;
-  if (!out.access_token && !out.id_token) throw providerError(ctx, provider, `The provider ${provider.id} returned no tokens`);
-  return out;
 }
 
 /** Reads a dotted path ("user.profile.email") from a JSON object. */
@@ -63,22 +65,19 @@ function mapFields(o: Record<string, unknown>, map: FieldMap): { userId?: string
 }
 
 /**
- * Learns who signed in from the tokens: the ID token (verified) and the user-info endpoint, then
- * the field maps; ID-token values win. With a verifier the ID token must carry our nonce.
+ * Learns who signed in from the ID token's checked claims and the user-info endpoint, then the
+ * field maps; ID-token values win.
  */
-export async function fetchProviderUser(ctx: CoreContext, provider: Provider, client: ProviderClient, endpoints: Endpoints, tokens: OAuthTokens, opts: { codeVerifier?: string }): Promise<ProviderUser> {
-  let fromId: ReturnType<typeof mapFields> = {};
-  if (tokens.id_token && endpoints.jwksURI) {
-    const nonce = opts.codeVerifier && provider.nonce && client.scope.includes("openid") ? nonceForVerifier(opts.codeVerifier) : undefined;
-    const payload = await verifyIdToken(ctx, provider, endpoints, client, tokens.id_token, nonce);
-    fromId = mapFields(payload as Record<string, unknown>, provider.userInfoMap.fromIdTokenPayload);
-  }
+export async function fetchProviderUser(ctx: CoreContext, provider: Provider, config: oidc.Configuration, tokens: OAuthTokens, idClaims: Record<string, unknown> | undefined): Promise<ProviderUser> {
+  const fromId: ReturnType<typeof mapFields> = idClaims ? mapFields(idClaims, provider.userInfoMap.fromIdTokenPayload) : {};
   let fromApi: ReturnType<typeof mapFields> = {};
-  if (tokens.access_token && endpoints.userInfoEndpoint) {
-    const info = await fetchUserInfo(ctx, provider, endpoints.userInfoEndpoint, tokens.access_token);
+  const endpoint = config.serverMetadata().userinfo_endpoint;
+  if (tokens.access_token && endpoint) {
+    const info = await fetchUserInfo(ctx, provider, config, endpoint, tokens.access_token, idClaims);
     fromApi = mapFields(info, provider.userInfoMap.fromUserInfoAPI);
     // OpenID Connect Core 5.3.2: the user-info subject must be the ID token's, or the two tokens
-    // describe different people (a substituted access token).
+    // describe different people (a substituted access token). openid-client checks `sub`; this
+    // checks the mapped ids of providers whose ids live elsewhere.
     if (fromId.userId && fromApi.userId && fromId.userId !== fromApi.userId) {
       throw badInput(`The provider ${provider.id} returned user info for another user than the ID token`);
     }
@@ -99,18 +98,27 @@ function pickEmail(fromId: ReturnType<typeof mapFields>, fromApi: ReturnType<typ
   return { email: main.email, emailVerified: main.emailVerified ?? (otherSpeaksForIt ? other.emailVerified : undefined) ?? false };
 }
 
-async function fetchUserInfo(ctx: CoreContext, provider: Provider, endpoint: string, accessToken: string): Promise<Record<string, unknown>> {
+/**
+ * An OpenID user-info endpoint (ids in `sub`) goes through openid-client's fetchUserInfo, which
+ * requires the ID token's subject when there is one; other OAuth2 APIs (GitHub's /user, ids in
+ * `id`) through fetchProtectedResource and our field maps. Both carry the provider's headers and
+ * limits (provider-fetch.ts).
+ */
+async function fetchUserInfo(ctx: CoreContext, provider: Provider, config: oidc.Configuration, endpoint: string, accessToken: string, idClaims: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
   const get = async (target: string): Promise<unknown> => {
-    const u = new URL(target);
-    if (target === endpoint) for (const [k, v] of Object.entries(provider.userInfoEndpointQueryParams)) u.searchParams.set(k, v);
-    const { status, json } = await callProvider(ctx, provider, "user-info endpoint", u.toString(), {
-      headers: { ...provider.userInfoEndpointHeaders, authorization: `Bearer ${accessToken}` },
-    });
-    if (status === 401 || status === 403) throw new AuthError("BAD_INPUT", `The provider ${provider.id} rejected the access token`);
-    if (status !== 200) throw providerError(ctx, provider, `The provider ${provider.id} answered its user-info endpoint with HTTP ${status}`);
-    return json;
+    try {
+      return await (await oidc.fetchProtectedResource(config, accessToken, new URL(target), "GET")).json();
+    } catch (err) {
+      throw toAuthError(ctx, provider, err, "user-info endpoint");
+    }
   };
-  const info = await get(endpoint);
+  let info: unknown;
+  if (provider.userInfoMap.fromUserInfoAPI.userId === "sub") {
+    const sub = provider.userInfoMap.fromIdTokenPayload.userId === "sub" && typeof idClaims?.sub === "string" ? idClaims.sub : oidc.skipSubjectCheck;
+    try { info = await oidc.fetchUserInfo(config, accessToken, sub); } catch (err) { throw toAuthError(ctx, provider, err, "user-info endpoint"); }
+  } else {
+    info = await get(endpoint);
+  }
   if (!info || typeof info !== "object" || Array.isArray(info)) throw providerError(ctx, provider, `The provider ${provider.id} sent invalid user info`);
   return provider.hooks.extraUserInfo ? provider.hooks.extraUserInfo(get, info as Record<string, unknown>, endpoint) : (info as Record<string, unknown>);
 }

@@ -1,23 +1,16 @@
 import type { createRemoteJWKSet } from "jose";
+import type { Configuration } from "openid-client";
 import { normaliseProviders, type Provider } from "./provider-config.js";
 
-export interface Endpoints {
-  authorizationEndpoint: string;
-  tokenEndpoint: string;
-  userInfoEndpoint?: string;
-  jwksURI?: string;
-  issuer?: string;
-  codeChallengeMethods: string[];
-}
-
 /**
- * The configured providers plus their per-process caches (discovery documents, JWKS). One per
+ * The configured providers plus their per-process caches (openid-client configurations, keyed by
+ * provider and client type, holding the discovery documents; jose key sets). One per
  * app, so tests never share a cache.
  */
 export interface ThirdPartyRegistry {
   providers: readonly Provider[];
   find(thirdPartyId: string): Provider | undefined;
-  discovery: Map<string, { expiresAt: number; endpoints: Promise<Endpoints> }>;
+  configs: Map<string, { expiresAt: number; config: Promise<Configuration> }>;
   jwks: Map<string, ReturnType<typeof createRemoteJWKSet>>;
 }
 
@@ -25,5 +18,5 @@ export interface ThirdPartyRegistry {
 export function createThirdPartyRegistry(rawProviders: readonly unknown[], mode: string): ThirdPartyRegistry {
   const providers = normaliseProviders(rawProviders, mode);
   const byId = new Map(providers.map((p) => [p.id, p]));
-  return { providers, find: (id) => byId.get(id), discovery: new Map(), jwks: new Map() };
+  return { providers, find: (id) => byId.get(id), configs: new Map(), jwks: new Map() };
 }

@@ -8,7 +8,8 @@ import { badInput } from "../errors.js";
 import { canonicalEmail, isValidEmail } from "../emails.js";
 import { getUser, type UserView } from "../users.js";
 import { findProviderClient } from "./authorisation-url.js";
-import { resolveEndpoints } from "./discovery.js";
+import { resolveClientConfig } from "./client-config.js";
+import { verifyIdToken } from "./id-token.js";
 import { exchangeCode, fetchProviderUser, type OAuthTokens } from "./provider-user.js";
 
 export interface SignInUpInput {
@@ -32,27 +33,31 @@ export type SignInUpResult =
  */
 export async function signInUp(ctx: CoreContext, input: SignInUpInput): Promise<SignInUpResult> {
   const { provider, client } = findProviderClient(ctx, input.thirdPartyId, input.clientType);
-  const endpoints = await resolveEndpoints(ctx, provider);
+  const config = await resolveClientConfig(ctx, provider, client);
+  const { issuer, jwks_uri: jwksURI } = config.serverMetadata();
   let tokens: OAuthTokens;
-  let codeVerifier: string | undefined;
+  let idClaims: Record<string, unknown> | undefined;
   if (input.redirectURIInfo) {
     const q = input.redirectURIInfo.redirectURIQueryParams;
     if (typeof q.error === "string") throw badInput(`The provider ${provider.id} returned an error: ${/^[a-z0-9_.-]{1,64}$/i.test(q.error) ? q.error : "unknown"}`);
     if (typeof q.code !== "string" || q.code === "") throw badInput("Please provide the code in redirectURIQueryParams");
-    codeVerifier = input.redirectURIInfo.pkceCodeVerifier;
-    tokens = await exchangeCode(ctx, provider, client, endpoints, { code: q.code, redirectURI: input.redirectURIInfo.redirectURIOnProviderDashboard, codeVerifier });
+    ({ tokens, idClaims } = await exchangeCode(ctx, provider, client, config, {
+      code: q.code, redirectURI: input.redirectURIInfo.redirectURIOnProviderDashboard, codeVerifier: input.redirectURIInfo.pkceCodeVerifier,
+      iss: typeof q.iss === "string" ? q.iss : undefined,
+    }));
   } else {
     tokens = input.oAuthTokens ?? {};
-    const idTokenUsable = tokens.id_token !== undefined && endpoints.jwksURI !== undefined;
+    const idTokenUsable = tokens.id_token !== undefined && jwksURI !== undefined;
     // A bare access token may have been issued to any app that uses this provider; only an ID
     // token proves it was issued to our client (aud), unless the operator accepts that risk.
     if (!idTokenUsable && !(provider.allowAccessTokenOnly && tokens.access_token)) {
-      throw badInput(endpoints.jwksURI
+      throw badInput(jwksURI
         ? `The provider ${provider.id} needs an id_token in oAuthTokens`
         : `The provider ${provider.id} does not accept oAuthTokens (allowAccessTokenOnly is off)`);
     }
+    if (idTokenUsable) idClaims = await verifyIdToken(ctx, provider, { issuer, jwksURI }, client, tokens.id_token!);
   }
-  const who = await fetchProviderUser(ctx, provider, client, endpoints, tokens, { codeVerifier });
+  const who = await fetchProviderUser(ctx, provider, config, tokens, idClaims);
 
   let email = who.email === undefined ? undefined : canonicalEmail(who.email);
   let verified = who.emailVerified;
