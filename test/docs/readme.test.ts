@@ -80,7 +80,7 @@ describe.each(backends)("README shell examples on $name", (backend) => {
     for (const b of blocks.filter((x) => x.skip)) expect(b.skip!.length, `README.md line ${b.line}`).toBeGreaterThan(10);
   });
 
-  it.each(runnable.map((b) => [`README.md line ${b.line} (${b.heading})`, b] as const))("%s", async (name, block) => {
+  it.each(runnable.filter((b) => !b.only || b.only === backend.name).map((b) => [`README.md line ${b.line} (${b.heading})`, b] as const))("%s", async (name, block) => {
     const code = block.code.replace(/\b(localhost|127\.0\.0\.1):3567\b/g, `$1:${port}`);
     const r = await runBlock(dir, code, env, baseline);
     const report = `${name} failed (exit ${r.code}):\n${block.code}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;

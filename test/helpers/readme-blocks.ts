@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 
 /** A fenced code block of the README: its language, first line number (the fence), code and skip reason. */
-export interface ReadmeBlock { lang: string; line: number; code: string; skip?: string; heading: string }
+export interface ReadmeBlock { lang: string; line: number; code: string; skip?: string; heading: string; only?: "sqlite" | "postgres" }
 
 const SKIP = /^<!--\s*docs-test:\s*skip\s*\((.+)\)\s*-->\s*$/;
+// A block that only makes sense on one database (e.g. `authsvc backup`, which PostgreSQL refuses).
+const ONLY = /^<!--\s*docs-test:\s*(sqlite|postgres) only\s*\((.+)\)\s*-->\s*$/;
 
 /** Every fenced block of a Markdown file, in order, with the nearest heading above it. */
 export function readBlocks(file: string): ReadmeBlock[] {
@@ -21,7 +23,8 @@ export function readBlocks(file: string): ReadmeBlock[] {
     for (i++; i < lines.length && !lines[i].startsWith(open[1]); i++) body.push(lines[i]);
     if (i >= lines.length) throw new Error(`README.md line ${start + 1}: code fence is never closed`);
     const skip = start > 0 ? SKIP.exec(lines[start - 1])?.[1] : undefined;
-    blocks.push({ lang: open[2], line: start + 1, code: body.join("\n") + "\n", skip, heading });
+    const only = start > 0 ? ONLY.exec(lines[start - 1])?.[1] as ReadmeBlock["only"] : undefined;
+    blocks.push({ lang: open[2], line: start + 1, code: body.join("\n") + "\n", skip, heading, only });
   }
   return blocks;
 }
