@@ -58,6 +58,13 @@ export async function refresh(base: string, t: Tokens): Promise<Response> {
 }
 
 /** Decodes a front-token exactly as the browser SDK does (atob, not base64url). */
+/** Refreshes and reads the answer: the new tokens on 200, the old ones otherwise. */
+export async function refreshAndRead(base: string, tokens: Tokens): Promise<{ res: Response; json: Record<string, unknown>; tokens: Tokens }> {
+  const res = await refresh(base, tokens);
+  const json = (await res.json()) as Record<string, unknown>;
+  return { res, json, tokens: res.status === 200 ? readTokens(res, tokens.mode, json) : tokens };
+}
+
 export function decodeFrontToken(value: string): { uid: string; ate: number; up: Record<string, unknown> } {
   return JSON.parse(decodeURIComponent(escape(atob(value))));
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyUserEmail } from "../../src/core/users.js";
 import { backends } from "../helpers/backends.js";
-import { authHeaders, decodeFrontToken, jwtPayload, modes, readTokens, refresh, setCookies, signUp, type Mode, type Tokens } from "../helpers/session-client.js";
+import { authHeaders, decodeFrontToken, jwtPayload, modes, readTokens, refresh, refreshAndRead, setCookies, signUp, type Mode, type Tokens } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
 describe.each(backends)("session lifecycle on $name", (backend) => {
@@ -10,11 +10,7 @@ describe.each(backends)("session lifecycle on $name", (backend) => {
   afterAll(async () => { await t?.close(); });
 
   const verifyStatus = (tokens: Tokens) => fetch(`${t.url}/auth/user/email/verify`, { headers: authHeaders(tokens) });
-  async function doRefresh(tokens: Tokens) {
-    const res = await refresh(t.url, tokens);
-    const json = (await res.json()) as Record<string, unknown>;
-    return { res, json, tokens: res.status === 200 ? readTokens(res, tokens.mode, json) : tokens };
-  }
+  const doRefresh = (tokens: Tokens) => refreshAndRead(t.url, tokens);
 
   describe.each(modes)("%s mode", (mode: Mode) => {
     it("sign-up → authenticated GET → refresh → grace reuse → theft after the window kills the newest token", async () => {

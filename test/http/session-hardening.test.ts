@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listEvents } from "../../src/store/events.js";
 import { backends } from "../helpers/backends.js";
-import { authHeaders, jwtPayload, postJson, readTokens, refresh, setCookies, signUp, type Tokens } from "../helpers/session-client.js";
+import { authHeaders, jwtPayload, postJson, refreshAndRead, setCookies, signUp, type Tokens } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
 const HOUR = 3_600_000;
@@ -13,11 +13,7 @@ describe.each(backends)("session hardening on $name", (backend) => {
   afterAll(async () => { await t?.close(); });
 
   const verifyStatus = (tokens: Tokens) => fetch(`${t.url}/auth/user/email/verify`, { headers: authHeaders(tokens) });
-  async function doRefresh(tokens: Tokens) {
-    const res = await refresh(t.url, tokens);
-    const json = (await res.json()) as Record<string, unknown>;
-    return { res, json, tokens: res.status === 200 ? readTokens(res, tokens.mode, json) : tokens };
-  }
+  const doRefresh = (tokens: Tokens) => refreshAndRead(t.url, tokens);
 
   it("an access token works until its exp and not one second longer (no leeway for our own tokens)", async () => {
     const up = await signUp(t.url, "leeway@example.com", "header");

@@ -1,20 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { credentials, postJson } from "../helpers/session-client.js";
+import { useTempDirs } from "../helpers/temp-dirs.js";
 import { createTestApp } from "../helpers/test-app.js";
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => { while (cleanup.length) await cleanup.pop()!(); });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "authsvc-sched-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { tempDir, cleanup } = useTempDirs("sched");
 
 describe.each(backends)("scheduled backups on $name", (backend) => {
   if (backend.name === "postgres") {

@@ -1,21 +1,14 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
 import { credentials, postJson } from "../helpers/session-client.js";
+import { useTempDirs } from "../helpers/temp-dirs.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => { while (cleanup.length) await cleanup.pop()!(); });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "authsvc-backup-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { tempDir, cleanup } = useTempDirs("backup");
 
 async function app(backend: (typeof backends)[number]): Promise<TestApp> {
   // Three clients sign up from one IP as fast as they can: the sign-up rate limit would stop them.

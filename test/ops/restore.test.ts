@@ -1,23 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrations } from "../../src/store/migrations/index.js";
 import { runCli } from "../helpers/cli.js";
 import { credentials, postJson } from "../helpers/session-client.js";
+import { useTempDirs } from "../helpers/temp-dirs.js";
 import { createTestApp } from "../helpers/test-app.js";
 import { killChild, startServe } from "./serve-child.js";
 
 // Restore is SQLite only (PostgreSQL's exit 2 is covered in backup.test.ts).
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => { while (cleanup.length) await cleanup.pop()!(); });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "authsvc-restore-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { tempDir, cleanup } = useTempDirs("restore");
 
 const emailsIn = (file: string): string[] => {
   const db = new Database(file, { readonly: true });
