@@ -97,10 +97,14 @@ describe.each(backends)("store on $name", (backend) => {
       await migrateToLatest(store);
       let release!: () => void;
       const held = new Promise<void>((r) => { release = r; });
+      let entered!: () => void;
+      const holds = new Promise<void>((r) => { entered = r; });
+      // Wait until the lock is really held (a write done inside the holder's transaction), not for a
+      // fixed time: on a loaded machine the holder's writer thread may start late.
       const holding = backend.name === "sqlite"
-        ? holder.writeTx(() => held)
-        : store.db.connection().execute(() => held);
-      await new Promise((r) => setTimeout(r, 20));
+        ? holder.writeTx(async (tx) => { await tx.insertInto("users").values({ id: "u0", email: "h@example.com", time_joined: 1, updated_at: 1 }).execute(); entered(); await held; })
+        : store.db.connection().execute(async () => { entered(); await held; });
+      await holds;
       const err = await store.writeTx((tx) => tx.insertInto("users").values({ id: "u1", email: "a@example.com", time_joined: 1, updated_at: 1 }).execute()).catch((e) => e);
       release();
       await holding;
