@@ -29,7 +29,13 @@ describe("the listener stack under failing handlers", () => {
   });
   afterAll(() => { child?.kill("SIGTERM"); });
 
-  const logged = () => err.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  // Complete lines only: the last one may still be arriving.
+  const logged = () => err.split("\n").slice(0, -1).filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  /** The child's log reaches us through a pipe, after its answer: wait for the line (up to 5 s). */
+  const loggedEventually = async (want: Record<string, unknown>) => {
+    for (let i = 0; i < 100 && !logged().some((l) => Object.entries(want).every(([k, v]) => l[k] === v)); i++) await new Promise((r) => setTimeout(r, 50));
+    return logged();
+  };
 
   it("a throw from a timer the request started: 500 with the request id, logged with it, server alive", async () => {
     const res = await fetch(`${base}/timer`);
@@ -37,7 +43,7 @@ describe("the listener stack under failing handlers", () => {
     expect(await res.json()).toEqual({ message: "Internal Error" });
     const id = res.headers.get("x-request-id");
     expect(id).toBeTruthy();
-    expect(logged()).toContainEqual(expect.objectContaining({ level: "error", msg: "request failed", requestId: id, path: "/timer" }));
+    expect(await loggedEventually({ msg: "request failed", requestId: id })).toContainEqual(expect.objectContaining({ level: "error", msg: "request failed", requestId: id, path: "/timer" }));
     expect((await fetch(`${base}/ok`)).status).toBe(200);
   });
 
@@ -52,16 +58,15 @@ describe("the listener stack under failing handlers", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ sent: true });
     const id = res.headers.get("x-request-id");
-    await new Promise((r) => setTimeout(r, 50));
-    expect(logged()).toContainEqual(expect.objectContaining({ msg: "request failed", requestId: id }));
+    expect(await loggedEventually({ msg: "request failed", requestId: id })).toContainEqual(expect.objectContaining({ msg: "request failed", requestId: id }));
     expect((await fetch(`${base}/ok`)).status).toBe(200);
     expect(child.exitCode).toBeNull();
   });
 
   it("an error that belongs to no request is handed to onFatal (serve then shuts down with exit 1)", async () => {
     await fetch(`${base}/outside`);
-    await new Promise((r) => setTimeout(r, 100));
+    expect(await loggedEventually({ msg: "uncaught error outside any request" })).toContainEqual(expect.objectContaining({ msg: "uncaught error outside any request" }));
+    for (let i = 0; i < 100 && !out.includes("FATAL outside"); i++) await new Promise((r) => setTimeout(r, 50));
     expect(out).toContain("FATAL outside");
-    expect(logged()).toContainEqual(expect.objectContaining({ msg: "uncaught error outside any request" }));
   });
 });
