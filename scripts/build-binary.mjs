@@ -36,6 +36,16 @@ const manifest = {
 // 1. The bundle.
 const bundle = join(work, "authsvc.cjs");
 let bcryptLoaderReplaced = false;
+// The SQLite checkpoint thread (src/store/wal-checkpointer.ts) is started from source text; in the
+// executable there is no better-sqlite3 package on disk for it to require, so its JavaScript goes
+// along as one script defining a global, and the worker loads the extracted addon by path.
+const betterSqlite3Bundle = (await build({
+  absWorkingDir: root,
+  stdin: { contents: 'module.exports = require("better-sqlite3");', resolveDir: root, loader: "js" },
+  bundle: true, platform: "node", format: "iife", globalName: "__authsvcBetterSqlite3", target: "node20.19",
+  write: false, logLevel: "warning",
+})).outputFiles[0].text;
+
 await build({
   absWorkingDir: root,
   entryPoints: ["src/cli/single-executable.ts"],
@@ -52,6 +62,7 @@ await build({
   define: {
     ...versionDefines(info),
     __AUTHSVC_NATIVE__: JSON.stringify(manifest),
+    __BETTER_SQLITE3_BUNDLE__: JSON.stringify(betterSqlite3Bundle),
     // CommonJS has no import.meta; the dependencies that use it only want a base for createRequire
     // (built-in modules, optional packages in try/catch) or their own folder.
     "import.meta.url": "__authsvc_import_meta_url",

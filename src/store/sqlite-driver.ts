@@ -3,7 +3,11 @@ import {
   CompiledQuery, SelectQueryNode, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
   type DatabaseConnection, type DatabaseIntrospector, type Dialect, type DialectAdapter, type Driver, type Kysely, type QueryCompiler, type QueryResult,
 } from "kysely";
+import type { WalCheckpointer } from "./wal-checkpointer.js";
 import type { WalSync } from "./wal-sync.js";
+
+/** What a file database brings along; an in-memory one has neither. */
+export interface SqliteDurability { walSync?: WalSync; checkpointer?: WalCheckpointer }
 
 /**
  * A Kysely dialect over ONE better-sqlite3 connection on the main thread (statements take
@@ -18,9 +22,9 @@ import type { WalSync } from "./wal-sync.js";
  * so code that relaxes durability for one write (rate-limit counters) keeps working unchanged.
  */
 export class SyncedSqliteDialect implements Dialect {
-  constructor(private raw: BetterSqlite3.Database, private walSync: WalSync | undefined) {}
+  constructor(private raw: BetterSqlite3.Database, private durability: SqliteDurability) {}
   createAdapter(): DialectAdapter { return new SqliteAdapter(); }
-  createDriver(): Driver { return new SyncedDriver(this.raw, this.walSync); }
+  createDriver(): Driver { return new SyncedDriver(this.raw, this.durability); }
   createQueryCompiler(): QueryCompiler { return new SqliteQueryCompiler(); }
   createIntrospector(db: Kysely<any>): DatabaseIntrospector { return new SqliteIntrospector(db); }
 }
@@ -28,8 +32,8 @@ export class SyncedSqliteDialect implements Dialect {
 class SyncedDriver implements Driver {
   private mutex = new FifoMutex();
   private conn: SyncedConnection;
-  constructor(private raw: BetterSqlite3.Database, private walSync: WalSync | undefined) {
-    this.conn = new SyncedConnection(raw, walSync);
+  constructor(private raw: BetterSqlite3.Database, private durability: SqliteDurability) {
+    this.conn = new SyncedConnection(raw, durability);
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -56,7 +60,9 @@ class SyncedDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.walSync?.close();
+    // The main connection closes last: as the last connection it checkpoints (synced) and removes the WAL.
+    await this.durability.checkpointer?.close();
+    await this.durability.walSync?.close();
     this.raw.close();
   }
 }
@@ -74,8 +80,13 @@ class SyncedConnection implements DatabaseConnection {
   /** Something was written since the last commit or rollback. */
   private dirty = false;
 
-  constructor(private raw: BetterSqlite3.Database, private walSync: WalSync | undefined) {
-    this.level = walSync ? 2 : Number(raw.pragma("synchronous", { simple: true }));
+  private walSync: WalSync | undefined;
+  private checkpointer: WalCheckpointer | undefined;
+
+  constructor(private raw: BetterSqlite3.Database, durability: SqliteDurability) {
+    this.walSync = durability.walSync;
+    this.checkpointer = durability.checkpointer;
+    this.level = this.walSync ? 2 : Number(raw.pragma("synchronous", { simple: true }));
   }
 
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
@@ -123,6 +134,7 @@ class SyncedConnection implements DatabaseConnection {
     if (!stmt.readonly) this.dirty = true;
     if (this.raw.inTransaction || !this.dirty) return;
     this.dirty = false;
+    this.checkpointer?.noteCommit();
     if (!this.walSync || this.level < 2 || /^\s*rollback\b/i.test(stmt.source)) return;
     const sync = this.walSync.afterCommit();
     sync.catch(() => {}); // awaited in releaseConnection; a failure reaches the caller there

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -73,6 +73,21 @@ describe("SQLite durable commits", () => {
       }
       await store.db.insertInto("users").values(user("last")).execute();
       expect((other.prepare("select count(*) as n from users").get() as { n: number }).n).toBe(51);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("copies the WAL into the database file in the background as commits accumulate", async () => {
+    const { store, file } = await open();
+    const other = new Database(file);
+    try {
+      other.pragma("wal_checkpoint(TRUNCATE)");
+      const before = statSync(file).size;
+      for (let i = 0; i < 120; i++) await store.db.insertInto("users").values({ ...user(`c${i}`), email: `c${i}-${"x".repeat(400)}@example.com` }).execute();
+      // Nobody but the store's own checkpoint thread copies pages into the file.
+      for (let tries = 0; statSync(file).size === before && tries < 100; tries++) await new Promise((r) => setTimeout(r, 50));
+      expect(statSync(file).size).toBeGreaterThan(before);
     } finally {
       other.close();
     }
