@@ -36,7 +36,7 @@ const manifest = {
 // 1. The bundle.
 const bundle = join(work, "authsvc.cjs");
 let bcryptLoaderReplaced = false;
-// The SQLite writer thread (src/store/sqlite-writer.ts) is started from source text; in the
+// The SQLite checkpoint thread (src/store/wal-checkpointer.ts) is started from source text; in the
 // executable there is no better-sqlite3 package on disk for it to require, so its JavaScript goes
 // along as one script defining a global, and the worker loads the extracted addon by path.
 const betterSqlite3Bundle = (await build({

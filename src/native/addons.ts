@@ -15,12 +15,6 @@ import { cacheDirFor, extractAddon, type NativeManifest } from "./extract.js";
  *   `loadNativeBinding("@node-rs/bcrypt")`.
  *
  * Everything else (every command, every feature) is the same code in both.
- *
- * Worker threads: a worker that opens SQLite itself takes the path from the main thread
- * (`resolveNativeBinding("better-sqlite3")`, passed in workerData; undefined in an npm install)
- * and calls `loadNativeBinding("better-sqlite3", path)` (or hands the path to better-sqlite3's
- * `nativeBinding` option when its `require` is a real one, as in an eval'd worker). The
- * extraction is done once by the main thread; the worker only loads the file.
  */
 
 export type NativeAddonName = "better-sqlite3" | "@node-rs/bcrypt";
@@ -39,7 +33,7 @@ export function isSingleExecutable(): boolean {
 
 /**
  * The path of the addon file to load, in the single executable (extracted and checked on first
- * call); undefined in an npm install, where the package loads its own. Safe to pass to a worker.
+ * call); undefined in an npm install, where the package loads its own.
  */
 export function resolveNativeBinding(name: NativeAddonName): string | undefined {
   if (!manifest) return undefined;

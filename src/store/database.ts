@@ -1,14 +1,13 @@
 import Database from "better-sqlite3";
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from "kysely";
+import { CompiledQuery, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DB } from "./schema.js";
 import { loadNativeBinding } from "../native/addons.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { namedStatements } from "./prepared.js";
-import { SplitSqliteDialect } from "./sqlite-split-dialect.js";
-import { SqliteWriterThread, sqliteNativeBinding } from "./sqlite-writer.js";
-
-export { configureSqliteWriter, type SqliteWriterSetup } from "./sqlite-writer.js";
+import { SyncedSqliteDialect } from "./sqlite-driver.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
+import { WalSync } from "./wal-sync.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -68,69 +67,44 @@ function openSqlite(opts: OpenOptions): Store {
   // starting at once (two `authsvc migrate`) must wait for each other, not fail with SQLITE_BUSY.
   // nativeBinding: in an npm install undefined (the package finds its own); in the single executable
   // the addon extracted from it (src/native/addons.ts), already loaded (the executable's require
-  // loads built-in modules only); else the path configureSqliteWriter was given, if any.
-  // better-sqlite3 takes a module or a path; its type declarations only know the path.
+  // loads built-in modules only). better-sqlite3 takes a module or a path; its types know the path.
   const timeout = opts.busyTimeoutMs ?? 5000;
-  const nativeBinding = (loadNativeBinding("better-sqlite3") as string | undefined) ?? sqliteNativeBinding();
+  const nativeBinding = loadNativeBinding("better-sqlite3") as string | undefined;
   const raw = new Database(file, { timeout, fileMustExist: opts.mustExist === true, nativeBinding });
   const sync = opts.sqliteSynchronous ?? "FULL";
+  const memory = file === ":memory:";
   raw.pragma("journal_mode = WAL");
-  raw.pragma(`synchronous = ${sync}`);
+  // SQLite itself always runs NORMAL on a file: FULL's fsync at every commit would run on the event
+  // loop. Under FULL the dialect waits for an fdatasync of the WAL off the loop instead (wal-sync.ts).
+  raw.pragma(`synchronous = ${memory ? sync : "NORMAL"}`);
   raw.pragma("foreign_keys = ON");
-  // Read the pragmas back: an acknowledged write must survive a power cut (WAL + FULL), and
+  // Read the pragmas back: an acknowledged write must survive a power cut (WAL + the WAL sync), and
   // cascades must work. A filesystem that cannot do WAL would silently weaken both.
   const mode = String(raw.pragma("journal_mode", { simple: true })).toLowerCase();
   const syncNow = Number(raw.pragma("synchronous", { simple: true }));
   const fk = Number(raw.pragma("foreign_keys", { simple: true }));
-  if (file !== ":memory:" && mode !== "wal") { raw.close(); throw new Error(`SQLite refused WAL mode for ${file} (journal_mode=${mode})`); }
-  if (syncNow !== (sync === "FULL" ? 2 : 1) || fk !== 1) { raw.close(); throw new Error(`SQLite pragmas not applied for ${file}`); }
-  if (file !== ":memory:") return openSqliteSplit(raw, file, timeout, sync);
-
-  // Kysely prepares every query anew; better-sqlite3 statements are reusable, so cache them by SQL text.
-  const cache = new Map<string, SqliteStatement>();
-  const database: SqliteDatabase = {
-    close: () => { cache.clear(); raw.close(); },
-    prepare: (text: string) => {
-      let stmt = cache.get(text);
-      if (!stmt) {
-        stmt = raw.prepare(text) as unknown as SqliteStatement;
-        if (cache.size > 500) cache.clear();
-        cache.set(text, stmt);
-      }
-      return stmt;
-    },
-  };
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
-  return {
-    db,
-    dialect: "sqlite",
-    description: file,
-    writeTx: (fn) =>
-      db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
-        try {
-          const result = await fn(conn);
-          await sql`commit`.execute(conn);
-          return result;
-        } catch (err) {
-          if (raw.inTransaction) await sql`rollback`.execute(conn);
-          throw err;
-        }
-      }),
-    close: () => db.destroy(),
-  };
-}
-
-/**
- * A file database: this connection only reads (outside transactions); a second connection in a
- * worker thread runs every transaction and write and commits them in groups (sqlite-writer-source.ts),
- * so neither the statements nor the fsync of synchronous=FULL run on the event loop.
- */
-function openSqliteSplit(raw: Database.Database, file: string, timeoutMs: number, synchronous: "FULL" | "NORMAL"): Store {
-  // A statement routed here by mistake must fail loudly, not write outside the writer's batches.
-  raw.pragma("query_only = ON");
-  const writer = new SqliteWriterThread({ file, timeoutMs, synchronous });
-  const db = new Kysely<DB>({ dialect: new SplitSqliteDialect(raw, writer) });
+  if (!memory && mode !== "wal") { raw.close(); throw new Error(`SQLite refused WAL mode for ${file} (journal_mode=${mode})`); }
+  if (syncNow !== (sync === "FULL" && memory ? 2 : 1) || fk !== 1) { raw.close(); throw new Error(`SQLite pragmas not applied for ${file}`); }
+  if (memory) {
+    const db = new Kysely<DB>({ dialect: new SyncedSqliteDialect(raw, {}) });
+    return { db, dialect: "sqlite", description: file, writeTx: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
+  }
+  // Checkpoints (an fsync of the WAL and of the database each) run in a worker thread; this
+  // connection's own automatic checkpoint stays as a far-off safety net (10,000 pages, ~40 MB).
+  raw.pragma("wal_autocheckpoint = 10000");
+  const checkpointer = new WalCheckpointer(file, timeout);
+  let walSync: WalSync | undefined;
+  if (sync === "FULL") {
+    // The WAL file appears with the first read; it stays (same inode) while this connection is open.
+    raw.prepare("select count(*) from sqlite_master").get();
+    try {
+      walSync = new WalSync(`${file}-wal`);
+    } catch (err) {
+      raw.close();
+      throw err;
+    }
+  }
+  const db = new Kysely<DB>({ dialect: new SyncedSqliteDialect(raw, { walSync, checkpointer }) });
   return { db, dialect: "sqlite", description: file, writeTx: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
 }
 
