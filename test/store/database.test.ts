@@ -100,7 +100,7 @@ describe.each(backends)("store on $name", (backend) => {
       let entered!: () => void;
       const holds = new Promise<void>((r) => { entered = r; });
       // Wait until the lock is really held (a write done inside the holder's transaction), not for a
-      // fixed time: on a loaded machine the holder's writer thread may start late.
+      // fixed time: on a loaded machine the holder may take the lock late.
       const holding = backend.name === "sqlite"
         ? holder.writeTx(async (tx) => { await tx.insertInto("users").values({ id: "u0", email: "h@example.com", time_joined: 1, updated_at: 1 }).execute(); entered(); await held; })
         : store.db.connection().execute(async () => { entered(); await held; });
