@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { rawText } from "../build-info.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const PASSWORD = "a long benchmark passphrase";
@@ -93,7 +94,7 @@ async function measureInProcess(dir, rounds) {
   const cacheDir = join(root, "node_modules", ".cache", "authsvc");
   mkdirSync(cacheDir, { recursive: true });
   const outfile = join(cacheDir, `bench-limits-${process.pid}.mjs`);
-  await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, outfile, format: "esm", platform: "node", packages: "external", logLevel: "silent" });
+  await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, outfile, format: "esm", platform: "node", packages: "external", plugins: [rawText], logLevel: "silent" });
   try {
     return await (await import(pathToFileURL(outfile).href)).measure(join(dir, "in-process.db"), rounds);
   } finally {

@@ -18,9 +18,11 @@ export function createDeferredWork(logger: Logger): DeferredWork {
   const inflight = new Set<Promise<void>>();
   return {
     run(name, job) {
-      // setImmediate, not a microtask: the handler's response is written before the job starts, and
-      // on SQLite (a synchronous driver) the job's commit cannot hold up that write.
-      const p: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      // Two turns of setImmediate, not a microtask: h3 v1 itself writes the response in a
+      // setImmediate queued after this handler returns, and on SQLite (a synchronous driver on the
+      // event loop) a job started in the same turn would run its statements before that write, so a
+      // known address would answer later than an unknown one. One more turn runs the job after it.
+      const p: Promise<void> = new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
         .then(job)
         .then(() => {}, (err) => logger.error("deferred job failed", { job: name, err }))
         .finally(() => inflight.delete(p));
