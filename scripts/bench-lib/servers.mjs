@@ -1,6 +1,9 @@
 // Starting and stopping the servers the bench measures: the built CLI (`bin/authsvc serve`) and the
 // h3 hello-world ceiling. Each is its own process; the port is read from its banner.
 import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { root } from "../build-info.mjs";
 
 /** Starts a process that prints `listening on http://127.0.0.1:PORT`; resolves { url, stop }. */
 export async function startListening(args, env = {}) {
@@ -31,6 +34,9 @@ export function startAuthsvc(database, { bcryptCost, env } = {}) {
     "--bcrypt-cost", String(bcryptCost), "--no-mail-catcher", "--no-rate-limits", "--log-level", "warn"], env);
 }
 
-export function startHello() {
-  return startListening(["scripts/bench-lib/hello-server.mjs"]);
+/** The hello-world ceiling, bundled from hello-server.ts so it runs src/http/server.ts itself. */
+export async function startHello() {
+  const outfile = join(root, "node_modules/.cache/authsvc/hello-server.mjs");
+  await build({ absWorkingDir: root, entryPoints: ["scripts/bench-lib/hello-server.ts"], outfile, bundle: true, format: "esm", platform: "node", target: "node20.19", packages: "external", logLevel: "warning" });
+  return startListening([outfile]);
 }
