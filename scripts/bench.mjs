@@ -3,7 +3,8 @@
 // and a separate load-generator process per measurement; every scenario runs `--runs` times, interleaved
 // with its ceiling, and the median is reported with its spread. Then every scripts/bench/*.mjs module runs.
 // Usage: node scripts/bench.mjs [--quick] [--runs 3] [--seconds 8] [--bcrypt-cost 11 (quick: 8)] [--users 1000000]
-//        [--pg postgres://postgres@127.0.0.1:5432/test] [--no-pg] [--modules-only] [--out bench-results.json]
+//        [--pg postgres://postgres@127.0.0.1:5432/test] [--no-pg] [--modules-only] [--no-modules] [--out bench-results.json]
+//        [--only get,postgres,refresh,hashing,million,latency] (a subset of the scenarios, with their ceilings)
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +21,7 @@ const { values: opt } = parseArgs({ options: {
   quick: { type: "boolean", default: false }, runs: { type: "string" }, seconds: { type: "string" },
   "bcrypt-cost": { type: "string" }, users: { type: "string" }, connections: { type: "string", default: "50" },
   pg: { type: "string", default: process.env.AUTHSVC_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test" },
-  "no-pg": { type: "boolean", default: false }, "modules-only": { type: "boolean", default: false }, out: { type: "string", default: "bench-results.json" },
+  "no-pg": { type: "boolean", default: false }, "modules-only": { type: "boolean", default: false }, "no-modules": { type: "boolean", default: false }, only: { type: "string" }, out: { type: "string", default: "bench-results.json" },
 } });
 const quick = opt.quick;
 const runs = Number(opt.runs ?? 3);
@@ -33,6 +34,10 @@ const users = Number(opt.users ?? (quick ? 100_000 : 1_000_000));
 const connections = Number(opt.connections);
 const password = "a long benchmark passphrase";
 const log = (...a) => console.error(...a);
+const groups = ["get", "postgres", "refresh", "hashing", "million", "latency"];
+const only = new Set(opt.only ? opt.only.split(",") : groups);
+for (const g of only) if (!groups.includes(g)) throw new Error(`--only: unknown scenario ${g} (one of ${groups.join(", ")})`);
+const wants = (g) => only.has(g);
 
 if (!existsSync("dist/cli.mjs")) execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 const dir = mkdtempSync(join(tmpdir(), "authsvc-bench-"));
@@ -70,41 +75,54 @@ async function startAll() {
   const hello = await startHello(); started.push(hello);
   const sqlite = await startAuthsvc(join(dir, "bench.db"), { bcryptCost: cost }); started.push(sqlite);
   let postgres;
-  if (!opt["no-pg"]) {
+  if (!opt["no-pg"] && wants("postgres")) {
     const url = new URL(opt.pg); url.searchParams.set("schema", pgSchema);
     postgres = await startAuthsvc(url.toString(), { bcryptCost: cost }); started.push(postgres);
   }
-  const big = join(dir, "users.db");
-  execFileSync(process.execPath, ["bin/authsvc", "migrate", "--database", big], { stdio: "ignore" });
-  execFileSync(process.execPath, ["bin/authsvc", "create-user", "--email", "user0@example.com", "--password-stdin", "--database", big, "--bcrypt-cost", String(cost)], { input: password, stdio: ["pipe", "ignore", "inherit"] });
-  const t0 = performance.now();
-  await seedUsers(big, users);
-  log(`seeded ${users} users in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
-  const million = await startAuthsvc(big, { bcryptCost: cost }); started.push(million);
+  let million;
+  if (wants("million")) {
+    const big = join(dir, "users.db");
+    execFileSync(process.execPath, ["bin/authsvc", "migrate", "--database", big], { stdio: "ignore" });
+    execFileSync(process.execPath, ["bin/authsvc", "create-user", "--email", "user0@example.com", "--password-stdin", "--database", big, "--bcrypt-cost", String(cost)], { input: password, stdio: ["pipe", "ignore", "inherit"] });
+    const t0 = performance.now();
+    await seedUsers(big, users);
+    log(`seeded ${users} users in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
+    million = await startAuthsvc(big, { bcryptCost: cost }); started.push(million);
+  }
   return { hello, sqlite, postgres, million };
 }
 
 async function round(s, state, i) {
   log(`run ${i + 1}/${runs}`);
-  const hello = await load(s.hello.url, "hello"); record("hello", hello.rps);
-  const get = await load(s.sqlite.url, "get", { access: state.sqlite.access }); checkOk("GET sqlite", get); record("getSqlite", get.rps);
-  if (s.postgres) { const r = await load(s.postgres.url, "get", { access: state.postgres.access }); checkOk("GET postgres", r); record("getPostgres", r.rps); }
-  const refreshTokens = mintSessions(join(dir, "bench.db"), state.sqlite.email, 2 * connections + 10);
-  const refresh = await load(s.sqlite.url, "refresh", { refreshTokens }); checkOk("refresh", refresh); record("refresh", refresh.rps);
-  record("rs256", measureRs256(Math.min(seconds, 2)));
-  record("fsync", measureFsyncCommit(dir, Math.min(seconds, 2)));
+  if (wants("get") || wants("postgres")) {
+    const hello = await load(s.hello.url, "hello"); record("hello", hello.rps);
+    const get = await load(s.sqlite.url, "get", { access: state.sqlite.access }); checkOk("GET sqlite", get); record("getSqlite", get.rps);
+  }
+  if (s.postgres && wants("postgres")) { const r = await load(s.postgres.url, "get", { access: state.postgres.access }); checkOk("GET postgres", r); record("getPostgres", r.rps); }
+  if (wants("refresh")) {
+    const refreshTokens = mintSessions(join(dir, "bench.db"), state.sqlite.email, 2 * connections + 10);
+    const refresh = await load(s.sqlite.url, "refresh", { refreshTokens }); checkOk("refresh", refresh); record("refresh", refresh.rps);
+    record("rs256", measureRs256(Math.min(seconds, 2)));
+    record("fsync", measureFsyncCommit(dir, Math.min(seconds, 2)));
+  }
   // 8 connections keep the server's 4 hashing slots busy without a deep queue behind them.
   const hashing = { connections: 8, drainMs: 1000 };
-  const signin = await load(s.sqlite.url, "signin", { email: state.sqlite.email, ...hashing }); checkOk("sign-in", signin); record("signin", signin.rps);
-  const signup = await load(s.sqlite.url, "signup", hashing); checkOk("sign-up", signup); record("signup", signup.rps);
-  const b = await measureBcrypt(cost, Math.min(seconds, 3)); record("bcryptVerify", b.verify); record("bcryptHash", b.hash);
-  const big = await load(s.million.url, "signin", { users, ...hashing }); checkOk("sign-in, many users", big); record("signinMillion", big.rps);
-  // Latency of a lightly loaded GET, alone and while 4 clients sign up (the bcrypt and commit work).
-  const lat = { mode: "latency", access: state.sqlite.access, connections: 4, rate: 400 };
-  const alone = await load(s.sqlite.url, "get", lat); record("p99Alone", alone.p99ms);
-  const signups = load(s.sqlite.url, "signup", { connections: 4, seconds: seconds + warmup + 1, warmupSeconds: 0 });
-  const during = await load(s.sqlite.url, "get", lat); record("p99During", during.p99ms);
-  await signups;
+  if (wants("hashing") || wants("million")) {
+    const signin = await load(s.sqlite.url, "signin", { email: state.sqlite.email, ...hashing }); checkOk("sign-in", signin); record("signin", signin.rps);
+  }
+  if (wants("hashing")) {
+    const signup = await load(s.sqlite.url, "signup", hashing); checkOk("sign-up", signup); record("signup", signup.rps);
+    const b = await measureBcrypt(cost, Math.min(seconds, 3)); record("bcryptVerify", b.verify); record("bcryptHash", b.hash);
+  }
+  if (s.million) { const big = await load(s.million.url, "signin", { users, ...hashing }); checkOk("sign-in, many users", big); record("signinMillion", big.rps); }
+  if (wants("latency")) {
+    // Latency of a lightly loaded GET, alone and while 4 clients sign up (the bcrypt and commit work).
+    const lat = { mode: "latency", access: state.sqlite.access, connections: 4, rate: 400 };
+    const alone = await load(s.sqlite.url, "get", lat); record("p99Alone", alone.p99ms);
+    const signups = load(s.sqlite.url, "signup", { connections: 4, seconds: seconds + warmup + 1, warmupSeconds: 0 });
+    const during = await load(s.sqlite.url, "get", lat); record("p99During", during.p99ms);
+    await signups;
+  }
 }
 
 async function runModules() {
@@ -134,7 +152,7 @@ try {
     for (const x of started.splice(0)) await x.stop();
   }
   const figures = summarise(samples, { cost });
-  const modules = await runModules();
+  const modules = opt["no-modules"] ? [] : await runModules();
   printTable(figures, modules);
   const result = { date: new Date().toISOString(), node: process.version, quick, runs, seconds, connections, bcryptCost: cost, users, figures, modules, samples };
   writeFileSync(opt.out, JSON.stringify(result, null, 2) + "\n");

@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from "kysely";
+import { PostgresAdapter, sql, type Kysely, type Selectable } from "kysely";
 import type { DB, RefreshTokensTable, SessionsTable } from "./schema.js";
 import { prepareQuery } from "./prepared.js";
+import { batchReads } from "./read-batch.js";
 
 export type SessionRow = Selectable<SessionsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
@@ -32,11 +33,20 @@ const displaceQuery = prepareQuery<[number, string], unknown>(2, (db, now, handl
   db.updateTable("refresh_tokens").set({ rotated_at: now }).where("session_handle", "=", handle).where("rotated_at", "is", null));
 const extendQuery = prepareQuery<[number, number, string], unknown>(3, (db, expiresAt, now, handle) =>
   db.updateTable("sessions").set({ expires_at: expiresAt, last_refreshed_at: now }).where("handle", "=", handle).where("revoked_at", "is", null));
-const sessionStateQuery = prepareQuery<[string], { user_id: string; revoked_at: number | null; expires_at: number; verified_at: number | null }>(1, (db, handle) =>
+type SessionState = { handle: string; user_id: string; revoked_at: number | null; expires_at: number; verified_at: number | null };
+const sessionStateQuery = prepareQuery<[string], SessionState>(1, (db, handle) =>
   db.selectFrom("sessions as s").innerJoin("users as u", "u.id", "s.user_id")
     .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
-    .select(["s.user_id", "s.revoked_at", "s.expires_at", "v.verified_at"])
+    .select(["s.handle", "s.user_id", "s.revoked_at", "s.expires_at", "v.verified_at"])
     .where("s.handle", "=", handle));
+// PostgreSQL: the session-state reads of concurrent requests go out as one query (read-batch.ts).
+const sessionStatesQuery = prepareQuery<[string[]], SessionState>(1, (db, handles) =>
+  db.selectFrom("sessions as s").innerJoin("users as u", "u.id", "s.user_id")
+    .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
+    .select(["s.handle", "s.user_id", "s.revoked_at", "s.expires_at", "v.verified_at"])
+    .where(sql<boolean>`s.handle = any(${handles})`));
+const batchedSessionState = batchReads<string, SessionState>(async (db, handles) =>
+  new Map((await sessionStatesQuery(db, handles)).rows.map((r) => [r.handle, r])));
 const emailVerifiedQuery = prepareQuery<[string], { id: string; verified_at: number | null }>(1, (db, userId) =>
   db.selectFrom("users as u")
     .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "u.id").onRef("v.email", "=", "u.email"))
@@ -79,7 +89,8 @@ export async function revokeSession(db: Kysely<DB>, handle: string, now: number,
  * Everything an authenticated request needs in ONE query: the session's state and whether its
  * user's current email is verified.
  */
-export async function findSessionState(db: Kysely<DB>, handle: string) {
+export async function findSessionState(db: Kysely<DB>, handle: string): Promise<SessionState | undefined> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return batchedSessionState(db, handle);
   return (await sessionStateQuery(db, handle)).rows[0];
 }
 
