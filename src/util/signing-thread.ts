@@ -1,0 +1,136 @@
+import { sign, type KeyObject } from "node:crypto";
+import { Worker } from "node:worker_threads";
+
+// A string on purpose: a bundled CLI or a single executable has no worker file at a known path.
+// Keys arrive once each (KeyObjects cross threads by postMessage) and are kept by a number the main
+// thread gave them; a request is [id, keyNumber, data] or [id, keyNumber, data, key] the first time.
+const SOURCE = String.raw`
+"use strict";
+const { parentPort } = require("node:worker_threads");
+const { sign } = require("node:crypto");
+const keys = new Map();
+parentPort.on("message", (batch) => {
+  const out = [];
+  for (const [id, keyNumber, data, key] of batch) {
+    if (key) keys.set(keyNumber, key);
+    try { out.push([id, sign("RSA-SHA256", Buffer.from(data), keys.get(keyNumber)).toString("base64url")]); }
+    catch (err) { out.push([id, undefined, String(err && err.message || err)]); }
+  }
+  parentPort.postMessage(out);
+});
+`;
+
+interface Pending { resolve: (signature: string) => void; reject: (err: Error) => void }
+
+/**
+ * RSA-SHA256 signatures (access tokens) on a thread of their own, so the event loop is not held for
+ * the signature's fraction of a millisecond on every sign-in, sign-up and refresh: on a busy server
+ * that time goes to other requests, and the signatures use another core. One thread per process,
+ * started at the first signature (CLI commands that sign nothing never start it); it never keeps
+ * the process alive while idle. Requests made in one event-loop turn travel as one message. If the
+ * thread cannot start or dies, signing falls back to the event loop: slower, never wrong.
+ */
+export class SigningThread {
+  private worker: Worker | undefined;
+  private broken = false;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly keyNumbers = new WeakMap<KeyObject, number>();
+  private nextKeyNumber = 1;
+  private queue: unknown[][] = [];
+  private scheduled = false;
+
+  sign(data: string, key: KeyObject): Promise<string> {
+    const worker = this.broken ? undefined : this.start();
+    if (!worker) return Promise.resolve(signHere(data, key));
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      let keyNumber = this.keyNumbers.get(key);
+      if (keyNumber === undefined) {
+        keyNumber = this.nextKeyNumber++;
+        this.keyNumbers.set(key, keyNumber);
+        this.queue.push([id, keyNumber, data, key]);
+      } else {
+        this.queue.push([id, keyNumber, data]);
+      }
+      if (this.pending.size === 1) worker.ref();
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Stops the thread (tests; a stopped thread's later requests are signed on the event loop). */
+  async stop(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    const worker = this.worker;
+    if (!worker) return this.failAll(batch.map((r) => r[0] as number));
+    worker.postMessage(batch);
+  }
+
+  private start(): Worker | undefined {
+    if (this.worker) return this.worker;
+    try {
+      const w = new Worker(SOURCE, { eval: true });
+      w.unref();
+      w.on("message", (results: [number, string | undefined, string?][]) => {
+        for (const [id, signature, error] of results) {
+          const p = this.pending.get(id);
+          if (!p) continue;
+          this.pending.delete(id);
+          if (signature !== undefined) p.resolve(signature);
+          else p.reject(new Error(`signing failed: ${error}`));
+        }
+        if (this.pending.size === 0) w.unref();
+      });
+      // A thread that fails is not restarted: every later signature is made on the event loop.
+      w.on("error", () => { this.broken = true; });
+      w.on("exit", () => {
+        if (this.worker === w) this.worker = undefined;
+        this.broken = true;
+        this.failAll([...this.pending.keys()]);
+      });
+      this.worker = w;
+      return w;
+    } catch {
+      this.broken = true;
+      return undefined;
+    }
+  }
+
+  /** Rejects requests the thread will never answer; signRs256 then signs them on the event loop. */
+  private failAll(ids: number[]): void {
+    for (const id of ids) {
+      const p = this.pending.get(id);
+      this.pending.delete(id);
+      p?.reject(new Error("signing thread stopped"));
+    }
+  }
+}
+
+function signHere(data: string, key: KeyObject): string {
+  return sign("RSA-SHA256", Buffer.from(data), key).toString("base64url");
+}
+
+const processThread = new SigningThread();
+
+/**
+ * The base64url RSA-SHA256 signature of `data` with `key`, computed off the event loop (on the
+ * process's signing thread unless another is given); on the event loop if that thread is gone.
+ */
+export async function signRs256(data: string, key: KeyObject, thread = processThread): Promise<string> {
+  try {
+    return await thread.sign(data, key);
+  } catch {
+    return signHere(data, key);
+  }
+}

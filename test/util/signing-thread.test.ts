@@ -1,0 +1,38 @@
+import { generateKeyPairSync, verify } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { SigningThread, signRs256 } from "../../src/util/signing-thread.js";
+
+const keyPair = () => generateKeyPairSync("rsa", { modulusLength: 2048 });
+const valid = (data: string, signature: string, publicKey: ReturnType<typeof keyPair>["publicKey"]) =>
+  verify("RSA-SHA256", Buffer.from(data), publicKey, Buffer.from(signature, "base64url"));
+
+describe("signing thread", () => {
+  it("signs concurrent requests with several keys, each with its own key, and the signatures verify", async () => {
+    const thread = new SigningThread();
+    const [a, b] = [keyPair(), keyPair()];
+    const jobs = Array.from({ length: 60 }, (_, i) => ({ data: `header.payload-${i}`, pair: i % 3 ? a : b }));
+    const signatures = await Promise.all(jobs.map((j) => signRs256(j.data, j.pair.privateKey, thread)));
+    jobs.forEach((j, i) => {
+      expect(valid(j.data, signatures[i], j.pair.publicKey)).toBe(true);
+      expect(valid(j.data, signatures[i], (j.pair === a ? b : a).publicKey)).toBe(false);
+    });
+    // A key already sent to the thread is used again without being sent (and still signs right).
+    expect(valid("again", await signRs256("again", a.privateKey, thread), a.publicKey)).toBe(true);
+    await thread.stop();
+  });
+
+  it("keeps signing, on the event loop, once its thread is gone (requests in flight included)", async () => {
+    const thread = new SigningThread();
+    const { privateKey, publicKey } = keyPair();
+    expect(valid("first", await signRs256("first", privateKey, thread), publicKey)).toBe(true);
+    const inFlight = signRs256("in flight", privateKey, thread);
+    await thread.stop();
+    expect(valid("in flight", await inFlight, publicKey)).toBe(true);
+    expect(valid("after", await signRs256("after", privateKey, thread), publicKey)).toBe(true);
+  });
+
+  it("refuses what cannot be signed with an error, as signing on the loop would", async () => {
+    const { publicKey } = keyPair();
+    await expect(signRs256("data", publicKey)).rejects.toThrow();
+  });
+});
