@@ -116,19 +116,17 @@ async function round(s, state, i) {
   }
   if (s.million) { const big = await load(s.million.url, "signin", { users, ...hashing }); checkOk("sign-in, many users", big); record("signinMillion", big.rps); }
   if (wants("latency")) {
-    // Latency of a lightly loaded GET, alone and while 4 clients sign up (the bcrypt and commit work).
-    const lat = { mode: "latency", access: state.sqlite.access, connections: 4, rate: 400 };
-    const alone = await load(s.sqlite.url, "get", lat); record("p99Alone", alone.p99ms);
-    const signups = load(s.sqlite.url, "signup", { connections: 4, seconds: seconds + warmup + 1, warmupSeconds: 0 });
-    const during = await load(s.sqlite.url, "get", lat); record("p99During", during.p99ms);
-    await signups;
-    // The machine's own floor for that figure: the hello-world (which does no work at all), alone and
-    // while the same 4 clients sign up to the authsvc server (its bcrypt threads busy the cores).
-    const helloLat = { ...lat, access: undefined };
-    const helloAlone = await load(s.hello.url, "hello", helloLat); record("helloP99Alone", helloAlone.p99ms);
-    const more = load(s.sqlite.url, "signup", { connections: 4, seconds: seconds + warmup + 1, warmupSeconds: 0 });
-    const helloDuring = await load(s.hello.url, "hello", helloLat); record("helloP99During", helloDuring.p99ms);
-    await more;
+    // p99 of a lightly loaded request, alone and while 4 clients sign up to authsvc (bcrypt, commits).
+    const p99 = async (url, kind, key, extra = {}) => {
+      const lat = { mode: "latency", connections: 4, rate: 400, ...extra };
+      record(`${key}Alone`, (await load(url, kind, lat)).p99ms);
+      const signups = load(s.sqlite.url, "signup", { connections: 4, seconds: seconds + warmup + 1, warmupSeconds: 0 });
+      record(`${key}During`, (await load(url, kind, lat)).p99ms);
+      await signups;
+    };
+    await p99(s.sqlite.url, "get", "p99", { access: state.sqlite.access });
+    // The machine's own floor for that figure: the hello-world, which does no work at all.
+    await p99(s.hello.url, "hello", "helloP99");
   }
 }
 

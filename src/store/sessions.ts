@@ -34,17 +34,15 @@ const displaceQuery = prepareQuery<[number, string], unknown>(2, (db, now, handl
 const extendQuery = prepareQuery<[number, number, string], unknown>(3, (db, expiresAt, now, handle) =>
   db.updateTable("sessions").set({ expires_at: expiresAt, last_refreshed_at: now }).where("handle", "=", handle).where("revoked_at", "is", null));
 type SessionState = { handle: string; user_id: string; revoked_at: number | null; expires_at: number; verified_at: number | null };
-const sessionStateQuery = prepareQuery<[string], SessionState>(1, (db, handle) =>
+const selectSessionState = (db: Kysely<DB>) =>
   db.selectFrom("sessions as s").innerJoin("users as u", "u.id", "s.user_id")
     .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
-    .select(["s.handle", "s.user_id", "s.revoked_at", "s.expires_at", "v.verified_at"])
-    .where("s.handle", "=", handle));
+    .select(["s.handle", "s.user_id", "s.revoked_at", "s.expires_at", "v.verified_at"]);
+const sessionStateQuery = prepareQuery<[string], SessionState>(1, (db, handle) =>
+  selectSessionState(db).where("s.handle", "=", handle));
 // PostgreSQL: the session-state reads of concurrent requests go out as one query (read-batch.ts).
 const sessionStatesQuery = prepareQuery<[string[]], SessionState>(1, (db, handles) =>
-  db.selectFrom("sessions as s").innerJoin("users as u", "u.id", "s.user_id")
-    .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
-    .select(["s.handle", "s.user_id", "s.revoked_at", "s.expires_at", "v.verified_at"])
-    .where(sql<boolean>`s.handle = any(${handles})`));
+  selectSessionState(db).where(sql<boolean>`s.handle = any(${handles})`));
 const batchedSessionState = batchReads<string, SessionState>(async (db, handles) =>
   new Map((await sessionStatesQuery(db, handles)).rows.map((r) => [r.handle, r])));
 const emailVerifiedQuery = prepareQuery<[string], { id: string; verified_at: number | null }>(1, (db, userId) =>

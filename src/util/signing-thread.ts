@@ -22,6 +22,9 @@ parentPort.on("message", (batch) => {
 
 interface Pending { resolve: (signature: string) => void; reject: (err: Error) => void }
 
+/** The thread will not answer (stopped or never started): the request may be signed elsewhere. */
+class ThreadGone extends Error {}
+
 /**
  * RSA-SHA256 signatures (access tokens) on a thread of their own, so the event loop is not held for
  * the signature's fraction of a millisecond on every sign-in, sign-up and refresh: on a busy server
@@ -107,12 +110,12 @@ export class SigningThread {
     }
   }
 
-  /** Rejects requests the thread will never answer; signRs256 then signs them on the event loop. */
+  /** Rejects requests the thread will never answer; signRs256 signs them on the event loop. */
   private failAll(ids: number[]): void {
     for (const id of ids) {
       const p = this.pending.get(id);
       this.pending.delete(id);
-      p?.reject(new Error("signing thread stopped"));
+      p?.reject(new ThreadGone("signing thread stopped"));
     }
   }
 }
@@ -130,7 +133,9 @@ const processThread = new SigningThread();
 export async function signRs256(data: string, key: KeyObject, thread = processThread): Promise<string> {
   try {
     return await thread.sign(data, key);
-  } catch {
-    return signHere(data, key);
+  } catch (err) {
+    // Only a request the thread never answered is signed again; one it refused stays refused.
+    if (err instanceof ThreadGone) return signHere(data, key);
+    throw err;
   }
 }

@@ -31,8 +31,11 @@ describe("signing thread", () => {
     expect(valid("after", await signRs256("after", privateKey, thread), publicKey)).toBe(true);
   });
 
-  it("refuses what cannot be signed with an error, as signing on the loop would", async () => {
-    const { publicKey } = keyPair();
-    await expect(signRs256("data", publicKey)).rejects.toThrow();
+  it("refuses what cannot be signed with an error, as signing on the loop would, and keeps signing", async () => {
+    const thread = new SigningThread();
+    const { privateKey, publicKey } = keyPair();
+    await expect(signRs256("data", publicKey, thread)).rejects.toThrow(/signing failed/);
+    expect(valid("next", await signRs256("next", privateKey, thread), publicKey)).toBe(true);
+    await thread.stop();
   });
 });
