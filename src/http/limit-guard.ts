@@ -1,8 +1,9 @@
-import { defineEventHandler, getRequestHeader, type EventHandler, type H3Event } from "h3";
+import { defineEventHandler, type EventHandler, type H3Event } from "h3";
 import ipaddr from "ipaddr.js";
 import type { Config } from "../config.js";
 import { checkLimit, countFailure, enforceLimit, ipKey, type WindowBucket } from "../core/limits.js";
 import type { HttpDeps } from "./deps.js";
+import { readHeader } from "./headers.js";
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 const trustCache = new WeakMap<Readonly<Config>, Range[]>();
@@ -33,7 +34,7 @@ export function clientAddress(event: H3Event, config: Readonly<Config>): string 
   let current = event.node.req.socket.remoteAddress ?? "";
   const ranges = trustedRanges(config);
   if (!isTrusted(current, ranges)) return current;
-  const hops = (getRequestHeader(event, "x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const hops = (readHeader(event, "x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   while (hops.length && isTrusted(current, ranges)) {
     const next = hops.pop()!;
     if (!ipaddr.isValid(next)) break; // a malformed hop: keep the last address we can vouch for
