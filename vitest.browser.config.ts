@@ -10,6 +10,8 @@ export default defineConfig({
     // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheet is imported as text (?raw).
     css: { include: [/src\/http\/pages\/assets\/.*\.css/] },
     include: ["test/browser/**/*.test.ts"],
+    // Builds dist/cli.mjs: the quick-start test runs the real `authsvc serve` as a child process.
+    globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: false,

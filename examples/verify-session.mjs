@@ -1,23 +1,51 @@
 // Verifies an authsvc access token in your own backend: no call to authsvc per request.
-import { createRemoteJWKSet, jwtVerify } from "jose";
+import { createRemoteJWKSet, errors, jwtVerify } from "jose";
 
-const AUTHSVC_URL = process.env.AUTHSVC_URL ?? "http://localhost:3567"; // authsvc's --public-url
-const ISSUER = `${AUTHSVC_URL}/auth`; // public URL + --api-base-path
+// authsvc's --public-url, as browsers reach it. The tokens' issuer is that URL + --api-base-path.
+const AUTHSVC_URL = process.env.AUTHSVC_URL ?? "http://localhost:3567";
+const ISSUER = `${AUTHSVC_URL}/auth`;
+// Where this backend fetches the keys: by default the public JWKS; set AUTHSVC_JWKS_URL to reach the
+// same server over an internal address (http://authsvc.internal:3567/auth/jwt/jwks.json). The issuer
+// stays the public URL either way.
+const JWKS_URL = process.env.AUTHSVC_JWKS_URL ?? `${ISSUER}/jwt/jwks.json`;
 // Fetched once, cached, and fetched again when a token names an unknown key (after a key rotation).
-const JWKS = createRemoteJWKSet(new URL(`${ISSUER}/jwt/jwks.json`));
+const JWKS = createRemoteJWKSet(new URL(JWKS_URL));
 
 /** The session behind an access token (Authorization: Bearer … or the sAccessToken cookie), or a throw. */
 export async function verifySession(accessToken, { requireVerifiedEmail = false } = {}) {
-  const { payload } = await jwtVerify(accessToken, JWKS, {
-    issuer: ISSUER,
-    algorithms: ["RS256"],
-    // authsvc issues no `aud`; a few seconds of leeway absorb clock skew between machines.
-    clockTolerance: 5,
-    requiredClaims: ["sub", "exp", "iat", "sessionHandle"],
-  });
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(accessToken, JWKS, {
+      issuer: ISSUER,
+      algorithms: ["RS256"],
+      // authsvc issues no `aud`; a few seconds of leeway absorb clock skew between machines.
+      clockTolerance: 5,
+      requiredClaims: ["sub", "exp", "iat", "sessionHandle"],
+    }));
+  } catch (err) {
+    throw explain(err);
+  }
   const emailVerified = payload["st-ev"]?.v === true;
-  if (requireVerifiedEmail && !emailVerified) throw new Error("email not verified");
+  if (requireVerifiedEmail && !emailVerified) throw Object.assign(new Error("email not verified"), { code: "EMAIL_NOT_VERIFIED" });
+  // `sub` is the user id: the key of everything your app stores about the user.
   return { userId: payload.sub, sessionHandle: payload.sessionHandle, emailVerified, expiresAt: payload.exp };
+}
+
+/** The real cause of a failed check, in words (jose's code stays on `code`). */
+function explain(err) {
+  const say = (message) => Object.assign(new Error(message), { code: err.code, cause: err });
+  if (err instanceof errors.JWTClaimValidationFailed && err.claim === "iss") {
+    return say(`token issuer is ${JSON.stringify(err.payload.iss)}, expected ${JSON.stringify(ISSUER)}: set AUTHSVC_URL to authsvc's public URL`);
+  }
+  if (err instanceof errors.JWTExpired) return say(`token expired at ${new Date(err.payload.exp * 1000).toISOString()}: the frontend refreshes it`);
+  if (err instanceof errors.JWTClaimValidationFailed) return say(`token claim "${err.claim}" failed: ${err.message}`);
+  if (err instanceof errors.JWKSNoMatchingKey) return say(`no key at ${JWKS_URL} matches the token's key id: is it the JWKS of the server that issued the token?`);
+  if (err instanceof errors.JWSSignatureVerificationFailed) return say("signature does not match: the token was altered, or signed by another server");
+  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return say(`not an access token: ${err.message}`);
+  const keysUnavailable = !(err instanceof errors.JOSEError) || err instanceof errors.JWKSTimeout
+    || err instanceof errors.JWKSInvalid || /JSON Web Key Set/.test(err.message);
+  if (keysUnavailable) return say(`could not fetch the keys from ${JWKS_URL}: ${err.cause?.message ?? err.message}`);
+  return err;
 }
 
 // node examples/verify-session.mjs "$ACCESS" prints the session, or the reason and exit code 1.
@@ -25,7 +53,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     console.log(JSON.stringify(await verifySession(process.argv[2] ?? "")));
   } catch (err) {
-    console.error(`invalid session: ${err.code ?? err.message}`);
+    console.error(`invalid session: ${err.message}`);
     process.exitCode = 1;
   }
 }

@@ -1,4 +1,4 @@
-// `npm run bench`: authsvc's figures as ratios to ceilings measured in the same run (README "Performance").
+// `npm run bench`: authsvc's figures as ratios to ceilings measured in the same run (docs/performance.md).
 // Starts the built CLI (run `node scripts/build.mjs` first), an h3 hello-world on the same listener stack,
 // and a separate load-generator process per measurement; every scenario runs `--runs` times, interleaved
 // with its ceiling, and the median is reported with its spread. Then every scripts/bench/*.mjs module runs.

@@ -1,9 +1,8 @@
 import type { App as H3App } from "h3";
-import { sql } from "kysely";
 import { ConfigError, type Config } from "./config.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
-import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./core/thirdparty/registry.js";
+import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./methods/third-party/registry.js";
 import { schedulePurge } from "./core/purge.js";
 import { createKeyRing } from "./core/signing-keys.js";
 import { createDeferredWork } from "./core/deferred-work.js";
@@ -15,6 +14,9 @@ import { loadTemplateOverrides } from "./mail/template-files.js";
 import { createCatcherTransport, createSmtpTransport, type MailTransport } from "./mail/transport.js";
 import { openStore, type Store } from "./store/database.js";
 import { isMigrated, migrateToLatest } from "./store/migrator.js";
+import { probeStore, type StoreProblem } from "./store/health.js";
+import { classifyOutage } from "./store/outage.js";
+import { createOutageMonitor } from "./ops/outage-monitor.js";
 import { systemClock, type Clock } from "./util/clock.js";
 import { createLogger, type Logger } from "./util/logger.js";
 import { noMetrics } from "./util/metrics.js";
@@ -22,6 +24,8 @@ import { createMetrics } from "./ops/metrics.js";
 import { startMetricsServer } from "./ops/metrics-server.js";
 import { startBackupSchedule, type BackupSchedule } from "./ops/backup-schedule.js";
 import { isPostgresUrl, sqliteFilePath } from "./store/database.js";
+import { findLoosePaths } from "./util/private-files.js";
+import { dirname, resolve } from "node:path";
 
 export interface AppOverrides {
   clock?: Clock;
@@ -87,25 +91,35 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     if (config.mode === "development" && config.mailCatcher) return createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
     return undefined;
   };
-  const newWorker = (transport: MailTransport) => createOutboxWorker({ store, clock, logger, transport, from: config.mailFrom });
+  const newWorker = (transport: MailTransport) => createOutboxWorker({ store, clock, logger, transport, from: config.mailFrom, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
 
   let shuttingDown = false;
   let migrated = false;
+  // Database outages: logged once each with start and end, counted, and reported by /readyz.
+  const outages = createOutageMonitor({ probe: () => probeStore(store), clock, logger, metrics: ctx.metrics });
   const readiness = async (): Promise<{ ready: boolean; reason?: string }> => {
     if (shuttingDown) return { ready: false, reason: "shutting down" };
     try {
       if (!migrated) migrated = await isMigrated(store);
       if (!migrated) return { ready: false, reason: "migrations pending" };
-      await sql`select 1`.execute(store.db);
-      return { ready: true };
     } catch (err) {
-      return { ready: false, reason: (err as Error).message };
+      return { ready: false, reason: describeProblem({ kind: classifyOutage(err) ?? "unreachable", detail: (err as Error).message }) };
     }
+    // A full or read-only disk leaves reads working: ask about writes too (store/health.ts), and
+    // keep failing while writes still fail even if the disk looks better.
+    const problem = await probeStore(store);
+    if (problem) {
+      outages.noteFailure(problem.kind);
+      return { ready: false, reason: describeProblem(problem) };
+    }
+    const known = outages.current();
+    if (known && known.kind !== "unreachable") return { ready: false, reason: describeProblem({ kind: known.kind, detail: "writes are still failing" }) };
+    return { ready: true };
   };
 
   // The development inbox's live feed holds streams open; shutdown ends them (see beginShutdown).
   const devMailFeed = config.mode === "development" ? createDevMailFeed(ctx) : undefined;
-  const http = createHttpApp({ ctx, readiness, devMailFeed, metricsEndpoint: metrics && config.metricsPort === undefined ? metrics : undefined });
+  const http = createHttpApp({ ctx, readiness, noteOutage: outages.noteFailure, devMailFeed, metricsEndpoint: metrics && config.metricsPort === undefined ? metrics : undefined });
   const stoppers: Array<() => Promise<void>> = [];
   let closed = false;
 
@@ -121,6 +135,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     },
     start: async () => {
       await keys.load(); // create the first signing key now rather than on the first sign-in
+      warnAboutLooseFiles(config, logger);
       if (config.mailCatcher) {
         catcher = await startMailCatcher({ store, clock, logger, host: config.mailCatcherHost, port: config.mailCatcherPort, retention: config.mailCatcherRetention, maxAgeMs: config.mailCatcherMaxAgeMs, onCaught: ctx.metrics.mailCaught });
         stoppers.push(() => catcher!.close());
@@ -172,11 +187,30 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       closed = true;
       shuttingDown = true;
       devMailFeed?.close();
+      outages.close();
       await deferred.drain(); // after-the-answer jobs commit (and queue their mail) before the worker drains
       for (const stop of stoppers.reverse()) await stop().catch((err) => logger.error("stop failed", { err }));
       if (!overrides.store) await store.close();
     },
   };
+}
+
+/**
+ * The SQLite database (and its folder, and the backup folder) should be the operator's alone: they
+ * hold every password hash. New files are made 0600 / 0700; an existing file keeps the mode the
+ * operator gave it, so say so at start when other local accounts can reach it.
+ */
+function warnAboutLooseFiles(config: Readonly<Config>, logger: Logger): void {
+  if (isPostgresUrl(config.database) || sqliteFilePath(config.database) === ":memory:") return;
+  const file = resolve(sqliteFilePath(config.database));
+  const loose = findLoosePaths([file, dirname(file), ...(config.backupDir ? [resolve(config.backupDir)] : [])]);
+  if (loose.length) logger.warn(`database files are open to other local accounts (they hold password hashes): ${loose.join("; ")}; run chmod 600 on files and chmod 700 on folders`, { paths: loose });
+}
+
+/** /readyz's reason for a database problem. */
+function describeProblem(p: StoreProblem): string {
+  const what = { unreachable: "database unreachable", "read-only": "database read-only", full: "database disk full", io: "database I/O error" }[p.kind];
+  return `${what}: ${p.detail}`;
 }
 
 /** Template overrides; a missing folder or a bad template is a configuration error naming the setting. */

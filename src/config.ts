@@ -1,10 +1,16 @@
 import { readFileSync } from "node:fs";
 import { formatDuration, parseDuration } from "./util/duration.js";
-import { normaliseProviders } from "./core/thirdparty/provider-config.js";
+import { normaliseProviders } from "./methods/third-party/provider-config.js";
+import { describeWeakKey } from "./util/key-strength.js";
 import { maskUrlPassword } from "./util/mask-url.js";
+import { suggestName } from "./util/suggest.js";
+import { describeFsError } from "./util/fs-error.js";
+import { findProductionProblems } from "./config-guards.js";
+import { isLocalDevelopment, localDevelopmentLimits } from "./limit-defaults.js";
 import { normaliseCidr, normaliseLimitSpec, parseLimitSpec, type LimitSpec } from "./util/limit-spec.js";
 
 export { parseLimitSpec, type LimitSpec };
+export { localDevelopmentLimits };
 
 /**
  * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
@@ -27,6 +33,8 @@ export interface Config {
   database: string;
   publicUrl: string;
   websiteUrl: string;
+  /** Production: accept an http:// public URL (clients really reach authsvc over plain http). */
+  allowHttpPublicUrl: boolean;
   corsOrigins: readonly string[];
   apiBasePath: string;
   websiteBasePath: string;
@@ -39,6 +47,7 @@ export interface Config {
   emailVerificationTokenLifetimeMs: number;
   passwordResetTokenLifetimeMs: number;
   emailVerificationRequiresSession: boolean;
+  accountLinking: boolean;
   cookieSameSite: SameSite;
   cookieSecure: "auto" | "true" | "false";
   cookieDomain: string | undefined;
@@ -58,6 +67,7 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   // #8C session and token hardening
   sessionMaxLifetimeMs: number;
+  sessionsPerUser: number;
   // Admin API (#12b)
   /** Bearer key of the admin API under /admin/v1; undefined = the admin API is off. */
   adminApiKey: string | undefined;
@@ -73,7 +83,7 @@ export interface Config {
   pagesProductName: string;
   pagesLogoUrl: string | undefined;
   pagesRedirectPaths: readonly string[];
-  // Rate limits (README "Rate limits"). Budgets are "N/duration" text, or "off"; see parseLimitSpec.
+  // Rate limits (docs/security.md "Rate limits"). Budgets are "N/duration" text, or "off"; see parseLimitSpec.
   rateLimits: boolean;
   trustedProxies: readonly string[];
   limitSigninFailures: string;
@@ -89,6 +99,7 @@ export interface Config {
   limitMailHourly: string;
   limitTokenIp: string;
   limitInvalidTokenIp: string;
+  limitAdminKeyIp: string;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -166,6 +177,13 @@ const database: Parser = (v) => {
   if (/^postgres(ql)?:\/\//i.test(s)) {
     try { new URL(s); } catch { fail("expected a file path or a postgres:// URL"); }
   }
+  // Any other scheme (postgress://, mysql://) would otherwise be taken as a SQLite file name and
+  // quietly create an empty database in a folder named after it.
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(s)?.[1];
+  if (scheme && !/^(postgres(ql)?|sqlite)$/i.test(scheme)) {
+    const guess = suggestName(scheme, ["postgres", "postgresql"]);
+    fail(`${scheme}:// is not a supported database; authsvc uses a SQLite file (a path such as ./authsvc.db) or PostgreSQL (postgres://user:password@host:5432/db)${guess ? `; did you mean ${guess}://?` : ""}`);
+  }
   return s;
 };
 const providers: Parser = (v) => {
@@ -190,7 +208,8 @@ const cidrList: Parser = (v) => {
   return (items as unknown[]).map((x) => String(x).trim()).filter((x) => x !== "").map(normaliseCidr);
 };
 const limit = (key: keyof Config, name: string, def: string, doc: string, buckets = `bucket ${name}`): Setting => ({
-  key, flag: `limit-${name}`, env: `AUTHSVC_LIMIT_${name.toUpperCase().replace(/-/g, "_")}`, parse: limitSpec, default: () => def,
+  key, flag: `limit-${name}`, env: `AUTHSVC_LIMIT_${name.toUpperCase().replace(/-/g, "_")}`, parse: limitSpec,
+  default: (c) => (isLocalDevelopment(c) ? localDevelopmentLimits[key] ?? def : def),
   doc: `${doc} (${buckets}; N/window or off)`,
 });
 
@@ -201,7 +220,10 @@ export const settings: readonly Setting[] = [
   { key: "host", flag: "host", env: "AUTHSVC_HOST", parse: str, default: (c) => (c.mode === "production" ? "0.0.0.0" : "127.0.0.1"), doc: "address to bind; 127.0.0.1 in development, 0.0.0.0 in production" },
   { key: "database", flag: "database", env: "AUTHSVC_DATABASE", parse: database, secret: "url-password", default: () => "./authsvc.db", doc: "SQLite file path, or a postgres:// URL" },
   { key: "publicUrl", flag: "public-url", env: "AUTHSVC_PUBLIC_URL", parse: origin, default: (c) => `http://localhost:${c.port || 3567}`, doc: "the API's own origin (issuer, cookie Secure); required in production" },
-  { key: "websiteUrl", flag: "website-url", env: "AUTHSVC_WEBSITE_URL", parse: origin, default: () => "http://localhost:3000", doc: "the frontend origin, used in mail links and for CORS" },
+  // In development with no website of its own, the server's own hosted pages are the website: the
+  // quick start then has a sign-in page and its first verification mail links to a page that exists.
+  { key: "websiteUrl", flag: "website-url", env: "AUTHSVC_WEBSITE_URL", parse: origin, default: (c) => (c.mode === "development" ? c.publicUrl : "http://localhost:3000"), doc: "the frontend origin, used in mail links and for CORS (default: the public URL in development, so the hosted pages are the website; http://localhost:3000 in production)" },
+  { key: "allowHttpPublicUrl", flag: "allow-http-public-url", env: "AUTHSVC_ALLOW_HTTP_PUBLIC_URL", parse: bool, default: () => false, doc: "production: accept an http:// public URL (refused by default: cookies lose Secure; behind a TLS-terminating proxy the public URL is its https:// address)" },
   { key: "corsOrigins", flag: "cors-origins", env: "AUTHSVC_CORS_ORIGINS", parse: originList, default: (c) => [c.websiteUrl], doc: "comma-separated origins allowed by CORS (default: the website URL)" },
   { key: "apiBasePath", flag: "api-base-path", env: "AUTHSVC_API_BASE_PATH", parse: basePath, default: () => "/auth", doc: "path prefix of every API route" },
   { key: "websiteBasePath", flag: "website-base-path", env: "AUTHSVC_WEBSITE_BASE_PATH", parse: basePath, default: () => "/auth", doc: "path prefix of the frontend's auth pages (mail links)" },
@@ -214,6 +236,7 @@ export const settings: readonly Setting[] = [
   { key: "emailVerificationTokenLifetimeMs", flag: "email-verification-token-lifetime", env: "AUTHSVC_EMAIL_VERIFICATION_TOKEN_LIFETIME", parse: duration(60_000, 7 * 86_400_000), default: () => 86_400_000, doc: "email verification token validity" },
   { key: "passwordResetTokenLifetimeMs", flag: "password-reset-token-lifetime", env: "AUTHSVC_PASSWORD_RESET_TOKEN_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 3_600_000, doc: "password reset token validity" },
   { key: "emailVerificationRequiresSession", flag: "email-verification-requires-session", env: "AUTHSVC_EMAIL_VERIFICATION_REQUIRES_SESSION", parse: bool, default: () => true, doc: "false allows token-only verification (cross-device links)" },
+  { key: "accountLinking", flag: "account-linking", env: "AUTHSVC_ACCOUNT_LINKING", parse: bool, default: () => true, doc: "link login methods with the same verified address into one user; false = each method its own user" },
   { key: "cookieSameSite", flag: "cookie-same-site", env: "AUTHSVC_COOKIE_SAME_SITE", parse: oneOf("auto", "lax", "strict", "none"), default: () => "auto", doc: "SameSite of session cookies; auto = lax when website and API share a site, else none" },
   { key: "cookieSecure", flag: "cookie-secure", env: "AUTHSVC_COOKIE_SECURE", parse: oneOf("auto", "true", "false"), default: () => "auto", doc: "Secure cookie attribute; auto = on when the public URL is https" },
   { key: "cookieDomain", flag: "cookie-domain", env: "AUTHSVC_COOKIE_DOMAIN", parse: optStr, default: () => undefined, doc: "Domain attribute of session cookies (default: host-only)" },
@@ -226,15 +249,16 @@ export const settings: readonly Setting[] = [
   { key: "mailCatcherPort", flag: "mail-catcher-port", env: "AUTHSVC_MAIL_CATCHER_PORT", parse: int(0, 65535), default: () => 1025, doc: "port of the built-in mail catcher" },
   { key: "mailCatcherRetention", flag: "mail-catcher-retention", env: "AUTHSVC_MAIL_CATCHER_RETENTION", parse: int(1, 1_000_000), default: () => 500, doc: "caught messages kept (newest first)" },
   { key: "mailCatcherMaxAgeMs", flag: "mail-catcher-max-age", env: "AUTHSVC_MAIL_CATCHER_MAX_AGE", parse: duration(60_000, 365 * 86_400_000), default: () => 7 * 86_400_000, doc: "caught messages older than this are deleted" },
-  { key: "mailTemplatesDir", flag: "mail-templates-dir", env: "AUTHSVC_MAIL_TEMPLATES_DIR", parse: optStr, default: () => undefined, doc: "folder with template overrides (see README)" },
+  { key: "mailTemplatesDir", flag: "mail-templates-dir", env: "AUTHSVC_MAIL_TEMPLATES_DIR", parse: optStr, default: () => undefined, doc: "folder with template overrides (see \"Mail\" in docs/api.md)" },
   { key: "providers", env: "AUTHSVC_PROVIDERS", parse: providers, secret: "all", default: () => [], doc: "third-party providers (JSON array; config file or env)" },
   { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
   // #8C session and token hardening
   { key: "sessionMaxLifetimeMs", flag: "session-max-lifetime", env: "AUTHSVC_SESSION_MAX_LIFETIME", parse: duration(3_600_000, 400 * 86_400_000), default: () => 30 * 86_400_000, doc: "absolute session lifetime from sign-in, however often it is refreshed; then the user signs in again" },
+  { key: "sessionsPerUser", flag: "sessions-per-user", env: "AUTHSVC_SESSIONS_PER_USER", parse: int(1, 10_000), default: () => 100, doc: "live sessions one user may hold; a sign-in past it revokes the oldest" },
   // Admin API (#12b)
-  { key: "adminApiKey", env: "AUTHSVC_ADMIN_API_KEY", parse: (v) => { const s = str(v) as string; return /\s/.test(s) ? fail("expected no spaces") : s.length >= 32 ? s : fail("expected at least 32 characters"); }, secret: "all", default: () => undefined, doc: "bearer key of the admin API under /admin/v1 (≥ 32 chars; unset = admin API off); env or file only" },
+  { key: "adminApiKey", env: "AUTHSVC_ADMIN_API_KEY", parse: adminKey, secret: "all", default: () => undefined, doc: "bearer key of the admin API under /admin/v1 (≥ 32 chars, hard to guess: `authsvc admin-key` makes one; unset = admin API off); env or file only" },
   // Operations (#12a)
   { key: "backupDir", flag: "backup-dir", env: "AUTHSVC_BACKUP_DIR", parse: optStr, default: () => undefined, doc: "serve writes scheduled backups of the SQLite database here (off when unset)" },
   { key: "backupEveryMs", flag: "backup-every", env: "AUTHSVC_BACKUP_EVERY", parse: duration(1000, 365 * 86_400_000), default: () => 86_400_000, doc: "time between scheduled backups" },
@@ -247,7 +271,7 @@ export const settings: readonly Setting[] = [
   { key: "pagesProductName", flag: "pages-product-name", env: "AUTHSVC_PAGES_PRODUCT_NAME", parse: (v) => { const s = str(v) as string; return s.length <= 60 ? s : fail("expected at most 60 characters"); }, default: () => "authsvc", doc: "product name shown on the hosted pages" },
   { key: "pagesLogoUrl", flag: "pages-logo-url", env: "AUTHSVC_PAGES_LOGO_URL", parse: parseLogoUrl, default: () => undefined, doc: "logo on the hosted pages: an https URL, or a path on this server (its origin is added to the pages' img-src)" },
   { key: "pagesRedirectPaths", flag: "pages-redirect-paths", env: "AUTHSVC_PAGES_REDIRECT_PATHS", parse: parsePathList, default: () => ["/"], doc: "comma-separated paths on the website URL a hosted sign-in may return to (?redirectToPath=); the first is the default; a trailing * allows a prefix" },
-  // Rate limits: one block, README "Rate limits" explains each bucket.
+  // Rate limits: one block, docs/security.md "Rate limits" explains each bucket.
   { key: "rateLimits", flag: "rate-limits", env: "AUTHSVC_RATE_LIMITS", parse: bool, default: () => true, doc: "rate limits on (false switches every bucket off)" },
   { key: "trustedProxies", flag: "trusted-proxies", env: "AUTHSVC_TRUSTED_PROXIES", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (default: none, the socket's address counts)" },
   limit("limitSigninFailures", "signin-failures", "20/1h", "consecutive failed sign-ins per address before it is locked / how long the lock lasts (failures are forgotten that long after the last)"),
@@ -263,6 +287,7 @@ export const settings: readonly Setting[] = [
   limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address: the longer cap"),
   limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP"),
   limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused"),
+  limit("limitAdminKeyIp", "admin-key-ip", "20/1h", "wrong admin API keys per client IP (guessing); over it, every admin request from that client is refused"),
 ];
 
 export interface ConfigInput {
@@ -291,7 +316,7 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
   if (configFile) {
     let text: string;
     try { text = readFileSync(configFile, "utf8"); } catch (e) {
-      throw new ConfigError(`cannot read config file ${configFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new ConfigError(`cannot read config file ${configFile}: ${describeFsError(e)}; check --config (AUTHSVC_CONFIG)`);
     }
     try { file = JSON.parse(text); } catch (e) {
       throw new ConfigError(`config file ${configFile} is not valid JSON: ${(e as Error).message}`);
@@ -299,8 +324,8 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
     if (!file || typeof file !== "object" || Array.isArray(file)) throw new ConfigError(`config file ${configFile} must hold a JSON object`);
     // File keys are the camelCase flag names ("accessTokenLifetime": "15m"), not the internal
     // field names: "accessTokenLifetimeMs": 900000 would silently mean 900000 seconds.
-    const known = new Set<string>(settings.map(fileKey));
-    for (const k of Object.keys(file)) if (!known.has(k)) throw new ConfigError(`config file ${configFile}: unknown setting "${k}"`);
+    const known = settings.map(fileKey);
+    for (const k of Object.keys(file)) if (!known.includes(k)) throw new ConfigError(describeUnknownKey(configFile, k, known));
   }
 
   const config: Partial<Config> = {};
@@ -330,6 +355,8 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
     if (!c.smtpUrl) missing.push("--smtp-url (AUTHSVC_SMTP_URL)");
     if (!c.secret) missing.push("AUTHSVC_SECRET");
     if (missing.length) throw new ConfigError(`production mode needs ${missing.join(", ")}`);
+    const problems = findProductionProblems(c, sources);
+    if (problems.length) throw new ConfigError(`production mode: ${problems.join("; and ")}`);
     if (c.bcryptCost < 10) throw new ConfigError(`invalid value for --bcrypt-cost (AUTHSVC_BCRYPT_COST): ${c.bcryptCost}: production mode needs a cost of 10 or more`);
   }
   try { normaliseProviders(c.providers, c.mode); } catch (err) {
@@ -346,14 +373,27 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
   return Object.freeze({ config: c, sources: Object.freeze(sources), configFile });
 }
 
-/** Settings as `authsvc config` prints them: value (secrets masked) and source. */
+/** An unknown config-file key, with the setting it most likely meant (internal names included: "accessTokenLifetimeMs"). */
+function describeUnknownKey(configFile: string, key: string, known: readonly string[]): string {
+  const byInternalName = settings.find((s) => s.key === key || `${s.key}Ms` === key);
+  const guess = byInternalName ? fileKey(byInternalName) : suggestName(key, known);
+  const hint = guess ? `; did you mean "${guess}"?` : "; `authsvc config` lists the keys the file accepts";
+  return `config file ${configFile}: unknown setting "${key}"${hint}`;
+}
+
+/**
+ * Settings as `authsvc config` prints them: the key and value as the config file accepts them (so
+ * the output can be pasted into the file: "accessTokenLifetime": "15m", never the internal
+ * accessTokenLifetimeMs in milliseconds the file would refuse), secrets masked, and the source.
+ */
 export function describeConfig(resolved: ResolvedConfig): Array<{ key: string; flag?: string; env: string; value: unknown; source: Source }> {
   return settings.map((s) => {
     const v = resolved.config[s.key];
-    let value: unknown = v;
+    // Every duration setting is named …Ms inside and read from the file as "15m" or seconds.
+    let value: unknown = s.key.endsWith("Ms") && typeof v === "number" ? formatDuration(v) : v;
     if (s.secret === "all" && v !== undefined && !(Array.isArray(v) && v.length === 0)) value = s.key === "providers" ? maskProviders(v as ProviderConfig[]) : "********";
     else if (s.secret === "url-password" && typeof v === "string") value = maskUrl(v);
-    return { key: s.key, flag: s.flag ? `--${s.flag}` : undefined, env: s.env, value, source: resolved.sources[s.key] };
+    return { key: fileKey(s), flag: s.flag ? `--${s.flag}` : undefined, env: s.env, value, source: resolved.sources[s.key] };
   });
 }
 
@@ -375,10 +415,25 @@ function deepFreeze(o: unknown): void {
   }
 }
 
-/** The configuration tests use: development defaults with a fast hash and a silent log. */
+/**
+ * The configuration tests use: development defaults with a fast hash and a silent log, and
+ * production's rate-limit budgets (the limits tests check those, not the loopback development ones).
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const { config } = resolveConfig({ env: {} });
-  return { ...config, bcryptCost: 4, logLevel: "silent", mailCatcher: false, ...overrides };
+  // Tests start from an app with a frontend of its own (hosted pages off, mail links to :3000);
+  // those about the hosted pages turn them on, and the quick start's defaults have tests of their own.
+  const { config } = resolveConfig({ env: { AUTHSVC_WEBSITE_URL: "http://localhost:3000" } });
+  const productionBudgets = Object.fromEntries(settings.filter((s) => s.key in localDevelopmentLimits).map((s) => [s.key, s.default({ ...config, mode: "production" })]));
+  return { ...config, ...productionBudgets, bcryptCost: 4, logLevel: "silent", mailCatcher: false, ...overrides };
+}
+
+/** The admin API key: long, no spaces, and not guessable (32 × "a" is 32 characters too). */
+function adminKey(v: unknown): unknown {
+  const s = str(v) as string;
+  if (/\s/.test(s)) return fail("expected no spaces");
+  if (s.length < 32) return fail("expected at least 32 characters; generate one with `authsvc admin-key`");
+  const weak = describeWeakKey(s);
+  return weak ? fail(weak) : s;
 }
 
 /** Hosted pages: a logo is an https URL (or http on loopback) or a path on this server. */

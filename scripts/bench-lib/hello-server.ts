@@ -7,6 +7,6 @@ import { createLogger } from "../../src/util/logger.js";
 
 const app = createApp();
 app.use(createRouter().get("/", defineEventHandler(() => ({ status: "OK", isVerified: false }))));
-const server = await startHttpServer(app, { port: 0, host: "127.0.0.1", logger: createLogger("warn") });
+const server = await startHttpServer(app, { port: 0, host: "127.0.0.1", bodyLimit: 16_384, logger: createLogger("warn") });
 process.stderr.write(`listening on http://127.0.0.1:${server.port}\n`);
 process.on("SIGTERM", async () => { await server.stop(1000); process.exit(0); });

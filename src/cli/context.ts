@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
 import { createApp, type App } from "../app.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
+import { migrationStatus } from "../store/migrator.js";
 import { ConfigError, type Config } from "../config.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { configFromFlags } from "./options.js";
+import { checkSqliteLocation } from "./preflight.js";
 import { CliError, type CliIO } from "./io.js";
 
 /**
@@ -13,6 +15,7 @@ import { CliError, type CliIO } from "./io.js";
  * (missing directory, bad URL, unreachable server).
  */
 export async function openAppOrFail(config: Readonly<Config>, logger: Logger): Promise<App> {
+  checkSqliteLocation(config.database);
   try {
     return await createApp(config, { logger });
   } catch (err) {
@@ -33,17 +36,50 @@ export async function withApp<T>(flags: Record<string, unknown>, io: CliIO, fn: 
   const logger = createLogger(config.logLevel === "debug" ? "debug" : "error", (line) => io.err(line));
   const app = await openAppOrFail(config, logger);
   try {
-    let applied: string[];
+    await migrateIfPending(app, io);
     try {
-      applied = await app.migrate();
+      return await fn(app);
     } catch (err) {
-      throw new CliError(`cannot migrate ${app.store.description}: ${(err as Error).message}`);
+      if (isPermissionDenied(err)) throw new CliError(`the database role of ${app.store.description} may not do this: ${(err as Error).message}; grant it the rights this command needs, or run it with the owner's role`);
+      throw err;
     }
-    for (const name of applied) io.err(`applied migration ${name}`);
-    return await fn(app);
   } finally {
     await app.close();
   }
+}
+
+/**
+ * Applies pending migrations, and only when some are pending: a read-only database role (a
+ * reporting user running `users list`) must not fail on a migration it has no need for. When
+ * migrations are pending and the role may not apply them, it says so and what to run.
+ */
+async function migrateIfPending(app: App, io: CliIO): Promise<void> {
+  let pending: string[];
+  try {
+    pending = (await migrationStatus(app.store)).filter((m) => m.appliedAt === null).map((m) => m.name);
+  } catch (err) {
+    const why = (err as Error).message;
+    if (isPermissionDenied(err)) throw new CliError(`cannot read the migration table of ${app.store.description}: ${why}; grant this database role SELECT on authsvc_migrations (and the tables the command reads), or run it with the owner's role`);
+    throw new CliError(`cannot read ${app.store.description}: ${why}`);
+  }
+  if (pending.length === 0) return;
+  let applied: string[];
+  try {
+    applied = await app.migrate();
+  } catch (err) {
+    const why = (err as Error).message;
+    if (isPermissionDenied(err)) {
+      throw new CliError(`${app.store.description} needs ${pending.length} migration(s) (${pending.join(", ")}) that this database role may not apply (${why}); run \`authsvc migrate\` once with the role that owns the schema, then this command runs with this role`);
+    }
+    throw new CliError(`cannot migrate ${app.store.description}: ${why}`);
+  }
+  for (const name of applied) io.err(`applied migration ${name}`);
+}
+
+/** PostgreSQL's insufficient_privilege (42501), or SQLite's read-only database. */
+function isPermissionDenied(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return e?.code === "42501" || e?.code === "SQLITE_READONLY" || (typeof e?.message === "string" && /permission denied|readonly database/i.test(e.message));
 }
 
 /** Prints a value as JSON (for --json). */

@@ -1,5 +1,6 @@
 import { Command } from "commander";
-import { signUpWithPassword, toUserJson } from "../core/users.js";
+import { toUserJson } from "../core/users.js";
+import { signUpWithPassword } from "../methods/email-password/accounts.js";
 import { withApp, printJson } from "./context.js";
 import { addConfigOptions, addCreateOption } from "./options.js";
 import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";
@@ -22,7 +23,8 @@ export function createUserCommand(io: CliIO): Command {
     await withApp(flags, io, async (app) => {
       const r = await signUpWithPassword(app.ctx, { email: flags.email, password, verified: !!flags.verified, source: "cli" });
       if (r.status !== "OK") {
-        const msg = r.formFields.map((f) => `${f.id}: ${f.error}`).join("; ");
+        const msg = r.status === "FIELD_ERROR" ? r.formFields.map((f) => `${f.id}: ${f.error}`).join("; ")
+          : "another user has this address; add --verified to link the password to them, or use reset-password";
         throw new CliError(`could not create user: ${msg}`);
       }
       if (flags.json) printJson(io, toUserJson(r.user));

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { ipKey } from "../core/limits.js";
-import { clearLimits, listLimits } from "../core/limits-admin.js";
+import { clearLimits, listLimits, type LimitView } from "../core/limits-admin.js";
+import { formatRemaining } from "../util/duration.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
@@ -14,10 +15,7 @@ export function limitsCommand(io: CliIO): Command {
       const list = await listLimits(app.ctx);
       if (flags.json) return printJson(io, list);
       if (list.length === 0) return io.out("no live rate-limit counters");
-      for (const l of list) {
-        const when = new Date(l.until).toISOString();
-        io.out(`${l.bucket.padEnd(16)}  ${l.key}  count ${l.count}  ${l.limited ? `LIMITED until ${when}` : `forgotten at ${when}`}`);
-      }
+      for (const l of list) io.out(describeLimit(l));
     }));
   sub("clear", "lift every rate limit of one address (--email) or one client IP (--ip; IPv6 by /64)")
     .option("--email <address>", "the canonical address of failed sign-ins and mail requests")
@@ -35,4 +33,20 @@ export function limitsCommand(io: CliIO): Command {
       });
     });
   return limits;
+}
+
+/** One line of `limits list`: a lock or wait says how long it still lasts, so it cannot be missed. */
+function describeLimit(l: LimitView): string {
+  const when = new Date(l.until).toISOString();
+  const left = formatRemaining(l.remainingMs);
+  const count = l.bucket === "signin-failures"
+    ? `${l.count} failed sign-in(s)${l.limit !== undefined ? `, locked at ${l.limit}` : ""}`
+    : `count ${l.count}${l.limit !== undefined ? ` of ${l.limit}` : ""}`;
+  const state = {
+    locked: `LOCKED for ${left} more (until ${when}); lift it with \`authsvc limits clear --email ${l.key}\``,
+    delayed: `DELAYED for ${left} more (until ${when}): each further failure waits longer`,
+    limited: `LIMITED for ${left} more (until ${when})`,
+    counting: `forgotten in ${left} (at ${when})`,
+  }[l.state];
+  return `${l.bucket.padEnd(16)}  ${l.key}  ${count}  ${state}`;
 }

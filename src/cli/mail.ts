@@ -37,9 +37,17 @@ export function mailCommand(io: CliIO): Command {
       });
       io.out(response);
     } catch (err) {
-      const why = err instanceof SmtpError ? err.message : String(err);
+      const raw = err instanceof SmtpError ? err.message : String(err);
       // Never echo the URL with its password: mask it if a library put it in the message.
-      throw new CliError(`the relay refused the test mail: ${config.smtpUrl ? why.split(config.smtpUrl).join(maskUrl(config.smtpUrl)) : why}`);
+      const why = config.smtpUrl ? raw.split(config.smtpUrl).join(maskUrl(config.smtpUrl)) : raw;
+      const where = config.smtpUrl ? new URL(config.smtpUrl).host : `${config.mailCatcherHost}:${config.mailCatcherPort}`;
+      if (err instanceof SmtpError && !err.reachedRelay) {
+        const what = config.smtpUrl
+          ? "check the host and port in --smtp-url (AUTHSVC_SMTP_URL), that the relay is running and that this machine may reach it"
+          : "no --smtp-url is set, so this tries the built-in catcher: start `authsvc serve` (development) or set --smtp-url (AUTHSVC_SMTP_URL)";
+        throw new CliError(`could not connect to ${config.smtpUrl ? "the SMTP relay" : "the built-in mail catcher"} at ${where}: ${why}; ${what}`);
+      }
+      throw new CliError(`the relay at ${where} refused the test mail: ${why}`);
     } finally {
       transport.close();
     }

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { adminKeyCommand } from "./admin-key.js";
 import { backupCommands } from "./backup.js";
 import { configCommand } from "./config.js";
 import { createUserCommand } from "./create-user.js";
@@ -33,7 +34,7 @@ export function createProgram(io: CliIO): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand]) {
     program.addCommand(make(io));
   }
   for (const cmd of backupCommands(io)) program.addCommand(cmd);

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { openStore, type Store } from "../store/database.js";
+import { checkSqliteLocation } from "./preflight.js";
 import { migrateToLatest, migrationStatus } from "../store/migrator.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
@@ -14,6 +15,7 @@ export function migrateCommand(io: CliIO): Command {
   addConfigOptions(cmd, "common");
   return cmd.action(async (flags) => {
     const { config } = configFromFlags(flags, io);
+    checkSqliteLocation(config.database);
     let store: Store;
     try {
       store = openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });

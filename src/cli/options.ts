@@ -2,26 +2,31 @@ import { Command, Option } from "commander";
 import { ConfigError, resolveConfig, settings, type ResolvedConfig } from "../config.js";
 import { CliError, type CliIO } from "./io.js";
 
-const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession", "metrics", "hostedPages", "rateLimits"]);
-/**
- * Settings the admin commands take as flags (they hash passwords and open the database);
- * `serve` and `config` take all of them. Every setting still works from env and file.
- */
+const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession", "accountLinking", "metrics", "hostedPages", "rateLimits", "allowHttpPublicUrl"]);
+/** Settings the admin commands list in their --help (they hash passwords and open the database). */
 const COMMON = new Set(["mode", "database", "sqliteSynchronous", "bcryptCost", "passwordMinLength", "logLevel"]);
 
-/** Adds the configuration flags (all, or the common ones) to a command. */
+/**
+ * Adds the configuration flags to a command. Every command accepts every setting, so the flags a
+ * `serve` line was given work on an admin command too and both build the same links and apply
+ * the same rules (`reset-password --send-link --hosted-pages` links where `serve --hosted-pages`
+ * does); "common" only keeps the --help of admin commands short: the others are accepted, unlisted.
+ */
 export function addConfigOptions(cmd: Command, which: "all" | "common"): Command {
   cmd.option("-c, --config <file>", "JSON config file (or AUTHSVC_CONFIG)");
   for (const s of settings) {
-    if (!s.flag || (which === "common" && !COMMON.has(s.key))) continue;
+    if (!s.flag) continue;
+    const hidden = which === "common" && !COMMON.has(s.key);
+    const add = (o: Option) => cmd.addOption(hidden ? o.hideHelp() : o);
     if (BOOLEAN_KEYS.has(s.key)) {
-      cmd.addOption(new Option(`--${s.flag}`, s.doc));
-      cmd.addOption(new Option(`--no-${s.flag}`, `turn off ${s.flag}`));
+      add(new Option(`--${s.flag}`, s.doc));
+      add(new Option(`--no-${s.flag}`, `turn off ${s.flag}`));
     } else {
-      cmd.addOption(new Option(`--${s.flag} <value>`, `${s.doc} [env ${s.env}]`));
+      add(new Option(`--${s.flag} <value>`, `${s.doc} [env ${s.env}]`));
     }
   }
   cmd.option("--production", "shorthand for --mode production");
+  if (which === "common") cmd.addHelpText("after", "\nEvery setting of `authsvc serve` is accepted too (see `authsvc serve --help`); keep them in one\nconfig file (--config or AUTHSVC_CONFIG) or the environment so serve and this command agree.");
   return cmd;
 }
 

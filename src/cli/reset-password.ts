@@ -1,8 +1,8 @@
 import { canonicalEmail } from "../core/emails.js";
 import { Command } from "commander";
 import { websiteLink } from "../core/mail-queue.js";
-import { requestPasswordReset } from "../core/password-reset.js";
-import { setPassword } from "../core/users.js";
+import { requestPasswordReset } from "../methods/email-password/password-reset.js";
+import { setPassword } from "../methods/email-password/accounts.js";
 import { withApp, printJson } from "./context.js";
 import { addConfigOptions, addCreateOption } from "./options.js";
 import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";

@@ -4,10 +4,12 @@ import type { Config } from "../config.js";
 import { ListenError, startHttpServer, type HttpServer } from "../http/server.js";
 import { formatDuration } from "../util/duration.js";
 import { isLoopbackHost } from "../http/site.js";
+import { isLocalDevelopment } from "../limit-defaults.js";
 import { lowerHashingPriority } from "../core/hashing-priority.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { openAppOrFail } from "./context.js";
+import { checkPortsFree } from "./preflight.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -34,6 +36,7 @@ export function serveCommand(io: CliIO): Command {
     // been replaced by init as our parent, and we would watch the wrong process forever.
     const unwatch = io.env.npm_command ? watchParent(process.ppid, () => onStop("launcher exited")) : undefined;
     try {
+      await checkPortsFree(config);
       let app: App;
       try {
         app = await openAppOrFail(config, logger);
@@ -46,11 +49,11 @@ export function serveCommand(io: CliIO): Command {
           for (const name of await app.migrate()) logger.info("applied migration", { name });
         }
         await app.start();
-        // bcrypt yields the CPU to request handling (README "Performance"); measured by npm run bench.
+        // bcrypt yields the CPU to request handling (docs/performance.md); measured by npm run bench.
         logger.debug("password hashing threads lowered", { threads: await lowerHashingPriority() });
         // An uncaught error that belongs to no request leaves the process in an unknown state:
         // shut down cleanly (exit 1) so the supervisor starts a fresh one.
-        http = await startHttpServer(app.http, { port: config.port, host: config.host, logger, onFatal: () => { fatal = true; onStop("fatal error"); } });
+        http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } });
       } catch (err) {
         await app.close();
         if (err instanceof ListenError) throw new CliError(err.message);
@@ -98,13 +101,16 @@ export function printBanner(io: CliIO, config: Readonly<Config>, port: number, c
     config.rateLimits
       ? `  rate limits: on; client IP = ${config.trustedProxies.length ? `X-Forwarded-For from ${config.trustedProxies.join(", ")}, else the socket` : "the socket's address (no --trusted-proxies)"}.`
       : "  rate limits: OFF (--no-rate-limits).",
+    ...(config.rateLimits && isLocalDevelopment(config) ? [`  rate limits are development budgets on loopback (sign-ups ${config.limitSignupIp}, sign-ins ${config.limitSigninIp} per IP; mail ${config.limitMailHourly} per address), so test loops do not trip them; production keeps the strict ones.`] : []),
   ];
   if (config.adminApiKey) lines.push(`  admin API:  http://${host}:${port}/admin/v1  (Authorization: Bearer $AUTHSVC_ADMIN_API_KEY)`);
-  // The development pages answer loopback only: show them at a loopback address.
-  const local = `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : host}:${port}`;
-  if (config.hostedPages) lines.push(`  pages:      ${config.publicUrl}${config.websiteBasePath}  (sign-in, verify-email, reset-password)`);
+  const local = developmentOrigin(config, host, port);
+  if (config.hostedPages) lines.push(`  sign-in:    ${config.publicUrl}${config.websiteBasePath}  (hosted pages: sign-in, sign-up, verify-email, reset-password)`);
   if (config.mode === "development") {
     lines.push(`  inbox:      ${local}/_dev/mail  (caught mail, live; development home at ${local}/)`);
+    if (config.hostedPages && config.websiteUrl === config.publicUrl && !config.smtpUrl && config.mailCatcher) {
+      lines.push(`  next:       sign up at ${config.publicUrl}${config.websiteBasePath}?show=signup, open the verification mail in the inbox, then sign in.`);
+    }
     if (isLoopbackHost(new URL(`http://${host}`))) {
       lines.push(
         "  development mode: loopback only, relaxed defaults.",
@@ -124,6 +130,17 @@ export function printBanner(io: CliIO, config: Readonly<Config>, port: number, c
     }
   }
   io.err(lines.join("\n"));
+}
+
+/**
+ * Where to open the development pages. They answer loopback only, so a wildcard bind is shown as
+ * 127.0.0.1; a loopback public URL is preferred, because the mail links and the session cookies
+ * use that host, and a cookie set on 127.0.0.1 is not sent to localhost.
+ */
+function developmentOrigin(config: Readonly<Config>, host: string, port: number): string {
+  const pub = new URL(config.publicUrl);
+  if (isLoopbackHost(pub) && (pub.port === String(port) || (pub.port === "" && port === 80))) return config.publicUrl;
+  return `http://${config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : host}:${port}`;
 }
 
 /** Metrics and scheduled backups, when on. /metrics on the API port in production gets a warning. */

@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
 import { canonicalEmail } from "../core/emails.js";
-import { viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
+import { caughtActionLabels, caughtActions, viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
 import { lastCaughtMailId, listCaughtMail, listLatestCaughtMail } from "../store/caught-mail.js";
 import { openStore, type Store } from "../store/database.js";
 import { isMigrated } from "../store/migrator.js";
@@ -9,7 +9,6 @@ import { maskUrlPassword } from "../util/mask-url.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
-const actionLabel = { "verify-email": "verify email", "reset-password": "reset password", other: "other" } as const;
 
 /**
  * `authsvc tail-mail`: mail caught by the built-in catcher, read from the database (so it works
@@ -29,7 +28,7 @@ export function tailMailCommand(io: CliIO): Command {
     .option("--timeout <seconds>", "with --wait: give up after this long (exit 1)", "60")
     .option("--since <duration>", "with --wait: also accept mail caught this recently (e.g. 30s, 5m), newest first")
     .addOption(new Option("--print <what>", "with --wait: what to print").choices(["token", "link"]).default("token"))
-    .addOption(new Option("--action <action>", "only mail of this action").choices(["verify-email", "reset-password", "other"]))
+    .addOption(new Option("--action <action>", "only mail of this action").choices([...caughtActions]))
     .option("--poll <ms>", "how often to look for new mail", "250");
   addConfigOptions(cmd, "common");
   return cmd.action(async (flags) => {
@@ -117,7 +116,7 @@ function block(v: CaughtMailView): string {
     `── ${v.receivedAt} ${"─".repeat(40)}`,
     `to:      ${v.to}`,
     `subject: ${v.subject.replace(/[\x00-\x1f\x7f]/g, " ")}`,
-    `action:  ${actionLabel[v.action]}${v.expiresAt ? `   (expires ${v.expiresAt})` : ""}`,
+    `action:  ${caughtActionLabels[v.action].toLowerCase()}${v.expiresAt ? `   (expires ${v.expiresAt})` : ""}`,
   ];
   if (v.link) lines.push("link:", v.link);
   if (v.token) lines.push("token:", v.token);

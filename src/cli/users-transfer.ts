@@ -1,3 +1,4 @@
+import { describeFsError } from "../util/fs-error.js";
 import { createReadStream, createWriteStream, statSync, type WriteStream } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -10,7 +11,7 @@ import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 import { createProgress } from "./progress.js";
 
-/** `authsvc users export` and `authsvc users import FILE` (format: README "Import and export"). */
+/** `authsvc users export` and `authsvc users import FILE` (format: docs/operations.md "Import and export"). */
 export function addTransferCommands(users: Command, io: CliIO): void {
   addAdminSubcommand(users, "export", "write every user (login methods, verified state, password hash) as JSON lines")
     .option("--format <format>", "output format (only jsonl)", "jsonl")
@@ -43,7 +44,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
     .action(async (file: string, flags) => {
       let size = 0;
       if (file !== "-") {
-        try { size = statSync(file).size; } catch (err) { throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`); }
+        try { size = statSync(file).size; } catch (err) { throw new CliError(`cannot read ${file}: ${describeFsError(err)}`); }
       }
       await withApp(flags, io, async (app) => {
         const input: Readable = file === "-" ? io.stdin : createReadStream(file);
@@ -84,7 +85,7 @@ async function openNewFile(file: string): Promise<WriteStream> {
     await once(out, "open");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(code === "EEXIST" ? `${file} exists; choose a new file name (the export holds password hashes)` : `cannot write ${file}: ${code ?? (err as Error).message}`);
+    throw new CliError(code === "EEXIST" ? `${file} exists; choose a new file name (the export holds password hashes)` : `cannot write ${file}: ${describeFsError(err)}`);
   }
   return out;
 }

@@ -1,12 +1,13 @@
 import { Command } from "commander";
 import { deleteUser, listUsers, toUserJson, verifyUserEmail } from "../core/users.js";
+import { linkUsers, unlinkUser } from "../core/linking-admin.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
 import { askYes, CliError, type CliIO } from "./io.js";
 import { describeUser as describe, resolveUserRef as mustFind } from "./user-ref.js";
 import { addTransferCommands } from "./users-transfer.js";
 
-/** `authsvc users list | show | delete | verify`. */
+/** `authsvc users list | show | delete | verify | link | unlink`. */
 export function usersCommand(io: CliIO): Command {
   const users = new Command("users").description("list, inspect, delete and verify users");
   const sub = (name: string, desc: string) => addAdminSubcommand(users, name, desc);
@@ -29,7 +30,7 @@ export function usersCommand(io: CliIO): Command {
       const u = await mustFind(app, ref);
       if (flags.json) return printJson(io, toUserJson(u));
       io.out(`id:        ${u.id}\nemail:     ${u.email}\nverified:  ${u.verified}\njoined:    ${new Date(u.timeJoined).toISOString()}\nlogin methods:`);
-      for (const m of u.loginMethods) io.out(`  - ${m.thirdParty ? `thirdparty (${m.thirdParty.id}, user ${m.thirdParty.userId})` : "emailpassword"}  ${m.email}  ${m.verified ? "verified" : "unverified"}`);
+      for (const m of u.loginMethods) io.out(`  - ${m.thirdParty ? `thirdparty (${m.thirdParty.id}, user ${m.thirdParty.userId})` : "emailpassword"}  ${m.email}  ${m.verified ? "verified" : "unverified"}  id ${m.recipeUserId}`);
     }));
   sub("delete", "delete a user and everything attached to them (asks first on a terminal; --yes otherwise)").argument("<email-or-id>")
     .option("-y, --yes", "do not ask (needed when not run on a terminal)")
@@ -50,6 +51,21 @@ export function usersCommand(io: CliIO): Command {
       const changed = await verifyUserEmail(app.ctx, u.id, "cli");
       if (flags.json) return printJson(io, { id: u.id, email: u.email, verified: true, changed });
       io.out(changed ? `verified ${u.email}` : `${u.email} was already verified`);
+    }));
+  sub("link", "make a second user's login methods part of a user (who keeps their id)").argument("<user-id>").argument("<other-user-id>")
+    .action(async (primaryId, otherId, flags) => withApp(flags, io, async (app) => {
+      const r = await linkUsers(app.ctx, primaryId.trim(), otherId.trim(), "cli");
+      if (r.status === "NOT_FOUND") throw new CliError(`no user ${r.id}`);
+      if (flags.json) return printJson(io, r);
+      io.out(r.changed ? `linked ${otherId} into ${r.personId}` : `${otherId} is already part of ${r.personId}`);
+    }));
+  sub("unlink", "take one login method (by its id, see users show) out of its user: it becomes a user of its own").argument("<login-method-id>")
+    .action(async (id, flags) => withApp(flags, io, async (app) => {
+      const r = await unlinkUser(app.ctx, id.trim(), "cli");
+      if (r.status === "NOT_FOUND") throw new CliError(`no user ${id}`);
+      if (r.status === "NOT_LINKED") throw new CliError(`${id} is not linked to anyone`);
+      if (flags.json) return printJson(io, r);
+      io.out(`unlinked ${id}; the others are user ${r.remainingPersonId}`);
     }));
   addTransferCommands(users, io);
   return users;

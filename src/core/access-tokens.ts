@@ -42,13 +42,14 @@ const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), "utf8").toString(
  * without extending its life.
  */
 export async function signAccessToken(ctx: CoreContext, input: {
-  userId: string; sessionHandle: string; refreshTokenHash: string; emailVerified: boolean; exp?: number;
+  /** The login method's user (`rsub`); `primaryUserId` is the person (`sub`), the same when unlinked. */
+  userId: string; primaryUserId?: string; sessionHandle: string; refreshTokenHash: string; emailVerified: boolean; exp?: number;
 }): Promise<SignedAccessToken> {
   const { kid, key } = await ctx.keys.signingKey();
   const now = ctx.clock.now();
   const iat = Math.floor(now / 1000);
   const payload: AccessTokenPayload = {
-    sub: input.userId,
+    sub: input.primaryUserId ?? input.userId,
     iss: issuerOf(ctx.config),
     iat,
     exp: input.exp ?? Math.floor((now + ctx.config.accessTokenLifetimeMs) / 1000),
@@ -62,7 +63,7 @@ export async function signAccessToken(ctx: CoreContext, input: {
   };
   const data = `${b64json({ alg: "RS256", typ: "JWT", kid, version: "5" })}.${b64json(payload)}`;
   // Off the event loop (util/signing-thread.ts): the one expensive step of every token issued.
-  const signature = await signRs256(data, key);
+  const signature = await signRs256(data, key, kid);
   return { token: `${data}.${signature}`, payload, expiresAt: payload.exp * 1000 };
 }
 

@@ -4,7 +4,7 @@ import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import type { MetricsSink } from "../util/metrics.js";
-import type { ThirdPartyRegistry } from "./thirdparty/registry.js";
+import type { ThirdPartyRegistry } from "../methods/third-party/registry.js";
 import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
 

@@ -1,3 +1,4 @@
+import { classifyOutage } from "../store/outage.js";
 import type { Logger } from "../util/logger.js";
 
 /**
@@ -24,7 +25,12 @@ export function createDeferredWork(logger: Logger): DeferredWork {
       // known address would answer later than an unknown one. One more turn runs the job after it.
       const p: Promise<void> = new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
         .then(job)
-        .then(() => {}, (err) => logger.error("deferred job failed", { job: name, err }))
+        .then(() => {}, (err) => {
+          // A database outage is logged once by the outage monitor: no stack per job here.
+          const outage = classifyOutage(err);
+          if (outage) logger.warn("deferred job failed: database unavailable", { job: name, reason: outage });
+          else logger.error("deferred job failed", { job: name, err });
+        })
         .finally(() => inflight.delete(p));
       inflight.add(p);
     },

@@ -2,6 +2,8 @@ import { caughtMailVersion, deleteAllCaughtMail, findCaughtMail, listLatestCaugh
 import { listLatestEvents } from "../store/events.js";
 import { findToken, tokensVersion } from "../store/one-time-tokens.js";
 import { viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
+/** The actions as the inbox names them (one list for the inbox and tail-mail). */
+export { caughtActionLabels } from "../mail/caught-mail-view.js";
 import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 
@@ -31,7 +33,7 @@ const purposes = { "verify-email": "email_verification", "reset-password": "pass
  * after it, expired (expired rows are purged too).
  */
 async function readTokenState(ctx: CoreContext, v: CaughtMailView): Promise<TokenState | null> {
-  if (!v.token || v.action === "other") return null;
+  if (!v.token || !(v.action === "verify-email" || v.action === "reset-password")) return null;
   const now = ctx.clock.now();
   const row = await findToken(ctx.store.db, hashToken(v.token), purposes[v.action]);
   if (row) return Number(row.expires_at) <= now ? "expired" : "valid";

@@ -4,6 +4,7 @@ import { insertEvent } from "../store/events.js";
 import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
+import { linkAfterVerification } from "./linking.js";
 import { notifyOutbox } from "./mail-queue.js";
 import { issueTokenWithMail, requireTokenString } from "./one-time-tokens.js";
 
@@ -63,7 +64,11 @@ export async function verifyEmailWithToken(ctx: CoreContext, token: unknown, opt
     if (taken.expires_at <= now) return invalid;
     await tokens.deleteUserTokens(tx, taken.user_id, "email_verification", taken.email);
     const changed = await users.markEmailVerified(tx, taken.user_id, taken.email, now);
-    if (changed) await insertEvent(tx, { at: now, type: "user.email_verified", userId: taken.user_id, data: { email: taken.email, source: opts.source ?? "token" } });
+    if (changed) {
+      await insertEvent(tx, { at: now, type: "user.email_verified", userId: taken.user_id, data: { email: taken.email, source: opts.source ?? "token" } });
+      // Rule 5 of account linking: a method that just proved its address joins the person who has it verified.
+      await linkAfterVerification(tx, ctx, taken.user_id, taken.email, "email_verification");
+    }
     return { status: "OK", userId: taken.user_id, email: taken.email };
   });
 }

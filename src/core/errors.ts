@@ -13,14 +13,15 @@ export type ErrorCode =
   | "CONFLICT" // 409
   | "RATE_LIMITED" // 429 + Retry-After
   | "PROVIDER_ERROR" // 502: a third-party provider failed
-  | "UNAVAILABLE"; // 503: database locked or overloaded
+  | "UNAVAILABLE"; // 503 + Retry-After: database locked, overloaded, away, read-only or full
 
 export class AuthError extends Error {
   override name = "AuthError";
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { clearTokens?: boolean; retryAfterSeconds?: number; claimValidationErrors?: unknown[] } = {},
+    // `cause` stays in details, not Error.cause: h3 would answer with an Error's cause in its place.
+    readonly details: { clearTokens?: boolean; retryAfterSeconds?: number; claimValidationErrors?: unknown[]; cause?: unknown } = {},
   ) {
     super(message);
   }

@@ -3,17 +3,26 @@ import { insertEvent } from "../store/events.js";
 import * as counters from "../store/limits.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail } from "./emails.js";
-import { bucketSettings, ipKey, type BucketName } from "./limits.js";
+import { bucketSettings, ipKey, type BucketName, isFailureBucket } from "./limits.js";
 
 /** A live counter as `authsvc limits list` shows it. */
 export interface LimitView {
   bucket: string;
   key: string;
   count: number;
+  /** The bucket's budget (for signin-failures: the failures that lock); undefined when the bucket is off. */
+  limit: number | undefined;
   /** True while the key is refused (over its budget, or waiting out a sign-in delay or lock). */
   limited: boolean;
+  /**
+   * locked: signin-failures at its cap; delayed: a failed sign-in's growing wait; limited: over a
+   * window's budget; counting: served, the counter only remembers.
+   */
+  state: "locked" | "delayed" | "limited" | "counting";
   /** When the key is served again (limited) or the counter is forgotten (not limited), epoch ms. */
   until: number;
+  /** until - now: how long the lock, wait or memory still lasts. */
+  remainingMs: number;
 }
 
 /** Every live counter (window open or key blocked), by bucket then key. */
@@ -21,13 +30,18 @@ export async function listLimits(ctx: CoreContext): Promise<LimitView[]> {
   const now = ctx.clock.now();
   const rows = await counters.listLiveCounters(ctx.store.db, now);
   return rows.map((r) => {
+    const count = Number(r.count);
     const blocked = Number(r.blocked_until) > now;
     const setting = bucketSettings[r.bucket as BucketName] as keyof typeof ctx.config | undefined;
     const spec = setting && ctx.config.rateLimits ? parseLimitSpec(String(ctx.config[setting])) : undefined;
-    // invalid-token-ip refuses at its limit (failures counted after the answer); the others above it.
-    const over = spec !== undefined && r.bucket !== "signin-failures" && (r.bucket === "invalid-token-ip" ? r.count >= spec.limit : r.count > spec.limit);
+    const failures = r.bucket === "signin-failures";
+    // Failure-counting buckets (invalid-token-ip, admin-key-ip) refuse at their limit (failures counted after the answer); the others above it.
+    const over = spec !== undefined && !failures && (isFailureBucket(r.bucket) ? count >= spec.limit : count > spec.limit);
     const limited = blocked || (over && Number(r.expires_at) > now);
-    return { bucket: r.bucket, key: r.key, count: Number(r.count), limited, until: blocked ? Number(r.blocked_until) : Number(r.expires_at) };
+    // A sign-in wait lifts at the earlier of its end and the counter's memory (admitSignIn).
+    const until = blocked ? Math.min(Number(r.blocked_until), failures ? Number(r.expires_at) : Infinity) : Number(r.expires_at);
+    const state = !limited ? "counting" : failures ? (spec && count >= spec.limit ? "locked" : "delayed") : "limited";
+    return { bucket: r.bucket, key: r.key, count, limit: spec?.limit, limited, state, until, remainingMs: until - now };
   });
 }
 

@@ -11,19 +11,24 @@ import { AuthError } from "./errors.js";
  * Rate limits: which buckets exist, what they allow, and the decisions. No HTTP here: callers pass
  * the key (a canonical address, or a client IP through ipKey). State lives in the rate_limits table,
  * changed by one atomic upsert per decision, so instances sharing a database share one budget and a
- * restart forgets nothing. README "Rate limits" is the table of these buckets.
+ * restart forgets nothing. docs/security.md "Rate limits" is the table of these buckets.
  */
 export type WindowBucket =
   | "signin-ip" | "signup-ip" | "email-exists-ip" | "refresh-ip" | "signinup-ip"
-  | "mail-ip" | "reset-cooldown" | "verify-cooldown" | "mail-hourly" | "token-ip" | "invalid-token-ip";
+  | "mail-ip" | "reset-cooldown" | "verify-cooldown" | "mail-hourly" | "token-ip" | "invalid-token-ip" | "admin-key-ip";
 export type BucketName = WindowBucket | "signin-failures";
 
 const settingOf: Record<WindowBucket, keyof Config> = {
   "signin-ip": "limitSigninIp", "signup-ip": "limitSignupIp", "email-exists-ip": "limitEmailExistsIp",
   "refresh-ip": "limitRefreshIp", "signinup-ip": "limitSigninupIp", "mail-ip": "limitMailIp",
   "reset-cooldown": "limitMailCooldown", "verify-cooldown": "limitMailCooldown", "mail-hourly": "limitMailHourly", "token-ip": "limitTokenIp",
-  "invalid-token-ip": "limitInvalidTokenIp",
+  "invalid-token-ip": "limitInvalidTokenIp", "admin-key-ip": "limitAdminKeyIp",
 };
+
+/** Buckets that count failures only (countFailure) and refuse once full (checkLimit). */
+export function isFailureBucket(bucket: string): boolean {
+  return bucket === "invalid-token-ip" || bucket === "admin-key-ip";
+}
 
 /** The setting that holds each bucket's budget. */
 export const bucketSettings: Readonly<Record<BucketName, keyof Config>> = { ...settingOf, "signin-failures": "limitSigninFailures" };

@@ -81,23 +81,55 @@ export interface VerifyResult {
   ok: boolean;
   /** The stored hash should be replaced (other scheme or cost); only meaningful when ok. */
   needsRehash: boolean;
+  /**
+   * The highest bcrypt cost this check computed, which is what its time follows: never below the
+   * current cost for a well-formed hash (see padding below); 0 for a hash that was not computed.
+   */
+  workCost: number;
 }
 
-/** Verifies a password against a stored hash of any supported scheme. Never throws for bad hashes. */
+/**
+ * Verifies a password against a stored hash of any supported scheme. Never throws for bad hashes.
+ *
+ * A hash below the current cost (a $2b$04$ imported from elsewhere, or ours from before the cost
+ * was raised) would answer in a fraction of the time of every other account and of an unknown
+ * address (verified against a dummy at the current cost), so sign-in timing would tell imported
+ * accounts apart. Such a check is padded: a verification at the current cost runs alongside it,
+ * on another pool thread, and the answer waits for both, so it takes the time a current-cost
+ * check takes. Hashes are not re-hashed at import (100,000 rows at cost 11 would take hours); the
+ * first successful sign-in replaces the hash with ours at the current cost (needsRehash).
+ */
 export async function verifyPassword(password: string, stored: string, currentCost: number): Promise<VerifyResult> {
   const cost = hashCost(stored);
-  if (cost === undefined || cost > MAX_ACCEPTED_COST) return { ok: false, needsRehash: false };
+  if (cost === undefined || cost > MAX_ACCEPTED_COST) return { ok: false, needsRehash: false, workCost: 0 };
+  const pad = cost < currentCost ? padCheck(currentCost) : undefined;
   try {
-    if (stored.startsWith(PREFIX)) {
-      const ok = await bcryptVerify(prehash(password), stored.slice(PREFIX.length));
-      return { ok, needsRehash: ok && cost !== currentCost };
-    }
-    // Imported plain bcrypt: verified as bcrypt always was (first 72 bytes), then upgraded.
-    const ok = await bcryptVerify(password, stored);
-    return { ok, needsRehash: ok };
+    const [ok] = await Promise.all([checkHash(password, stored), pad]);
+    // Ours at the current cost needs nothing; anything else is replaced by ours after a success.
+    const needsRehash = ok && (!stored.startsWith(PREFIX) || cost !== currentCost);
+    return { ok, needsRehash, workCost: pad ? currentCost : cost };
   } catch {
-    return { ok: false, needsRehash: false };
+    await pad?.catch(() => undefined);
+    return { ok: false, needsRehash: false, workCost: pad ? currentCost : cost };
   }
+}
+
+async function checkHash(password: string, stored: string): Promise<boolean> {
+  if (stored.startsWith(PREFIX)) return bcryptVerify(prehash(password), stored.slice(PREFIX.length));
+  // Imported plain bcrypt: verified as bcrypt always was (first 72 bytes), then upgraded.
+  return bcryptVerify(password, stored);
+}
+
+// One hash per cost, made once: the padding only needs bcrypt's time, not its answer.
+const padHashes = new Map<number, Promise<string>>();
+
+async function padCheck(cost: number): Promise<void> {
+  const hash = padHashes.get(cost);
+  if (hash) { await bcryptVerify("padding", (await hash).slice(PREFIX.length)); return; }
+  // The first time, making the hash is itself the current-cost work.
+  const made = createDummyHash(cost);
+  padHashes.set(cost, made);
+  await made.catch((err) => { padHashes.delete(cost); throw err; });
 }
 
 /**

@@ -1,4 +1,7 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../store/schema.js";
 import { insertEvent } from "../store/events.js";
+import { findPersonId, findPersonMemberIds } from "../store/people.js";
 import { findSession, listLiveSessions } from "../store/session-list.js";
 import { revokeUserSessions } from "../store/sessions.js";
 import type { CoreContext } from "./context.js";
@@ -13,20 +16,27 @@ export interface SessionView {
   lastRefreshedAt: number | null;
 }
 
-/** The user's live sessions (not revoked, not expired), newest first. */
+/** The ids of every login method of the person `userId` names (just `userId` when it names no one). */
+async function findMethodIds(db: Kysely<DB>, userId: string): Promise<string[]> {
+  const personId = await findPersonId(db, userId);
+  return personId === undefined ? [userId] : findPersonMemberIds(db, personId);
+}
+
+/** The person's live sessions (not revoked, not expired) with any of their login methods, newest first. */
 export async function listUserSessions(ctx: CoreContext, userId: string): Promise<SessionView[]> {
-  const rows = await listLiveSessions(ctx.store.db, userId, ctx.clock.now());
+  const rows = await listLiveSessions(ctx.store.db, await findMethodIds(ctx.store.db, userId), ctx.clock.now());
   return rows.map((r) => ({
     handle: r.handle, userId: r.user_id, createdAt: Number(r.created_at), expiresAt: Number(r.expires_at),
     lastRefreshedAt: r.last_refreshed_at === null ? null : Number(r.last_refreshed_at),
   }));
 }
 
-/** Revokes every live session of a user (their refresh tokens fail from now on). Returns how many. */
+/** Revokes every live session of the person, whichever login method started it. Returns how many. */
 export async function revokeAllUserSessions(ctx: CoreContext, userId: string, source = "api"): Promise<number> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    const n = await revokeUserSessions(tx, userId, now, "admin");
+    let n = 0;
+    for (const id of await findMethodIds(tx, userId)) n += await revokeUserSessions(tx, id, now, "admin");
     if (n > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId, data: { count: n, reason: "admin", source } });
     return n;
   });

@@ -1,5 +1,6 @@
 import * as repo from "../store/sessions.js";
 import { insertEvent } from "../store/events.js";
+import { findPersonId } from "../store/people.js";
 import { createId, createSecretToken, hashToken } from "../util/random.js";
 import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from "./access-tokens.js";
 import type { CoreContext } from "./context.js";
@@ -29,20 +30,24 @@ export async function createSession(ctx: CoreContext, userId: string): Promise<S
   const refreshToken = createSecretToken();
   const hash = hashToken(refreshToken);
   const expiresAt = slidingExpiry(ctx, now, now);
-  const verified = await ctx.store.writeTx(async (tx) => {
+  const { verified, primaryUserId } = await ctx.store.writeTx(async (tx) => {
     const v = await repo.findEmailVerified(tx, userId);
-    if (v === undefined) throw unauthorised();
+    const person = await findPersonId(tx, userId);
+    if (v === undefined || person === undefined) throw unauthorised();
+    // The cap on live sessions per user: room is made for the new one by revoking the oldest.
+    const capped = await repo.revokeSessionsBeyond(tx, userId, ctx.config.sessionsPerUser - 1, now, "session_cap");
+    if (capped > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: person, data: { count: capped, reason: "session_cap" } });
     await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null });
     await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
-    await insertEvent(tx, { at: now, type: "session.created", userId, data: { sessionHandle: handle } });
-    return v;
+    await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
+    return { verified: v, primaryUserId: person };
   });
-  const at = await signAccessToken(ctx, { userId, sessionHandle: handle, refreshTokenHash: hash, emailVerified: verified });
+  const at = await signAccessToken(ctx, { userId, primaryUserId, sessionHandle: handle, refreshTokenHash: hash, emailVerified: verified });
   return { userId, sessionHandle: handle, accessToken: at.token, accessTokenPayload: at.payload, accessTokenExpiresAt: at.expiresAt, refreshToken, refreshTokenExpiresAt: expiresAt };
 }
 
 type RefreshOutcome =
-  | { kind: "ok"; userId: string; handle: string; hash: string; expiresAt: number; verified: boolean }
+  | { kind: "ok"; userId: string; primaryUserId: string; handle: string; hash: string; expiresAt: number; verified: boolean }
   | { kind: "unauthorised" }
   | { kind: "theft"; userId: string; handle: string };
 
@@ -86,14 +91,14 @@ export async function refreshSession(ctx: CoreContext, refreshToken: string): Pr
     if (!(await repo.extendSession(tx, row.session_handle, expiresAt, now))) return { kind: "unauthorised" };
     await repo.insertRefreshToken(tx, { token_hash: childHash, session_handle: row.session_handle, parent_hash: oldHash, created_at: now, expires_at: expiresAt, rotated_at: null });
     // The verified state came with the token row (same transaction; nothing here changes it).
-    return { kind: "ok", userId: row.user_id, handle: row.session_handle, hash: childHash, expiresAt, verified: row.verified_at !== null };
+    return { kind: "ok", userId: row.user_id, primaryUserId: row.primary_user_id ?? row.user_id, handle: row.session_handle, hash: childHash, expiresAt, verified: row.verified_at !== null };
   });
   if (outcome.kind === "theft") {
     ctx.logger.warn("refresh token reuse: session revoked", { userId: outcome.userId, sessionHandle: outcome.handle });
     throw new AuthError("TOKEN_THEFT_DETECTED", "token theft detected", { clearTokens: true });
   }
   if (outcome.kind === "unauthorised") throw unauthorised();
-  const at = await signAccessToken(ctx, { userId: outcome.userId, sessionHandle: outcome.handle, refreshTokenHash: outcome.hash, emailVerified: outcome.verified });
+  const at = await signAccessToken(ctx, { userId: outcome.userId, primaryUserId: outcome.primaryUserId, sessionHandle: outcome.handle, refreshTokenHash: outcome.hash, emailVerified: outcome.verified });
   return {
     userId: outcome.userId, sessionHandle: outcome.handle, accessToken: at.token, accessTokenPayload: at.payload,
     accessTokenExpiresAt: at.expiresAt, refreshToken: child, refreshTokenExpiresAt: outcome.expiresAt,
@@ -133,5 +138,5 @@ export async function getSessionState(ctx: CoreContext, sessionHandle: string): 
  * with the cached key, see signAccessToken): a claim change must not extend the token's life.
  */
 export async function reissueAccessToken(ctx: CoreContext, payload: AccessTokenPayload, emailVerified: boolean): Promise<SignedAccessToken> {
-  return signAccessToken(ctx, { userId: payload.sub, sessionHandle: payload.sessionHandle, refreshTokenHash: payload.refreshTokenHash1, emailVerified, exp: payload.exp });
+  return signAccessToken(ctx, { userId: payload.rsub, primaryUserId: payload.sub, sessionHandle: payload.sessionHandle, refreshTokenHash: payload.refreshTokenHash1, emailVerified, exp: payload.exp });
 }

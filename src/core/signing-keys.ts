@@ -14,8 +14,10 @@ export interface KeyInfo { kid: string; createdAt: number; retiredAt: number | n
 
 /**
  * In-memory cache of the signing keys as node KeyObjects. A request reads the table only when the
- * cache is older than KEY_RELOAD_INTERVAL_MS (one query, at most once a minute) or names an unknown
- * kid (at most every 5 s); otherwise signing and verifying touch no database.
+ * cache is older than KEY_RELOAD_INTERVAL_MS or names an unknown kid (each at most once a minute);
+ * otherwise signing and verifying touch no database. Each key is built once: a reload keeps the
+ * KeyObject of every row whose stored text is unchanged (so the signing thread and the
+ * verified-token cache, which hold keys by identity, keep theirs) and drops keys no longer listed.
  */
 export interface KeyRing {
   /** (Re)loads the keys, creating the first key if there is none. */
@@ -24,13 +26,16 @@ export interface KeyRing {
   /** The public key for a kid that may still verify tokens, or undefined. */
   verificationKey(kid: string): Promise<KeyObject | undefined>;
   jwks(): Promise<{ keys: PublicJwk[] }>;
+  /** How many KeyObjects the ring holds and has ever built, and how often it read the table (tests). */
+  counts(): { held: number; built: number; loads: number };
 }
 
 type KeyDeps = { config: Readonly<Config>; store: Store; clock: Clock; logger: Logger };
 
 /** Keys are re-read this often, so a rotation by another process or the CLI propagates. */
 export const KEY_RELOAD_INTERVAL_MS = 60_000;
-const UNKNOWN_KID_RELOAD_MS = 5_000;
+/** An unknown kid (a rotation elsewhere, or a made-up token) re-reads the table at most this often. */
+const UNKNOWN_KID_RELOAD_MS = 60_000;
 const LEEWAY_MS = 60_000;
 
 /**
@@ -44,8 +49,8 @@ export function retiredKeyWindowMs(config: Readonly<Config>): number {
 
 interface Cache {
   loadedAt: number;
-  current: { kid: string; key: KeyObject };
-  verify: Map<string, { key: KeyObject; jwk: PublicJwk; until: number }>;
+  current: { kid: string; key: KeyObject; stored: string };
+  verify: Map<string, { key: KeyObject; jwk: PublicJwk; until: number; stored: string }>;
 }
 
 /** Creates the key ring of one app. Nothing is read until first use (or app.start()). */
@@ -53,9 +58,15 @@ export function createKeyRing(deps: KeyDeps): KeyRing {
   let cache: Cache | undefined;
   let loading: Promise<Cache> | undefined;
   let lastMissReload = -Infinity;
+  const tally = { built: 0, loads: 0 };
 
   const reload = (): Promise<Cache> => {
-    loading ??= readKeys(deps).then((c) => { cache = c; return c; }).finally(() => { loading = undefined; });
+    if (!loading) {
+      tally.loads++;
+      // Every read of the table counts as the unknown-kid look of its minute.
+      lastMissReload = deps.clock.now();
+      loading = readKeys(deps, cache, tally).then((c) => { cache = c; return c; }).finally(() => { loading = undefined; });
+    }
     return loading;
   };
   const fresh = async (): Promise<Cache> => {
@@ -68,10 +79,11 @@ export function createKeyRing(deps: KeyDeps): KeyRing {
     verificationKey: async (kid) => {
       let c = await fresh();
       let hit = c.verify.get(kid);
-      // An unknown kid may come from a rotation elsewhere; look again, but at most every 5 s so a
-      // flood of made-up kids cannot turn into a flood of queries.
+      // An unknown kid may come from a rotation elsewhere; look again, but at most once a minute so
+      // a flood of made-up kids cannot turn into a flood of queries. The price: for up to a minute
+      // after a rotation, another instance may answer a token with the new kid 401 (try refresh),
+      // and the SDK refreshes, as it does after any 401.
       if (!hit && deps.clock.now() - lastMissReload >= UNKNOWN_KID_RELOAD_MS) {
-        lastMissReload = deps.clock.now();
         c = await reload();
         hit = c.verify.get(kid);
       }
@@ -82,10 +94,11 @@ export function createKeyRing(deps: KeyDeps): KeyRing {
       const now = deps.clock.now();
       return { keys: [...c.verify.values()].filter((v) => v.until > now).map((v) => v.jwk) };
     },
+    counts: () => ({ held: cache ? cache.verify.size + 1 : 0, built: tally.built, loads: tally.loads }),
   };
 }
 
-async function readKeys(deps: KeyDeps): Promise<Cache> {
+async function readKeys(deps: KeyDeps, previous: Cache | undefined, tally: { built: number }): Promise<Cache> {
   const now = deps.clock.now();
   // One query: the list is newest first, so its first unretired row is the current key.
   let rows = await repo.listSigningKeys(deps.store.db);
@@ -100,11 +113,17 @@ async function readKeys(deps: KeyDeps): Promise<Cache> {
   for (const r of rows) {
     const until = r.retired_at === null ? Infinity : Number(r.retired_at) + window;
     if (until <= now) continue;
+    const kept = previous?.verify.get(r.kid);
+    if (kept && kept.stored === r.public_jwk) { verify.set(r.kid, { ...kept, until }); continue; }
     const jwk = JSON.parse(r.public_jwk) as PublicJwk & JsonWebKey;
-    verify.set(r.kid, { key: createPublicKey({ key: jwk, format: "jwk" }), jwk: { kty: jwk.kty, kid: r.kid, n: jwk.n, e: jwk.e, alg: "RS256", use: "sig" }, until });
+    tally.built++;
+    verify.set(r.kid, { key: createPublicKey({ key: jwk, format: "jwk" }), jwk: { kty: jwk.kty, kid: r.kid, n: jwk.n, e: jwk.e, alg: "RS256", use: "sig" }, until, stored: r.public_jwk });
   }
+  const kept = previous?.current;
+  if (kept && kept.kid === current.kid && kept.stored === current.private_jwk) return { loadedAt: now, current: kept, verify };
   const privateJwk = JSON.parse(decryptPrivateJwk(current.private_jwk, deps.config.secret, current.kid));
-  return { loadedAt: now, current: { kid: current.kid, key: createPrivateKey({ key: privateJwk, format: "jwk" }) }, verify };
+  tally.built++;
+  return { loadedAt: now, current: { kid: current.kid, key: createPrivateKey({ key: privateJwk, format: "jwk" }), stored: current.private_jwk }, verify };
 }
 
 /**
@@ -178,7 +197,15 @@ export function encryptPrivateJwk(json: string, secret: string | undefined, kid:
 }
 
 export function decryptPrivateJwk(stored: string, secret: string | undefined, kid: string): string {
-  if (!stored.startsWith(PREFIX)) return stored;
+  if (!stored.startsWith(PREFIX)) {
+    // With a secret, every key we made is encrypted: a plain one was put there by hand or by a
+    // restored file, and would sign tokens with a key anyone who read the table holds.
+    if (secret) {
+      throw new Error(`signing key ${kid} is stored unencrypted although a server secret (AUTHSVC_SECRET) is configured; `
+        + "if it was made in development without a secret, run `authsvc keys rotate` with the secret set to replace it");
+    }
+    return stored;
+  }
   if (!secret) throw new Error(`signing key ${kid} is encrypted but no server secret (AUTHSVC_SECRET) is configured`);
   const [iv, ct, tag] = stored.slice(PREFIX.length).split(".").map((s) => Buffer.from(s, "base64url"));
   try {

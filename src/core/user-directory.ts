@@ -2,6 +2,7 @@ import type { UserRow } from "../store/users.js";
 import * as users from "../store/users.js";
 import { findUserIdsByAnyEmail, listUsersAfter, loadUserDetails, unmarkEmailVerified, type UserDetails, type UserKey } from "../store/user-pages.js";
 import { insertEvent } from "../store/events.js";
+import { findPersonId } from "../store/people.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail } from "./emails.js";
 import { badInput } from "./errors.js";
@@ -14,19 +15,24 @@ import { verifyUserEmail, type LoginMethod, type UserView } from "./users.js";
 
 export const MAX_PAGE_SIZE = 500;
 
-/** Builds the views of a batch of user rows from their details (same shape as getUser's). */
+/** Builds the views of a batch of people rows from their details (same shape as getUser's). */
 export function buildUserViews(rows: UserRow[], d: UserDetails): UserView[] {
-  const verified = new Set(d.verified.map((v) => `${v.user_id}\n${v.email}`));
-  const isVerified = (userId: string, email: string) => verified.has(`${userId}\n${email}`);
   return rows.map((row) => {
+    const members = [row, ...d.members.filter((m) => m.primary_user_id === row.id)];
+    const ids = new Set(members.map((m) => m.id));
+    // An address verified on one of the person's methods counts for the person.
+    const verified = new Set(d.verified.filter((v) => ids.has(v.user_id)).map((v) => v.email));
     const methods: LoginMethod[] = [];
-    const cred = d.credentials.find((c) => c.user_id === row.id);
-    if (cred) methods.push({ recipeId: "emailpassword", recipeUserId: row.id, email: cred.email, timeJoined: Number(cred.created_at), verified: isVerified(row.id, cred.email) });
-    for (const i of d.identities) {
-      if (i.user_id !== row.id) continue;
-      methods.push({ recipeId: "thirdparty", recipeUserId: row.id, email: i.email, timeJoined: Number(i.created_at), verified: isVerified(row.id, i.email), thirdParty: { id: i.provider_id, userId: i.provider_user_id } });
+    for (const c of d.credentials) {
+      if (ids.has(c.user_id)) methods.push({ recipeId: "emailpassword", recipeUserId: c.user_id, email: c.email, timeJoined: Number(c.created_at), verified: verified.has(c.email) });
     }
-    return { id: row.id, email: row.email, timeJoined: Number(row.time_joined), verified: isVerified(row.id, row.email), loginMethods: methods };
+    for (const i of d.identities) {
+      if (!ids.has(i.user_id)) continue;
+      methods.push({ recipeId: "thirdparty", recipeUserId: i.user_id, email: i.email, timeJoined: Number(i.created_at), verified: verified.has(i.email), thirdParty: { id: i.provider_id, userId: i.provider_user_id } });
+    }
+    methods.sort((a, b) => a.timeJoined - b.timeJoined);
+    const timeJoined = Math.min(...members.map((m) => Number(m.time_joined)));
+    return { id: row.id, email: row.email, timeJoined, verified: verified.has(row.email), isPrimaryUser: members.length > 1, loginMethods: methods };
   });
 }
 
@@ -98,6 +104,8 @@ export async function setUserEmailVerified(ctx: CoreContext, userId: string, ver
 /** The users a reference names: by id (zero or one) or by address (zero, one or several). */
 export async function findUsersByRef(ctx: CoreContext, ref: string): Promise<UserView[]> {
   if (ref.includes("@")) return findUsersByEmail(ctx, ref);
-  const rows = await ctx.store.db.selectFrom("users").selectAll().where("id", "=", ref.trim()).execute();
+  const personId = await findPersonId(ctx.store.db, ref.trim());
+  if (personId === undefined) return [];
+  const rows = await ctx.store.db.selectFrom("users").selectAll().where("id", "=", personId).execute();
   return buildUserViews(rows, await loadUserDetails(ctx.store.db, rows.map((r) => r.id)));
 }

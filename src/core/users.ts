@@ -1,15 +1,13 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
-import { isUniqueViolation } from "../store/database.js";
+import * as people from "../store/people.js";
 import * as users from "../store/users.js";
-import { revokeUserSessions } from "../store/sessions.js";
-import * as tokens from "../store/one-time-tokens.js";
+import * as identityStore from "../methods/third-party/store.js";
+import * as credentials from "../methods/email-password/store.js";
 import { insertEvent } from "../store/events.js";
-import { createId } from "../util/random.js";
 import type { CoreContext } from "./context.js";
-import { canonicalEmail, isValidEmail } from "./emails.js";
-import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
-import { checkPasswordPolicy, hashPassword, verifyPassword } from "./passwords.js";
+import { canonicalEmail } from "./emails.js";
+import { linkAfterVerification } from "./linking.js";
 
 export interface LoginMethod {
   recipeId: "emailpassword" | "thirdparty";
@@ -26,34 +24,48 @@ export interface UserView {
   email: string;
   timeJoined: number;
   verified: boolean;
+  /** True when more than one recipe user is linked into this person (account linking). */
+  isPrimaryUser: boolean;
   loginMethods: LoginMethod[];
 }
 
 export interface FieldError { id: string; error: string }
-export type SignUpResult = { status: "OK"; user: UserView } | { status: "FIELD_ERROR"; formFields: FieldError[] };
-export type SignInResult = { status: "OK"; user: UserView } | { status: "WRONG_CREDENTIALS_ERROR" };
 
-export const EMAIL_EXISTS = "This email already exists. Please sign in instead.";
-
-/** Loads the full view of a user, or undefined. */
+/**
+ * Loads the person a user id names (the id of the person or of any of their login methods), with
+ * every login method of every recipe user linked to them, or undefined. An address verified on
+ * one method counts for the person, so each method's `verified` is the person's for its address.
+ */
 export async function getUser(db: Kysely<DB>, id: string): Promise<UserView | undefined> {
-  const row = await users.findUserById(db, id);
+  const personId = await people.findPersonId(db, id);
+  if (personId === undefined) return undefined;
+  const row = await users.findUserById(db, personId);
   if (!row) return undefined;
-  const [cred, identities, verified] = await Promise.all([
-    users.findCredentialByUserId(db, id),
-    users.findIdentitiesByUserId(db, id),
-    users.isEmailVerified(db, id, row.email),
-  ]);
+  const members = await people.findPersonMemberIds(db, personId);
+  const verifiedCache = new Map<string, Promise<boolean>>();
+  const isVerified = (email: string) => {
+    if (!verifiedCache.has(email)) verifiedCache.set(email, people.isVerifiedForPerson(db, personId, email));
+    return verifiedCache.get(email)!;
+  };
   const methods: LoginMethod[] = [];
-  if (cred) methods.push({ recipeId: "emailpassword", recipeUserId: id, email: cred.email, timeJoined: Number(cred.created_at), verified: cred.email === row.email ? verified : await users.isEmailVerified(db, id, cred.email) });
-  for (const i of identities) {
-    methods.push({
-      recipeId: "thirdparty", recipeUserId: id, email: i.email, timeJoined: Number(i.created_at),
-      verified: i.email === row.email ? verified : await users.isEmailVerified(db, id, i.email),
-      thirdParty: { id: i.provider_id, userId: i.provider_user_id },
-    });
+  let timeJoined = Number(row.time_joined);
+  for (const member of members) {
+    const [memberRow, cred, identities] = await Promise.all([
+      member === personId ? row : users.findUserById(db, member),
+      credentials.findCredentialByUserId(db, member),
+      identityStore.findIdentitiesByUserId(db, member),
+    ]);
+    if (memberRow) timeJoined = Math.min(timeJoined, Number(memberRow.time_joined));
+    if (cred) methods.push({ recipeId: "emailpassword", recipeUserId: member, email: cred.email, timeJoined: Number(cred.created_at), verified: await isVerified(cred.email) });
+    for (const i of identities) {
+      methods.push({
+        recipeId: "thirdparty", recipeUserId: member, email: i.email, timeJoined: Number(i.created_at),
+        verified: await isVerified(i.email), thirdParty: { id: i.provider_id, userId: i.provider_user_id },
+      });
+    }
   }
-  return { id, email: row.email, timeJoined: Number(row.time_joined), verified, loginMethods: methods };
+  methods.sort((a, b) => a.timeJoined - b.timeJoined);
+  return { id: personId, email: row.email, timeJoined, verified: await isVerified(row.email), isPrimaryUser: members.length > 1, loginMethods: methods };
 }
 
 /** The USER object of PROTOCOL.md §6. */
@@ -66,7 +78,7 @@ export function toUserJson(u: UserView) {
     phoneNumbers: [] as string[],
     thirdParty: u.loginMethods.filter((m) => m.thirdParty).map((m) => m.thirdParty!),
     tenantIds: ["public"],
-    isPrimaryUser: false,
+    isPrimaryUser: u.isPrimaryUser,
     loginMethods: u.loginMethods.map((m) => ({
       recipeId: m.recipeId,
       recipeUserId: m.recipeUserId,
@@ -87,106 +99,10 @@ export async function findUser(ctx: CoreContext, idOrEmail: string): Promise<Use
   const db = ctx.store.db;
   if (!idOrEmail.includes("@")) return getUser(db, idOrEmail.trim());
   const email = canonicalEmail(idOrEmail);
-  const cred = await users.findCredentialByEmail(db, email);
+  const cred = await credentials.findCredentialByEmail(db, email);
   if (cred) return getUser(db, cred.user_id);
   const [first] = await users.findUsersByEmail(db, email);
   return first ? getUser(db, first.id) : undefined;
-}
-
-/** Validates sign-up input; errors are listed password first, like the SuperTokens SDK. */
-export function validateSignUp(ctx: CoreContext, rawEmail: string, password: string): { email: string; errors: FieldError[] } {
-  const email = canonicalEmail(rawEmail);
-  const errors: FieldError[] = [];
-  if (password === "") errors.push({ id: "password", error: "Field is not optional" });
-  else {
-    const why = checkPasswordPolicy(password, { minLength: ctx.config.passwordMinLength, email: isValidEmail(email) ? email : undefined });
-    if (why) errors.push({ id: "password", error: why });
-  }
-  if (email === "") errors.push({ id: "email", error: "Field is not optional" });
-  else if (!isValidEmail(email)) errors.push({ id: "email", error: "Email is invalid" });
-  return { email, errors };
-}
-
-/**
- * Creates an email/password user. The password is hashed before the write transaction opens; a
- * concurrent sign-up with the same address loses on the unique index and gets the same answer as
- * a sequential one.
- */
-export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string }): Promise<SignUpResult> {
-  const { email, errors } = validateSignUp(ctx, input.email, input.password);
-  if (errors.length) return { status: "FIELD_ERROR", formFields: errors };
-  const exists: SignUpResult = { status: "FIELD_ERROR", formFields: [{ id: "email", error: EMAIL_EXISTS }] };
-  if (await users.findCredentialByEmail(ctx.store.db, email)) return exists;
-  const hash = await hashPassword(input.password, ctx.config.bcryptCost);
-  const now = ctx.clock.now();
-  const id = createId();
-  try {
-    await ctx.store.writeTx(async (tx) => {
-      await users.insertUser(tx, { id, email, time_joined: now, updated_at: now });
-      await users.insertCredential(tx, { user_id: id, email, password_hash: hash, created_at: now, updated_at: now });
-      if (input.verified) await users.markEmailVerified(tx, id, email, now);
-      await insertEvent(tx, { at: now, type: "user.signed_up", userId: id, data: { method: "emailpassword", source: input.source ?? "api" } });
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) return exists;
-    throw err;
-  }
-  const user = await getUser(ctx.store.db, id);
-  return { status: "OK", user: user! };
-}
-
-/**
- * Checks an email and password. Unknown email, wrong password and third-party-only email all get
- * WRONG_CREDENTIALS_ERROR after one bcrypt verification, so neither body nor time tells them apart.
- * A hash of another scheme or cost is upgraded after a successful check.
- */
-export async function signInWithPassword(ctx: CoreContext, input: { email: string; password: string }): Promise<SignInResult> {
-  const email = canonicalEmail(input.email);
-  const cred = isValidEmail(email) ? await users.findCredentialByEmail(ctx.store.db, email) : undefined;
-  const stored = cred?.password_hash ?? (await ctx.dummyHash);
-  const result = await verifyPassword(input.password, stored, ctx.config.bcryptCost);
-  if (!cred || !result.ok) return { status: "WRONG_CREDENTIALS_ERROR" };
-  if (result.needsRehash) {
-    // Best effort: the password was right, so a failed upgrade (say, a locked database) must not
-    // turn a correct sign-in into an error; the next sign-in tries again.
-    try {
-      const fresh = await hashPassword(input.password, ctx.config.bcryptCost);
-      await ctx.store.writeTx((tx) => users.replacePasswordHash(tx, cred.user_id, stored, fresh, ctx.clock.now()));
-    } catch (err) {
-      ctx.logger.warn("password rehash failed", { userId: cred.user_id, err });
-    }
-  }
-  const user = await getUser(ctx.store.db, cred.user_id);
-  if (!user) return { status: "WRONG_CREDENTIALS_ERROR" };
-  return { status: "OK", user };
-}
-
-export type SetPasswordResult = { status: "OK"; revokedSessions: number } | { status: "FIELD_ERROR"; formFields: FieldError[] } | { status: "NO_PASSWORD_LOGIN" };
-
-/**
- * Sets a new password for a user who has an email/password login (an administrator's reset), in
- * one transaction: the new hash, every session revoked (whoever knew the old password is out),
- * every outstanding password-reset token deleted (a reset link mailed before must not undo the
- * administrator's choice), the event, and the "password changed" notice queued, as after a reset
- * by token. The outbox is notified after commit.
- */
-export async function setPassword(ctx: CoreContext, userId: string, password: string, source = "api"): Promise<SetPasswordResult> {
-  const cred = await users.findCredentialByUserId(ctx.store.db, userId);
-  if (!cred) return { status: "NO_PASSWORD_LOGIN" };
-  const why = checkPasswordPolicy(password, { minLength: ctx.config.passwordMinLength, email: cred.email });
-  if (why) return { status: "FIELD_ERROR", formFields: [{ id: "password", error: why }] };
-  const hash = await hashPassword(password, ctx.config.bcryptCost);
-  const now = ctx.clock.now();
-  const revoked = await ctx.store.writeTx(async (tx) => {
-    await users.updatePasswordHash(tx, userId, hash, now);
-    const n = await revokeUserSessions(tx, userId, now, "password_changed");
-    const deletedResetTokens = await tokens.deleteUserTokens(tx, userId, "password_reset");
-    await insertEvent(tx, { at: now, type: "user.password_changed", userId, data: { source, revokedSessions: n, deletedResetTokens } });
-    await queueMail(tx, ctx, { kind: "password_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });
-    return n;
-  });
-  notifyOutbox(ctx);
-  return { status: "OK", revokedSessions: revoked };
 }
 
 /** Marks the user's current email verified. Returns false when it already was. */
@@ -196,18 +112,27 @@ export async function verifyUserEmail(ctx: CoreContext, userId: string, source =
     const row = await users.findUserById(tx, userId);
     if (!row) return false;
     const changed = await users.markEmailVerified(tx, userId, row.email, now);
-    if (changed) await insertEvent(tx, { at: now, type: "user.email_verified", userId, data: { email: row.email, source } });
+    if (changed) {
+      await insertEvent(tx, { at: now, type: "user.email_verified", userId, data: { email: row.email, source } });
+      await linkAfterVerification(tx, ctx, userId, row.email, source);
+    }
     return changed;
   });
 }
 
-/** Deletes a user and everything attached to them; the audit log keeps the event. */
+/**
+ * Deletes the person a user id names, every login method linked into them included, and
+ * everything attached; the audit log keeps the event.
+ */
 export async function deleteUser(ctx: CoreContext, userId: string, source = "api"): Promise<boolean> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    const gone = await users.deleteUser(tx, userId);
-    if (gone) await insertEvent(tx, { at: now, type: "user.deleted", userId, data: { source } });
-    return gone;
+    const personId = await people.findPersonId(tx, userId);
+    if (personId === undefined) return false;
+    const members = await people.findPersonMemberIds(tx, personId);
+    for (const id of members.reverse()) await users.deleteUser(tx, id);
+    await insertEvent(tx, { at: now, type: "user.deleted", userId: personId, data: { source, ...(members.length > 1 ? { recipeUserIds: members } : {}) } });
+    return true;
   });
 }
 
@@ -235,12 +160,12 @@ export async function findUsersByRef(ctx: CoreContext, idOrEmail: string): Promi
   }
   const email = canonicalEmail(idOrEmail);
   const ids = new Set((await users.findUsersByEmail(db, email)).map((r) => r.id));
-  const cred = await users.findCredentialByEmail(db, email);
+  const cred = await credentials.findCredentialByEmail(db, email);
   if (cred) ids.add(cred.user_id);
-  const out: UserView[] = [];
+  const out = new Map<string, UserView>();
   for (const id of ids) {
     const u = await getUser(db, id);
-    if (u) out.push(u);
+    if (u) out.set(u.id, u);
   }
-  return out.sort((a, b) => a.timeJoined - b.timeJoined);
+  return [...out.values()].sort((a, b) => a.timeJoined - b.timeJoined);
 }

@@ -10,8 +10,9 @@ import type { KeyRing } from "./signing-keys.js";
  * - an entry is used only while now < exp by the injected clock (no leeway: at exp the full check
  *   decides), and the other time claims only become truer as time passes;
  * - an entry remembers the KeyObject that verified it and is used only while the key ring still
- *   hands out that very key for its kid: a retired key past its window, a removed key, or any key
- *   reload drops it (the next request verifies in full again).
+ *   hands out that very key for its kid: a retired key past its window, a removed key, or a key
+ *   whose stored text changed drops it (the next request verifies in full again). A reload keeps
+ *   unchanged keys, so it keeps their entries too.
  * Revocation is not cached here: routes that check the session row still do so on every request.
  */
 const MAX_ENTRIES = 10_000;

@@ -2,12 +2,15 @@ import { createApp, createRouter, defineEventHandler, H3Error, setResponseHeader
 import { AuthError } from "../core/errors.js";
 import { createAdminHandler } from "./admin/mount.js";
 import { isBusyError } from "../store/database.js";
+import { classifyOutage } from "../store/outage.js";
 import { metricsHandler, requestMetricsHook } from "./metrics.js";
 import { corsHandler } from "./cors.js";
+import { devHostGuard } from "./dev-host-guard.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
 import { buildPageHandler, pageRoutes } from "./pages/routes.js";
 import { guardRoute } from "./limit-guard.js";
+import { createForwardedHeaderWarning } from "./forwarded-warning.js";
 import { routes } from "./routes.js";
 
 /** Builds the h3 app from the route table. */
@@ -15,7 +18,13 @@ export function createHttpApp(deps: HttpDeps): H3App {
   const logger = deps.ctx.logger;
   const app = createApp({
     onError: (err, event) => {
-      if (isBusyError(err instanceof H3Error && err.cause ? err.cause : err)) deps.ctx.metrics.databaseBusy();
+      const cause = err instanceof H3Error && err.cause ? err.cause : err;
+      if (isBusyError(cause)) deps.ctx.metrics.databaseBusy();
+      const outage = classifyOutage(cause);
+      if (outage) {
+        deps.ctx.metrics.databaseUnavailable(outage);
+        deps.noteOutage?.(outage, cause);
+      }
       if (event.handled) return;
       const body = sendError(event, err, logger);
       setResponseHeaders(event, { "content-type": "application/json; charset=utf-8" });
@@ -34,6 +43,11 @@ export function createHttpApp(deps: HttpDeps): H3App {
       "content-type": "application/json; charset=utf-8",
     });
   }));
+  // Before every route, the admin API included: DNS rebinding must reach nothing in development.
+  const hostGuard = devHostGuard(deps.ctx.config);
+  if (hostGuard) app.use(hostGuard);
+  const forwarded = createForwardedHeaderWarning(deps.ctx.config, logger);
+  if (forwarded) app.use(forwarded);
   // Before CORS: /admin/* must never carry CORS headers (server-to-server only, see admin/mount.ts).
   app.use(createAdminHandler(deps));
   app.use(corsHandler(deps.ctx.config));

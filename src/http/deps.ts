@@ -1,10 +1,13 @@
 import type { CoreContext } from "../core/context.js";
+import type { OutageKind } from "../store/outage.js";
 import type { DevMailFeed } from "./pages/dev-mail-events.js";
 
 /** What the HTTP layer is given by the composition root (app.ts). */
 export interface HttpDeps {
   ctx: CoreContext;
   readiness(): Promise<{ ready: boolean; reason?: string }>;
+  /** Hears each request that failed because the database is away, read-only or full (ops/outage-monitor.ts). */
+  noteOutage?(kind: OutageKind, err: unknown): void;
   /** Set when /metrics is served on the API port (--metrics without --metrics-port). */
   metricsEndpoint?: { render(): Promise<{ contentType: string; body: string }> };
   /** The development inbox's live feed (development mode only). */

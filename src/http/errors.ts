@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import { H3Error, type H3Event, setResponseHeader, setResponseStatus } from "h3";
 import { AuthError, type ErrorCode } from "../core/errors.js";
 import { isBusyError } from "../store/database.js";
+import { classifyOutage, CommitOutcomeUnknownError, type OutageKind } from "../store/outage.js";
 import { HttpInputError } from "./body.js";
 import { exposeHeaders } from "./session-transport.js";
 import type { Logger } from "../util/logger.js";
@@ -20,6 +21,19 @@ const statusOf: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
 };
 
+/**
+ * What a client is told during a database outage (store/outage.ts kinds): always 503 + Retry-After,
+ * so a client or load balancer can tell "retry in a moment" from a bug. A full or read-only disk
+ * is not over in a second: those ask for a longer wait.
+ */
+const outageAnswers: Record<OutageKind | "commit-unknown", { reason: string; message: string; retryAfter: number }> = {
+  unreachable: { reason: "database_unreachable", message: "The database is unreachable; please retry in a moment.", retryAfter: 1 },
+  io: { reason: "database_io_error", message: "The database had an I/O error; please retry in a moment.", retryAfter: 1 },
+  "read-only": { reason: "database_read_only", message: "The database is read-only for now: changes cannot be saved. Please retry later.", retryAfter: 5 },
+  full: { reason: "database_full", message: "The database's disk is full: changes cannot be saved. Please retry later.", retryAfter: 5 },
+  "commit-unknown": { reason: "database_unreachable", message: "The connection to the database was lost while saving: the change may or may not have been made. Check before retrying.", retryAfter: 1 },
+};
+
 /** The JSON body and status for any error thrown while handling a request (one place for all). */
 export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event): { status: number; body: Record<string, unknown>; retryAfter?: number } {
   // h3 wraps what a handler throws in an H3Error; the original is its cause.
@@ -30,6 +44,12 @@ export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event):
     return { status: statusOf[err.code], body, retryAfter: err.details.retryAfterSeconds };
   }
   if (err instanceof HttpInputError) return { status: err.status, body: { message: err.message } };
+  const outage = classifyOutage(err);
+  if (outage) {
+    // Logged once per outage by the outage monitor (app.ts onError), not here per request.
+    const o = outageAnswers[err instanceof CommitOutcomeUnknownError ? "commit-unknown" : outage];
+    return { status: 503, body: { message: o.message, reason: o.reason }, retryAfter: o.retryAfter };
+  }
   if (isBusyError(err)) {
     logger.warn("database busy", { requestId: currentRequestId(), path: event?.path });
     return { status: 503, body: { message: "The database is busy; please retry." }, retryAfter: 1 };

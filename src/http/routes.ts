@@ -1,23 +1,17 @@
 import type { EventHandler } from "h3";
 import type { WindowBucket } from "../core/limits.js";
 import type { HttpDeps } from "./deps.js";
-import { emailExists } from "./handlers/email-exists.js";
 import { emailVerifyStatus } from "./handlers/email-verify-status.js";
 import { emailVerify } from "./handlers/email-verify.js";
 import { emailVerifyToken } from "./handlers/email-verify-token.js";
 import { healthz, readyz } from "./handlers/health.js";
-import { appleCallback } from "./handlers/apple-callback.js";
-import { authorisationUrl } from "./handlers/authorisation-url.js";
 import { loginMethods } from "./handlers/login-methods.js";
-import { signInUpHandler } from "./handlers/sign-in-up.js";
-import { passwordReset } from "./handlers/password-reset.js";
-import { passwordResetToken } from "./handlers/password-reset-token.js";
 import { jwks, openidConfiguration } from "./handlers/jwks.js";
 import { openApi } from "./handlers/openapi.js";
+import { emailPasswordRoutes } from "../methods/email-password/routes.js";
+import { thirdPartyRoutes } from "../methods/third-party/routes.js";
 import { refresh } from "./handlers/refresh.js";
-import { signIn } from "./handlers/signin.js";
 import { signOut } from "./handlers/signout.js";
-import { signUp } from "./handlers/signup.js";
 
 export type Method = "GET" | "POST";
 
@@ -42,28 +36,23 @@ export interface Route {
   limits?: readonly WindowBucket[];
 }
 
-const tokenSubmission = ["invalid-token-ip", "token-ip"] as const;
-
+/**
+ * The kernel's routes (health, sessions, email verification, keys), then each sign-in method's
+ * slice, declared in its room (src/methods/<method>/routes.ts).
+ */
 export const routes: readonly Route[] = [
   { method: "GET", path: "/healthz", session: "none", handler: healthz, root: true },
   { method: "GET", path: "/readyz", session: "none", handler: readyz, root: true },
-  { method: "POST", path: "/signup", session: "none", handler: signUp, limits: ["signup-ip"] },
-  { method: "POST", path: "/signin", session: "none", handler: signIn, limits: ["signin-ip"] }, // + signin-failures per address
-  { method: "GET", path: "/emailpassword/email/exists", session: "none", handler: emailExists, limits: ["email-exists-ip"] },
-  { method: "GET", path: "/signup/email/exists", session: "none", handler: emailExists, limits: ["email-exists-ip"] },
   { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh, limits: ["refresh-ip"] },
   { method: "POST", path: "/signout", session: "required+db", handler: signOut },
   { method: "GET", path: "/user/email/verify", session: "required+db", handler: emailVerifyStatus },
   { method: "POST", path: "/user/email/verify/token", session: "required+db", handler: emailVerifyToken, limits: ["mail-ip"] }, // + verify-cooldown, mail-hourly per address
   // required+db by default; "optional" when emailVerificationRequiresSession is off (the handler decides).
-  { method: "POST", path: "/user/email/verify", session: "required+db", handler: emailVerify, limits: tokenSubmission },
+  { method: "POST", path: "/user/email/verify", session: "required+db", handler: emailVerify, limits: ["invalid-token-ip", "token-ip"] },
   { method: "GET", path: "/jwt/jwks.json", session: "none", handler: jwks },
   { method: "GET", path: "/.well-known/openid-configuration", session: "none", handler: openidConfiguration },
   { method: "GET", path: "/openapi.json", session: "none", handler: openApi },
-  { method: "GET", path: "/authorisationurl", session: "none", handler: authorisationUrl },
-  { method: "POST", path: "/signinup", session: "none", handler: signInUpHandler, limits: ["signinup-ip"] },
   { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },
-  { method: "POST", path: "/callback/apple", session: "none", handler: appleCallback },
-  { method: "POST", path: "/user/password/reset/token", session: "none", handler: passwordResetToken, limits: ["mail-ip"] }, // + reset-cooldown, mail-hourly per address
-  { method: "POST", path: "/user/password/reset", session: "none", handler: passwordReset, limits: tokenSubmission },
+  ...emailPasswordRoutes,
+  ...thirdPartyRoutes,
 ];

@@ -48,16 +48,13 @@ export function currentRequestId(): string | undefined {
  * `onFatal` hears an uncaught error that belongs to no request (the process is then in an unknown
  * state; `serve` shuts down with exit 1 so a supervisor restarts it).
  */
-export async function startHttpServer(app: H3App, opts: { port: number; host: string; logger: Logger; onFatal?: (err: unknown) => void }): Promise<HttpServer> {
+export async function startHttpServer(app: H3App, opts: { port: number; host: string; bodyLimit: number; logger: Logger; onFatal?: (err: unknown) => void }): Promise<HttpServer> {
   const { port, host, logger } = opts;
   const handle = toNodeListener(app);
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const scope: RequestScope = { id: createRequestId(), method: req.method, url: req.url, res };
     res.setHeader("x-request-id", scope.id);
-    // Answered before its body arrived (a 401 or 413 that never reads it, an endless chunked upload):
-    // close the connection once the answer is out instead of reading the rest until a timeout.
-    const socket = req.socket;
-    res.once("finish", () => { if (!req.complete) socket.destroySoon(); });
+    keepConnectionAfterRefusal(req, res, opts.bodyLimit);
     requestScope.run(scope, () => {
       Promise.resolve(handle(req, res)).catch((err) => failRequest(scope, err, logger));
     });
@@ -107,6 +104,33 @@ export async function startHttpServer(app: H3App, opts: { port: number; host: st
       }
     },
   };
+}
+
+/**
+ * A request answered before its body was read (a 429, 401, 403 or 415 refuses it first) keeps its
+ * keep-alive connection: once the answer is out, Node reads and discards the rest of the body
+ * (IncomingMessage._dump), and the client's next request on that socket is served. Without this,
+ * a client behind a shared proxy saw random dropped connections instead of its 429. Only a body
+ * that cannot be worth reading closes the connection: one declared over the limit (told
+ * "Connection: close" before any answer, so the client does not reuse the socket) or one that
+ * passes the limit while it is being discarded (an endless chunked upload).
+ */
+function keepConnectionAfterRefusal(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const declared = req.headers["content-length"];
+  const tooLarge = declared !== undefined && !(Number(declared) <= limit);
+  if (tooLarge) res.setHeader("connection", "close");
+  // At "prefinish", before Node's own "finish" listener would dump the body unseen (its parser then
+  // drops the bytes without counting them): reading it here, Node leaves it to us.
+  res.once("prefinish", () => {
+    if (req.complete || req.readableFlowing) return;
+    if (tooLarge) return void res.once("finish", () => req.socket.destroySoon());
+    let discarded = 0;
+    req.on("data", (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > limit) req.socket.destroy();
+    });
+    req.resume();
+  });
 }
 
 /** Logs a request's failure with its id; answers 500 if nothing was sent yet, else ends the socket. */

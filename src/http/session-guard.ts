@@ -9,7 +9,10 @@ import { ACCESS_COOKIE, attachTokens, clearTokens, cookiePolicy, readBearer, rea
 
 /** An authenticated request. */
 export interface SessionInfo {
+  /** The login method's user the session was started with (`rsub`): sessions and verification use it. */
   userId: string;
+  /** The person (`sub`): the user id the app sees, equal to userId unless methods are linked. */
+  primaryUserId: string;
   sessionHandle: string;
   payload: AccessTokenPayload;
   /** Where the access token came from; updated tokens go back the same way. */
@@ -55,10 +58,10 @@ export async function optionalSession(event: H3Event, deps: HttpDeps, opts: Sess
   if (!found) return undefined;
   if (needsCsrfHeader(event, deps, found.mode)) throw tryRefresh();
   const payload = await verifyAccessTokenCached(deps.ctx, found.token, found.header);
-  const session: SessionInfo = { userId: payload.sub, sessionHandle: payload.sessionHandle, payload, mode: found.mode };
+  const session: SessionInfo = { userId: payload.rsub, primaryUserId: payload.sub, sessionHandle: payload.sessionHandle, payload, mode: found.mode };
   if (opts.checkDatabase) {
     const state = await getSessionState(deps.ctx, payload.sessionHandle);
-    if (!state.active || state.userId !== payload.sub) {
+    if (!state.active || state.userId !== payload.rsub) {
       clearTokens(event, deps.ctx.config, found.mode);
       throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
     }

@@ -1,6 +1,16 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "other";
+export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "other";
+/** Every action, in the order filters list them. */
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "other"];
+/** How people read an action (inbox, tail-mail). */
+export const caughtActionLabels: Record<CaughtAction, string> = {
+  "verify-email": "Verify email",
+  "reset-password": "Reset password",
+  "password-changed": "Password changed",
+  "third-party-account": "Third-party account notice",
+  other: "Other",
+};
 
 /** A caught message as `authsvc tail-mail` shows it. */
 export interface CaughtMailView {
@@ -32,8 +42,9 @@ export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
     } catch { /* not a URL after all */ }
   }
   const header = headers.get("x-authsvc-action");
-  const action: CaughtAction = header === "verify-email" || (!header && path.endsWith("/verify-email")) ? "verify-email"
-    : header === "reset-password" || (!header && path.endsWith("/reset-password")) ? "reset-password" : "other";
+  // authsvc's own mail says what it is; other mail is read from its link.
+  const action: CaughtAction = header ? (caughtActions.find((a) => a === header && a !== "other") ?? "other")
+    : path.endsWith("/verify-email") ? "verify-email" : path.endsWith("/reset-password") ? "reset-password" : "other";
   const expires = headers.get("x-authsvc-expires-at");
   return {
     id: Number(row.id),

@@ -1,5 +1,6 @@
 import type { Store } from "../store/database.js";
 import * as outbox from "../store/outbox.js";
+import { classifyOutage, type OutageKind } from "../store/outage.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import { createId } from "../util/random.js";
@@ -23,6 +24,8 @@ export interface OutboxWorkerOptions {
   batchSize?: number;
   /** Attempts before a message is marked failed for good. */
   maxAttempts?: number;
+  /** Hears a pass that failed because the database is away (logged once per outage there, not per pass). */
+  noteOutage?: (kind: OutageKind, err: unknown) => void;
 }
 
 export interface OutboxWorker {
@@ -143,7 +146,11 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     if (looping) { again = true; return; }
     looping = true;
     void track(pass()
-      .catch((err) => o.logger.warn("mail outbox pass failed", { err }))
+      .catch((err) => {
+        const outage = o.noteOutage && classifyOutage(err);
+        if (outage) o.noteOutage!(outage, err);
+        else o.logger.warn("mail outbox pass failed", { err });
+      })
       .finally(() => {
         looping = false;
         if (again) { again = false; loop(); }

@@ -4,6 +4,9 @@
  * Values are HTML-escaped in the HTML part, and control characters are removed from the subject, so
  * no value can inject markup or a header.
  */
+import { describeDurationInWords } from "../util/duration.js";
+import { renderMailLayout } from "./html-layout.js";
+
 export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed";
 export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed"];
 
@@ -32,22 +35,42 @@ const defaults: Record<MailKind, Required<TemplateOverride>> = {
   email_verification: {
     subject: "Verify your email address",
     text: "Hello,\n\nplease confirm that {{email}} is your email address by opening this link:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, you can ignore this mail.\n",
-    html: "<p>Hello,</p><p>please confirm that <b>{{email}}</b> is your email address:</p><p><a href=\"{{link}}\">Verify my email address</a></p><p>Or paste this link into your browser:<br>{{link}}</p><p>The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, you can ignore this mail.</p>",
+    html: renderMailLayout({
+      title: "Verify your email address",
+      intro: ["Hello,", "please confirm that <strong>{{email}}</strong> is your email address."],
+      button: "Verify my email address",
+      outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, you can ignore this mail."],
+    }),
   },
   password_reset: {
     subject: "Reset your password",
     text: "Hello,\n\nsomeone (hopefully you) asked to reset the password of the account {{email}}. Choose a new password here:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, ignore this mail: your password stays as it is.\n",
-    html: "<p>Hello,</p><p>someone (hopefully you) asked to reset the password of the account <b>{{email}}</b>.</p><p><a href=\"{{link}}\">Choose a new password</a></p><p>Or paste this link into your browser:<br>{{link}}</p><p>The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, ignore this mail: your password stays as it is.</p>",
+    html: renderMailLayout({
+      title: "Reset your password",
+      intro: ["Hello,", "someone (hopefully you) asked to reset the password of the account <strong>{{email}}</strong>."],
+      button: "Choose a new password",
+      outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, ignore this mail: your password stays as it is."],
+    }),
   },
   third_party_account: {
     subject: "How you sign in",
     text: "Hello,\n\nsomeone (hopefully you) asked to reset the password of the account {{email}}. This account has no password: it signs in with {{provider}}. Use the \"Continue with {{provider}}\" button here:\n\n{{link}}\n\nIf you did not ask for this, you can ignore this mail.\n",
-    html: "<p>Hello,</p><p>someone (hopefully you) asked to reset the password of the account <b>{{email}}</b>. This account has no password: it signs in with <b>{{provider}}</b>.</p><p><a href=\"{{link}}\">Sign in with {{provider}}</a></p><p>If you did not ask for this, you can ignore this mail.</p>",
+    html: renderMailLayout({
+      title: "How you sign in",
+      intro: ["Hello,", "someone (hopefully you) asked to reset the password of the account <strong>{{email}}</strong>. This account has no password: it signs in with <strong>{{provider}}</strong>. Use the “Continue with {{provider}}” button on the sign-in page."],
+      button: "Sign in with {{provider}}",
+      outro: ["If you did not ask for this, you can ignore this mail."],
+    }),
   },
   password_changed: {
     subject: "Your password was changed",
     text: "Hello,\n\nthe password of the account {{email}} was just changed, and every device signed in to it was signed out.\n\nIf this was not you, reset your password at once:\n\n{{link}}\n",
-    html: "<p>Hello,</p><p>the password of the account <b>{{email}}</b> was just changed, and every device signed in to it was signed out.</p><p>If this was not you, <a href=\"{{link}}\">reset your password</a> at once.</p>",
+    html: renderMailLayout({
+      title: "Your password was changed",
+      intro: ["Hello,", "the password of the account <strong>{{email}}</strong> was just changed, and every device signed in to it was signed out.", "If this was not you, reset your password at once."],
+      button: "Reset my password",
+      outro: ["If it was you, there is nothing to do."],
+    }),
   },
 };
 
@@ -74,19 +97,15 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** "1 hour", "1 day", "90 minutes": how long a token lives, for the mail text. */
-export function describeValidity(ms: number): string {
-  const units: Array<[number, string]> = [[86_400_000, "day"], [3_600_000, "hour"], [60_000, "minute"]];
-  for (const [size, name] of units) if (ms >= size && ms % size === 0) return `${ms / size} ${name}${ms / size === 1 ? "" : "s"}`;
-  return `${Math.round(ms / 60_000)} minutes`;
-}
+/** "1 hour", "1 day", "90 minutes": how long a token lives, for the mail text (the pages say it too). */
+export { describeDurationInWords as describeValidity } from "../util/duration.js";
 
 function valuesOf(v: MailVars): Record<string, string> {
   return {
     email: v.email,
     link: v.link,
     expiresAt: v.expiresAt === undefined ? "" : new Date(v.expiresAt).toISOString().replace(/\.\d{3}Z$/, "Z").replace("T", " ").replace("Z", " UTC"),
-    validFor: v.validForMs === undefined ? "" : describeValidity(v.validForMs),
+    validFor: v.validForMs === undefined ? "" : describeDurationInWords(v.validForMs),
     provider: v.provider ?? "",
     websiteUrl: v.websiteUrl,
   };

@@ -24,6 +24,15 @@ export interface MailTransport {
 /** A failed delivery, with the relay's reply when there was one. The message never holds credentials. */
 export class SmtpError extends Error {
   override name = "SmtpError";
+  /**
+   * Whether the relay answered at all: false when no SMTP conversation took place (connection
+   * refused, DNS, timeout, TLS), so "could not connect" is never reported as "the relay refused".
+   */
+  readonly reachedRelay: boolean;
+  constructor(message: string, reachedRelay: boolean) {
+    super(message);
+    this.reachedRelay = reachedRelay;
+  }
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
@@ -90,7 +99,7 @@ function wrap(transporter: Transporter, description: string): MailTransport {
         });
         return String(info.response ?? "");
       } catch (err) {
-        throw new SmtpError(describeSmtpError(err));
+        throw new SmtpError(describeSmtpError(err), relayAnswered(err));
       }
     },
     close: () => transporter.close(),
@@ -103,6 +112,12 @@ export function describeSmtpError(err: unknown): string {
   if (typeof e?.response === "string" && e.response) return e.response;
   const msg = typeof e?.message === "string" ? e.message : String(err);
   return typeof e?.code === "string" && !msg.startsWith(e.code) ? `${e.code}: ${msg}` : msg;
+}
+
+/** nodemailer sets a response (code) only when the relay said something; connection failures carry none. */
+function relayAnswered(err: unknown): boolean {
+  const e = err as { response?: unknown; responseCode?: unknown };
+  return (typeof e?.response === "string" && e.response !== "") || typeof e?.responseCode === "number";
 }
 
 function envelopeAddress(from: string): string {

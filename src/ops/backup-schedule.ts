@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
+import { ensurePrivateDir } from "../util/private-files.js";
 import { backupSqlite, type CopyReport } from "./backup.js";
 
 export interface BackupSchedule {
@@ -24,7 +25,7 @@ export function backupFileName(at: number): string {
  * not doubled. Failures are logged and the next run tries again.
  */
 export function startBackupSchedule(o: { file: string; dir: string; everyMs: number; keep: number; clock: Clock; logger: Logger }): BackupSchedule {
-  mkdirSync(o.dir, { recursive: true });
+  ensurePrivateDir(o.dir); // a new folder of backups is 0700; the files in it are 0600 (backup.ts)
   let running: Promise<CopyReport | undefined> | undefined;
   const run = async (): Promise<CopyReport | undefined> => {
     try {

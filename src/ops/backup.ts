@@ -1,6 +1,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { ensurePrivateFile } from "../util/private-files.js";
 import { copySqliteDatabase, fileSize, finishSqliteCopy, fsyncFileAndDir, type CopyReport } from "./sqlite-copy.js";
 
 export type { CopyReport } from "./sqlite-copy.js";
@@ -30,6 +31,7 @@ export async function backupSqlite(sourceFile: string, dest: string, opts: { for
   if (!existsSync(dirname(dest))) throw new OpsError(`the directory ${dirname(dest)} does not exist`);
   const tmp = besideName(dest, "backup");
   try {
+    ensurePrivateFile(tmp); // the copy holds every password hash: 0600 from its first byte
     await copySqliteDatabase(sourceFile, tmp);
     const tables = await finishSqliteCopy(tmp);
     fsyncFileAndDir(tmp);

@@ -26,7 +26,7 @@ export async function* exportUsers(store: Store, opts: { batchSize?: number } = 
         email: m.email,
         verified: m.verified,
         timeJoined: m.timeJoined,
-        ...(m.recipeId === "emailpassword" ? { passwordHash: hashes.get(u.id)! } : {}),
+        ...(m.recipeId === "emailpassword" ? { passwordHash: hashes.get(m.recipeUserId)! } : {}),
         ...(m.thirdParty ? { thirdParty: m.thirdParty } : {}),
       })),
     }));

@@ -2,9 +2,9 @@ import type { Kysely } from "kysely";
 import type { CoreContext } from "../core/context.js";
 import type { DB } from "../store/schema.js";
 import { isUniqueViolation } from "../store/database.js";
-import { findExistingCredentialEmails, findExistingIdentities, findExistingUserIds, insertImportRows, type ImportRows } from "../store/user-import.js";
+import { findAddressOwners, findExistingIdentities, findExistingUserIds, insertImportRows, type ImportRows } from "../store/user-import.js";
 import { createId } from "../util/random.js";
-import { parseImportLine, type ImportUser } from "./user-record.js";
+import { addressesOf, parseImportLine, type ImportUser } from "./user-record.js";
 
 export interface RowIssue { line: number; reason: string }
 
@@ -22,14 +22,15 @@ export interface ImportReport {
 
 export const MAX_LISTED = 1000;
 
-interface Pending { line: number; user: ImportUser; id: string }
+interface Pending { line: number; user: ImportUser; id: string; addresses: string[] }
 
 /**
  * Imports users from JSONL lines (see user-record.ts). Rows are validated without hashing
  * anything (hashes are kept as they are and upgraded at first sign-in), then written in batches
- * of `batchSize`, one transaction each, as multi-row INSERTs. A row whose id, email/password
- * address or third-party identity exists already, in the database or earlier in the file, is
- * skipped, so a second run of the same file creates nothing. Bad rows are refused with their line
+ * of `batchSize`, one transaction each, as multi-row INSERTs. A row whose id or third-party
+ * identity exists already, or one of whose addresses belongs to a user already (one address, one
+ * person), in the database or earlier in the file, is skipped, so a second run of the same file
+ * creates nothing. Bad rows are refused with their line
  * number. `dryRun` runs every check and writes nothing.
  */
 export async function importUsers(ctx: CoreContext, lines: AsyncIterable<string>, opts: { dryRun?: boolean; batchSize?: number; source?: string; onBatch?: (r: ImportReport) => void } = {}): Promise<ImportReport> {
@@ -39,7 +40,7 @@ export async function importUsers(ctx: CoreContext, lines: AsyncIterable<string>
   const note = (list: RowIssue[], issue: RowIssue) => { if (list.length < MAX_LISTED) list.push(issue); };
   const skip = (line: number, reason: string) => { report.skipped++; note(report.skippedRows, { line, reason }); };
   // Where each id, address and identity was first seen in this file: a later row repeating one is a duplicate.
-  const seenIds = new Map<string, number>(), seenEmails = new Map<string, number>(), seenIdentities = new Map<string, number>();
+  const seenIds = new Map<string, number>(), seenAddresses = new Map<string, number>(), seenIdentities = new Map<string, number>();
   let batch: Pending[] = [];
 
   const flush = async () => {
@@ -47,17 +48,20 @@ export async function importUsers(ctx: CoreContext, lines: AsyncIterable<string>
     const pending = batch;
     batch = [];
     const run = async (db: Kysely<DB>) => {
-      const [ids, emails, identities] = await Promise.all([
+      const [ids, owners, identities] = await Promise.all([
         findExistingUserIds(db, pending.map((p) => p.id)),
-        findExistingCredentialEmails(db, pending.flatMap((p) => (p.user.credential ? [p.user.credential.email] : []))),
+        findAddressOwners(db, pending.flatMap((p) => p.addresses)),
         findExistingIdentities(db, pending.flatMap((p) => p.user.identities)),
       ]);
       const fresh: Pending[] = [], dup: RowIssue[] = [];
       for (const p of pending) {
+        const identity = p.user.identities.find((i) => identities.has(`${i.providerId}\n${i.providerUserId}`));
+        const taken = p.addresses.find((a) => owners.has(a));
         const why = ids.has(p.id) ? `user ${p.id} exists`
-          : p.user.credential && emails.has(p.user.credential.email) ? `an email/password user ${p.user.credential.email} exists`
-          : p.user.identities.find((i) => identities.has(`${i.providerId}\n${i.providerUserId}`));
-        if (why) dup.push({ line: p.line, reason: typeof why === "string" ? why : `${why.providerId} user ${why.providerUserId} exists` });
+          : identity ? `${identity.providerId} user ${identity.providerUserId} exists`
+          : taken ? `the address ${taken} belongs to user ${owners.get(taken)}`
+          : undefined;
+        if (why) dup.push({ line: p.line, reason: why });
         else fresh.push(p);
       }
       if (!dryRun && fresh.length > 0) await insertImportRows(db, toRows(fresh, ctx.clock.now(), opts.source ?? "import"));
@@ -81,12 +85,12 @@ export async function importUsers(ctx: CoreContext, lines: AsyncIterable<string>
       note(report.refusedRows, { line: lineNo, reason: parsed.refused });
       continue;
     }
-    const p: Pending = { line: lineNo, user: parsed, id: parsed.id ?? createId() };
+    const p: Pending = { line: lineNo, user: parsed, id: parsed.id ?? createId(), addresses: addressesOf(parsed) };
     const keys = identityKeys(parsed);
-    const earlier = seenIds.get(p.id) ?? (parsed.credential && seenEmails.get(parsed.credential.email)) ?? keys.map((k) => seenIdentities.get(k)).find((l) => l !== undefined);
+    const earlier = seenIds.get(p.id) ?? [...p.addresses.map((a) => seenAddresses.get(a)), ...keys.map((k) => seenIdentities.get(k))].find((l) => l !== undefined);
     if (earlier !== undefined) { skip(lineNo, `duplicate of line ${earlier}`); continue; }
     seenIds.set(p.id, lineNo);
-    if (parsed.credential) seenEmails.set(parsed.credential.email, lineNo);
+    for (const a of p.addresses) seenAddresses.set(a, lineNo);
     for (const k of keys) seenIdentities.set(k, lineNo);
     batch.push(p);
     if (batch.length >= batchSize) await flush();
@@ -118,7 +122,7 @@ function toRows(list: Pending[], now: number, source: string): ImportRows {
   const rows: ImportRows = { users: [], credentials: [], identities: [], verified: [], events: [] };
   for (const { id, user } of list) {
     const joined = user.timeJoined ?? now;
-    rows.users.push({ id, email: user.email, time_joined: joined, updated_at: now });
+    rows.users.push({ id, email: user.email, time_joined: joined, updated_at: now, primary_user_id: null });
     if (user.credential) rows.credentials.push({ user_id: id, email: user.credential.email, password_hash: user.credential.hash, created_at: user.credential.createdAt ?? joined, updated_at: now });
     for (const i of user.identities) rows.identities.push({ provider_id: i.providerId, provider_user_id: i.providerUserId, user_id: id, email: i.email, created_at: i.createdAt ?? joined, updated_at: now });
     for (const email of user.verifiedEmails) rows.verified.push({ user_id: id, email, verified_at: now });

@@ -16,7 +16,7 @@ type RequestChildren = { count: Counter.Internal; duration: Histogram.Internal<s
 /**
  * Builds a registry of its own (not prom-client's global one: tests run many apps in one process)
  * with process metrics, HTTP request counts and latency by route pattern, sign-ins, rate-limit
- * refusals, database busy, caught mail, and outbox gauges collected on scrape by one cheap query.
+ * refusals, database busy and outages, caught mail, and outbox gauges collected on scrape by one cheap query.
  */
 export function createMetrics(deps: { store: Store; clock: Clock }): Metrics {
   const registry = new Registry();
@@ -29,6 +29,9 @@ export function createMetrics(deps: { store: Store; clock: Clock }): Metrics {
   const signIns = new Counter({ name: "authsvc_sign_ins_total", help: "Sign-in attempts by method and outcome", labelNames: ["method", "outcome"], registers: [registry] });
   const rateLimited = new Counter({ name: "authsvc_rate_limited_total", help: "Requests refused by a rate limit, by bucket", labelNames: ["bucket"], registers: [registry] });
   const busy = new Counter({ name: "authsvc_database_busy_total", help: "Requests answered 503 because the database stayed busy", registers: [registry] });
+  const unavailable = new Counter({ name: "authsvc_database_unavailable_total", help: "Requests answered 503 because the database was unreachable, read-only or full, by reason", labelNames: ["reason"], registers: [registry] });
+  const outages = new Counter({ name: "authsvc_database_outages_total", help: "Database outages seen (unreachable, read-only, full, io), by reason", labelNames: ["reason"], registers: [registry] });
+  const outageNow = new Gauge({ name: "authsvc_database_outage", help: "1 while a database outage of this reason is going on", labelNames: ["reason"], registers: [registry] });
   const caught = new Counter({ name: "authsvc_mail_caught_total", help: "Messages stored by the built-in mail catcher", registers: [registry] });
   const outbox = {
     pending: new Gauge({ name: "authsvc_outbox_pending", help: "Mail waiting in the outbox", registers: [registry] }),
@@ -64,6 +67,11 @@ export function createMetrics(deps: { store: Store; clock: Clock }): Metrics {
     signIn: (method, outcome) => signIns.labels(method, outcome).inc(),
     rateLimited: (bucket) => rateLimited.labels(bucket).inc(),
     databaseBusy: () => busy.inc(),
+    databaseUnavailable: (reason) => unavailable.labels(reason).inc(),
+    databaseOutage: (reason, active) => {
+      if (active) outages.labels(reason).inc();
+      outageNow.labels(reason).set(active ? 1 : 0);
+    },
     mailCaught: () => caught.inc(),
   };
 
@@ -81,7 +89,9 @@ export function createMetrics(deps: { store: Store; clock: Clock }): Metrics {
   return {
     sink,
     render: async () => {
-      await collectOutbox();
+      // During a database outage a scrape must still work: its counters are what shows the outage.
+      // The outbox gauges then keep their last values.
+      await collectOutbox().catch(() => {});
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };

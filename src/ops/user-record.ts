@@ -2,7 +2,7 @@ import { canonicalEmail, isValidEmail } from "../core/emails.js";
 import { checkStoredHashFormat } from "../core/passwords.js";
 
 /**
- * The JSONL format of `users export` and `users import`: one user per line (README "Import and
+ * The JSONL format of `users export` and `users import`: one user per line (docs/operations.md "Import and
  * export"). Export writes the full form; import also takes the short form other systems can
  * produce easily: {"email", "passwordHash", "verified"?}.
  */
@@ -110,6 +110,16 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
       refuse(`${where}.recipeId must be "emailpassword" or "thirdparty"`);
     }
   });
+  // One address, one person: the user's address must be one it signs in with, or a row could
+  // show someone else's address as its (verified) email while signing in as another address.
+  // Every verified address is then one a login method uses (they come from `email` or a method).
+  const own = addressesOf(user);
+  if (!own.includes(main)) refuse(`email ${main} is not the address of any of its login methods (${own.join(", ")})`);
   user.verifiedEmails = [...verified];
   return user;
+}
+
+/** Every address a row's login methods use (its `email` is one of them). */
+export function addressesOf(u: Pick<ImportUser, "credential" | "identities">): string[] {
+  return [...new Set([...(u.credential ? [u.credential.email] : []), ...u.identities.map((i) => i.email)])];
 }

@@ -4,7 +4,9 @@ import pg from "pg";
 import type { DB } from "./schema.js";
 import { loadNativeBinding } from "../native/addons.js";
 import { maskUrlPassword } from "../util/mask-url.js";
+import { ensurePrivateFile } from "../util/private-files.js";
 import { namedStatements } from "./prepared.js";
+import { runTransaction } from "./outage.js";
 import { SyncedSqliteDialect } from "./sqlite-driver.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 import { WalSync } from "./wal-sync.js";
@@ -17,6 +19,8 @@ export interface Store {
   dialect: Dialect;
   /** Where it points, with any password masked (for messages). */
   description: string;
+  /** SQLite only: the database file (absent for `:memory:`), for the disk checks of store/health.ts. */
+  file?: string;
   /** PostgreSQL only: the schema named by `?schema=` (the migrator creates it when missing). */
   pgSchema?: string;
   /**
@@ -70,9 +74,11 @@ function openSqlite(opts: OpenOptions): Store {
   // loads built-in modules only). better-sqlite3 takes a module or a path; its types know the path.
   const timeout = opts.busyTimeoutMs ?? 5000;
   const nativeBinding = loadNativeBinding("better-sqlite3") as string | undefined;
+  const memory = file === ":memory:";
+  // The file holds password hashes and signing keys: created 0600 (its -wal/-shm follow), whatever the umask.
+  if (!memory && opts.mustExist !== true) ensurePrivateFile(file);
   const raw = new Database(file, { timeout, fileMustExist: opts.mustExist === true, nativeBinding });
   const sync = opts.sqliteSynchronous ?? "FULL";
-  const memory = file === ":memory:";
   raw.pragma("journal_mode = WAL");
   // SQLite itself always runs NORMAL on a file: FULL's fsync at every commit would run on the event
   // loop. Under FULL the dialect waits for an fdatasync of the WAL off the loop instead (wal-sync.ts).
@@ -105,7 +111,7 @@ function openSqlite(opts: OpenOptions): Store {
     }
   }
   const db = new Kysely<DB>({ dialect: new SyncedSqliteDialect(raw, { walSync, checkpointer }) });
-  return { db, dialect: "sqlite", description: file, writeTx: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
+  return { db, dialect: "sqlite", description: file, file, writeTx: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
 }
 
 function openPostgres(opts: OpenOptions): Store {
@@ -121,6 +127,11 @@ function openPostgres(opts: OpenOptions): Store {
   });
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
+  // Nor may a checked-out one: pg-pool listens on a client only while it is idle, and a client that
+  // is in use (or being released) when the server goes away emits 'error' with nobody listening,
+  // which ends the process. With this listener the error stays with the client: its query fails,
+  // the request gets a 503, and the pool drops the dead client when it comes back (not queryable).
+  pool.on("connect", (client) => { client.on("error", () => {}); });
   // Hot-path queries (prepared.ts) go out as named statements: parsed and planned once per connection.
   pool.on("connect", (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -142,7 +153,8 @@ function openPostgres(opts: OpenOptions): Store {
     dialect: "postgres",
     description: maskUrlPassword(opts.url),
     pgSchema: schema,
-    writeTx: (fn) => db.transaction().execute(fn),
+    // A connection lost during COMMIT leaves the outcome unknown: say so (store/outage.ts).
+    writeTx: (fn) => runTransaction((body) => db.transaction().execute(body), fn),
     close: () => db.destroy(),
   };
 }

@@ -10,6 +10,8 @@ export interface UsersTable {
   email: string;
   time_joined: number;
   updated_at: number;
+  /** The person this login method belongs to (account linking); NULL: a person of its own. */
+  primary_user_id: string | null;
 }
 
 /** One email/password login per user; the email is unique among email/password logins. */

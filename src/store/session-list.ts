@@ -2,9 +2,10 @@ import type { Kysely } from "kysely";
 import type { DB } from "./schema.js";
 import type { SessionRow } from "./sessions.js";
 
-/** A user's sessions that are neither revoked nor expired, newest first. */
-export async function listLiveSessions(db: Kysely<DB>, userId: string, now: number): Promise<SessionRow[]> {
-  return db.selectFrom("sessions").selectAll().where("user_id", "=", userId)
+/** The sessions of these users (a person's login methods) that are neither revoked nor expired, newest first. */
+export async function listLiveSessions(db: Kysely<DB>, userIds: string[], now: number): Promise<SessionRow[]> {
+  if (userIds.length === 0) return [];
+  return db.selectFrom("sessions").selectAll().where("user_id", "in", userIds)
     .where("revoked_at", "is", null).where("expires_at", ">", now)
     .orderBy("created_at", "desc").orderBy("handle").execute();
 }

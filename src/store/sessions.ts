@@ -13,6 +13,24 @@ export async function revokeUserSessions(db: Kysely<DB>, userId: string, now: nu
   return Number(r.numUpdatedRows);
 }
 
+/**
+ * Revokes a user's live sessions beyond the newest `keep` (oldest first); returns how many. On
+ * PostgreSQL the user's row is locked first, so two sign-ins at once cannot both count the same
+ * sessions and pass the cap together (SQLite writes one transaction at a time anyway).
+ */
+export async function revokeSessionsBeyond(db: Kysely<DB>, userId: string, keep: number, now: number, reason: string): Promise<number> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await db.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
+  }
+  const excess = await db.selectFrom("sessions").select("handle")
+    .where("user_id", "=", userId).where("revoked_at", "is", null).where("expires_at", ">", now)
+    .orderBy("created_at", "desc").orderBy("handle", "desc").limit(1_000_000_000).offset(keep).execute();
+  if (excess.length === 0) return 0;
+  await db.updateTable("sessions").set({ revoked_at: now, revoke_reason: reason })
+    .where("handle", "in", excess.map((r) => r.handle)).where("revoked_at", "is", null).execute();
+  return excess.length;
+}
+
 export async function insertSession(db: Kysely<DB>, row: SessionRow): Promise<void> {
   await db.insertInto("sessions").values(row).execute();
 }
@@ -21,11 +39,11 @@ export async function insertSession(db: Kysely<DB>, row: SessionRow): Promise<vo
 // (prepared statements on PostgreSQL), see prepared.ts.
 const insertRefreshTokenQuery = prepareQuery<[string, string, string | null, number, number, number | null], unknown>(6, (db, token_hash, session_handle, parent_hash, created_at, expires_at, rotated_at) =>
   db.insertInto("refresh_tokens").values({ token_hash, session_handle, parent_hash, created_at, expires_at, rotated_at }));
-const findRefreshTokenQuery = prepareQuery<[string], { token_hash: string; session_handle: string; expires_at: number; rotated_at: number | null; user_id: string; revoked_at: number | null; session_expires_at: number; session_created_at: number; verified_at: number | null }>(1, (db, hash) =>
+const findRefreshTokenQuery = prepareQuery<[string], { token_hash: string; session_handle: string; expires_at: number; rotated_at: number | null; user_id: string; primary_user_id: string | null; revoked_at: number | null; session_expires_at: number; session_created_at: number; verified_at: number | null }>(1, (db, hash) =>
   db.selectFrom("refresh_tokens as r").innerJoin("sessions as s", "s.handle", "r.session_handle")
     .innerJoin("users as u", "u.id", "s.user_id")
     .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
-    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "s.revoked_at", "s.expires_at as session_expires_at", "s.created_at as session_created_at", "v.verified_at"])
+    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "u.primary_user_id", "s.revoked_at", "s.expires_at as session_expires_at", "s.created_at as session_created_at", "v.verified_at"])
     .where("r.token_hash", "=", hash));
 const markRotatedQuery = prepareQuery<[number, string], unknown>(2, (db, now, hash) =>
   db.updateTable("refresh_tokens").set({ rotated_at: now }).where("token_hash", "=", hash).where("rotated_at", "is", null));

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from "kysely";
 import type { DB, EventsTable, ThirdPartyIdentitiesTable, VerifiedEmailsTable } from "./schema.js";
-import type { CredentialRow, UserRow } from "./users.js";
+import type { UserRow } from "./users.js";
+import type { CredentialRow } from "../methods/email-password/store.js";
 
 /** Which of these user ids exist already. */
 export async function findExistingUserIds(db: Kysely<DB>, ids: string[]): Promise<Set<string>> {
@@ -9,11 +10,17 @@ export async function findExistingUserIds(db: Kysely<DB>, ids: string[]): Promis
   return new Set(rows.map((r) => r.id));
 }
 
-/** Which of these addresses have an email/password login already. */
-export async function findExistingCredentialEmails(db: Kysely<DB>, emails: string[]): Promise<Set<string>> {
-  if (emails.length === 0) return new Set();
-  const rows = await db.selectFrom("email_password_credentials").select("email").where("email", "in", emails).execute();
-  return new Set(rows.map((r) => r.email));
+/**
+ * Which of these addresses belong to a user already (as a user's address, an email/password login
+ * or a third-party identity's address), with one owner each: address -> user id.
+ */
+export async function findAddressOwners(db: Kysely<DB>, emails: string[]): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map();
+  const rows = await db.selectFrom("users").select(["email", "id as user_id"]).where("email", "in", emails)
+    .union(db.selectFrom("email_password_credentials").select(["email", "user_id"]).where("email", "in", emails))
+    .union(db.selectFrom("third_party_identities").select(["email", "user_id"]).where("email", "in", emails))
+    .execute();
+  return new Map(rows.map((r) => [r.email, r.user_id]));
 }
 
 /** Which of these (provider, provider user) pairs exist already, as "provider\nuser" keys. */

@@ -1,38 +1,15 @@
-import type { Kysely, Selectable } from "kysely";
-import type { DB, UsersTable, EmailPasswordCredentialsTable } from "./schema.js";
-import type { IdentityRow } from "./third-party.js";
+import type { Insertable, Kysely, Selectable } from "kysely";
+import type { DB, UsersTable } from "./schema.js";
 
 export type UserRow = Selectable<UsersTable>;
-export type CredentialRow = Selectable<EmailPasswordCredentialsTable>;
 
 /** Inserts a user row. */
-export async function insertUser(db: Kysely<DB>, row: UserRow): Promise<void> {
+export async function insertUser(db: Kysely<DB>, row: Insertable<UsersTable>): Promise<void> {
   await db.insertInto("users").values(row).execute();
-}
-
-/** Inserts an email/password credential; throws a unique violation if the email has one already. */
-export async function insertCredential(db: Kysely<DB>, row: CredentialRow): Promise<void> {
-  await db.insertInto("email_password_credentials").values(row).execute();
 }
 
 export async function findUserById(db: Kysely<DB>, id: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
-}
-
-export async function findCredentialByEmail(db: Kysely<DB>, email: string): Promise<CredentialRow | undefined> {
-  return db.selectFrom("email_password_credentials").selectAll().where("email", "=", email).executeTakeFirst();
-}
-
-export async function findCredentialByUserId(db: Kysely<DB>, userId: string): Promise<CredentialRow | undefined> {
-  return db.selectFrom("email_password_credentials").selectAll().where("user_id", "=", userId).executeTakeFirst();
-}
-
-export async function findIdentitiesByUserId(db: Kysely<DB>, userId: string): Promise<IdentityRow[]> {
-  return db.selectFrom("third_party_identities").selectAll().where("user_id", "=", userId).orderBy("created_at").execute();
-}
-
-export async function findIdentitiesByEmail(db: Kysely<DB>, email: string): Promise<IdentityRow[]> {
-  return db.selectFrom("third_party_identities").selectAll().where("email", "=", email).orderBy("created_at").execute();
 }
 
 /** Users whose current email is `email` (several may share it: one per login method family). */
@@ -41,7 +18,7 @@ export async function findUsersByEmail(db: Kysely<DB>, email: string): Promise<U
 }
 
 export async function listUsers(db: Kysely<DB>, opts: { limit: number; offset: number }): Promise<UserRow[]> {
-  return db.selectFrom("users").selectAll().orderBy("time_joined").orderBy("id").limit(opts.limit).offset(opts.offset).execute();
+  return db.selectFrom("users").selectAll().where("primary_user_id", "is", null).orderBy("time_joined").orderBy("id").limit(opts.limit).offset(opts.offset).execute();
 }
 
 export async function countUsers(db: Kysely<DB>): Promise<number> {
@@ -53,16 +30,6 @@ export async function countUsers(db: Kysely<DB>): Promise<number> {
 export async function deleteUser(db: Kysely<DB>, id: string): Promise<boolean> {
   const r = await db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
-}
-
-export async function updatePasswordHash(db: Kysely<DB>, userId: string, hash: string, now: number): Promise<void> {
-  await db.updateTable("email_password_credentials").set({ password_hash: hash, updated_at: now }).where("user_id", "=", userId).execute();
-}
-
-/** Replaces a hash only if it is still the one that was verified (a concurrent change wins). */
-export async function replacePasswordHash(db: Kysely<DB>, userId: string, oldHash: string, newHash: string, now: number): Promise<void> {
-  await db.updateTable("email_password_credentials").set({ password_hash: newHash, updated_at: now })
-    .where("user_id", "=", userId).where("password_hash", "=", oldHash).execute();
 }
 
 export async function isEmailVerified(db: Kysely<DB>, userId: string, email: string): Promise<boolean> {

@@ -14,6 +14,10 @@ export interface MetricsSink {
   rateLimited(bucket: string): void;
   /** The database stayed busy past its timeout and the request got a 503. */
   databaseBusy(): void;
+  /** A request got a 503 because the database is away, read-only or full (reason: store/outage.ts kinds). */
+  databaseUnavailable(reason: string): void;
+  /** An outage of that kind began (true) or ended (false). */
+  databaseOutage(reason: string, active: boolean): void;
   /** The built-in catcher stored a message. */
   mailCaught(): void;
 }
@@ -21,4 +25,4 @@ export interface MetricsSink {
 const noop = () => {};
 
 /** Metrics off: every report is dropped at the cost of one call. */
-export const noMetrics: MetricsSink = { enabled: false, observeRequest: noop, signIn: noop, rateLimited: noop, databaseBusy: noop, mailCaught: noop };
+export const noMetrics: MetricsSink = { enabled: false, observeRequest: noop, signIn: noop, rateLimited: noop, databaseBusy: noop, databaseUnavailable: noop, databaseOutage: noop, mailCaught: noop };

@@ -2,8 +2,10 @@ import { sign, type KeyObject } from "node:crypto";
 import { Worker } from "node:worker_threads";
 
 // A string on purpose: a bundled CLI or a single executable has no worker file at a known path.
-// Keys arrive once each (KeyObjects cross threads by postMessage) and are kept by a number the main
-// thread gave them; a request is [id, keyNumber, data] or [id, keyNumber, data, key] the first time.
+// Keys arrive once each (KeyObjects cross threads by postMessage) and are kept by kid, at most
+// MAX_THREAD_KEYS of them: the main thread says which to drop. Message items:
+// [id, kid, data] or [id, kid, data, key] (sign; the key the first time), [0, kid] (drop that key),
+// [id] (answer how many keys are held: a hook for the memory tests).
 const SOURCE = String.raw`
 "use strict";
 const { parentPort } = require("node:worker_threads");
@@ -11,14 +13,22 @@ const { sign } = require("node:crypto");
 const keys = new Map();
 parentPort.on("message", (batch) => {
   const out = [];
-  for (const [id, keyNumber, data, key] of batch) {
-    if (key) keys.set(keyNumber, key);
-    try { out.push([id, sign("RSA-SHA256", Buffer.from(data), keys.get(keyNumber)).toString("base64url")]); }
+  for (const [id, kid, data, key] of batch) {
+    if (id === 0) { keys.delete(kid); continue; }
+    if (kid === undefined) { out.push([id, String(keys.size)]); continue; }
+    if (key) keys.set(kid, key);
+    try { out.push([id, sign("RSA-SHA256", Buffer.from(data), keys.get(kid)).toString("base64url")]); }
     catch (err) { out.push([id, undefined, String(err && err.message || err)]); }
   }
   parentPort.postMessage(out);
 });
 `;
+
+/**
+ * Keys the thread holds at once: the current key, and room for a rotation or two (and for the few
+ * apps a test process runs side by side); the least recently sent is dropped first.
+ */
+const MAX_THREAD_KEYS = 4;
 
 interface Pending { resolve: (signature: string) => void; reject: (err: Error) => void }
 
@@ -38,25 +48,48 @@ export class SigningThread {
   private broken = false;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly keyNumbers = new WeakMap<KeyObject, number>();
-  private nextKeyNumber = 1;
+  /** What the thread holds, by kid, in the order it was sent (oldest first). */
+  private readonly sent = new Map<string, KeyObject>();
   private queue: unknown[][] = [];
   private scheduled = false;
 
-  sign(data: string, key: KeyObject): Promise<string> {
+  /**
+   * Signs with `key`, known to the thread as `kid`: a key is sent once and then named; another key
+   * under a known kid (a different database in the same process) replaces it.
+   */
+  sign(data: string, key: KeyObject, kid: string): Promise<string> {
     const worker = this.broken ? undefined : this.start();
     if (!worker) return Promise.resolve(signHere(data, key));
+    return this.request(worker, (id) => {
+      if (this.sent.get(kid) === key) {
+        // Most recently used goes to the end, so eviction drops the key not used for longest.
+        this.sent.delete(kid);
+        this.sent.set(kid, key);
+        return [id, kid, data];
+      }
+      this.sent.delete(kid);
+      this.sent.set(kid, key);
+      if (this.sent.size > MAX_THREAD_KEYS) {
+        const oldest = this.sent.keys().next().value as string;
+        this.sent.delete(oldest);
+        this.queue.push([0, oldest]);
+      }
+      return [id, kid, data, key];
+    });
+  }
+
+  /** How many keys the thread holds (asked of the thread itself; 0 when it is not running). */
+  async countThreadKeys(): Promise<number> {
+    const worker = this.broken ? undefined : this.worker;
+    if (!worker) return 0;
+    return Number(await this.request(worker, (id) => [id]));
+  }
+
+  private request(worker: Worker, item: (id: number) => unknown[]): Promise<string> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
-      let keyNumber = this.keyNumbers.get(key);
-      if (keyNumber === undefined) {
-        keyNumber = this.nextKeyNumber++;
-        this.keyNumbers.set(key, keyNumber);
-        this.queue.push([id, keyNumber, data, key]);
-      } else {
-        this.queue.push([id, keyNumber, data]);
-      }
+      this.queue.push(item(id));
       if (this.pending.size === 1) worker.ref();
       if (!this.scheduled) {
         this.scheduled = true;
@@ -76,7 +109,7 @@ export class SigningThread {
     this.queue = [];
     if (batch.length === 0) return;
     const worker = this.worker;
-    if (!worker) return this.failAll(batch.map((r) => r[0] as number));
+    if (!worker) return this.failAll(batch.map((r) => r[0] as number).filter((id) => id !== 0));
     worker.postMessage(batch);
   }
 
@@ -99,6 +132,7 @@ export class SigningThread {
       w.on("error", () => { this.broken = true; });
       w.on("exit", () => {
         if (this.worker === w) this.worker = undefined;
+        this.sent.clear();
         this.broken = true;
         this.failAll([...this.pending.keys()]);
       });
@@ -126,13 +160,19 @@ function signHere(data: string, key: KeyObject): string {
 
 const processThread = new SigningThread();
 
+/** How many keys the process's signing thread holds (memory tests). */
+export function countProcessThreadKeys(): Promise<number> {
+  return processThread.countThreadKeys();
+}
+
 /**
- * The base64url RSA-SHA256 signature of `data` with `key`, computed off the event loop (on the
- * process's signing thread unless another is given); on the event loop if that thread is gone.
+ * The base64url RSA-SHA256 signature of `data` with `key` (whose kid is `kid`), computed off the
+ * event loop (on the process's signing thread unless another is given); on the event loop if that
+ * thread is gone.
  */
-export async function signRs256(data: string, key: KeyObject, thread = processThread): Promise<string> {
+export async function signRs256(data: string, key: KeyObject, kid: string, thread = processThread): Promise<string> {
   try {
-    return await thread.sign(data, key);
+    return await thread.sign(data, key, kid);
   } catch (err) {
     // Only a request the thread never answered is signed again; one it refused stays refused.
     if (err instanceof ThreadGone) return signHere(data, key);

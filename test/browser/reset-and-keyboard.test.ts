@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "puppeteer-core";
-import { signUpWithPassword } from "../../src/core/users.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { waitForCaughtMail } from "../helpers/mail.js";
 import { expectAccessible, fill, launchBrowser, openTab, startPagesServer, waitForText, waitVisible, type PagesServer } from "./harness.js";
 
@@ -20,6 +20,7 @@ describe("password reset and keyboard-only sign-in on the hosted pages (Chromium
     await signUpWithPassword(s.app.ctx, { email: "grace@example.com", password: "the old password 1", verified: true });
     const page = await openTab(browser, s.url);
     await page.goto(`${s.url}/auth`);
+    await waitVisible(page, "#form");
     await page.click("a[href='/auth/reset-password']");
     await waitVisible(page, "#view-request");
     await expectAccessible(page, "reset-password page (ask for a link)");
@@ -70,8 +71,10 @@ describe("password reset and keyboard-only sign-in on the hosted pages (Chromium
 
   it("signs in with the keyboard alone: errors are announced and focused, Enter submits, and only an allowed redirectToPath is followed", async () => {
     await signUpWithPassword(s.app.ctx, { email: "kbd@example.com", password: "keyboard only 123", verified: true });
-    const page = await openTab(browser, s.url);
+    // A fresh profile: signed in already, the sign-in page would resume that session instead.
+    const page = await openTab(await browser.createBrowserContext(), s.url);
     await page.goto(`${s.url}/auth?redirectToPath=${encodeURIComponent("/_dev/mail")}`);
+    await waitVisible(page, "#form");
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
     for (let i = 0; i < 8 && (await page.evaluate(() => document.activeElement?.id)) !== "email"; i++) await page.keyboard.press("Tab");
@@ -94,24 +97,30 @@ describe("password reset and keyboard-only sign-in on the hosted pages (Chromium
     expect((await page.cookies()).map((c) => c.name)).toContain("sAccessToken");
 
     // A redirect outside the allow-list (another site) is ignored: the default path instead.
-    const other = await openTab(browser, s.url);
+    const other = await openTab(await browser.createBrowserContext(), s.url);
     await other.goto(`${s.url}/auth?redirectToPath=${encodeURIComponent("//evil.example/x")}`);
+    await waitVisible(other, "#form");
     await fill(other, "#email", "kbd@example.com");
     await fill(other, "#password", "keyboard only 123");
     await Promise.all([other.waitForNavigation(), other.click("#submit")]);
     expect(other.url()).toBe(`${s.url}/`);
+    // Signed in already, the sign-in page resumes the session, again only to an allowed path.
+    await other.goto(`${s.url}/auth?redirectToPath=${encodeURIComponent("//evil.example/x")}`);
+    await other.waitForFunction((u) => location.href === u, { timeout: 15_000 }, `${s.url}/`);
+    expect(other.problems).toEqual([]);
     expect(page.problems).toEqual([]);
   });
 
   it("a 429 from the API (rate limits) is shown as a readable sentence with the wait, in the alert region", async () => {
     // The rate limiter is another piece of work; here the browser answers for it, as it will answer.
-    const page = await openTab(browser, s.url);
+    const page = await openTab(await browser.createBrowserContext(), s.url);
     await page.setRequestInterception(true);
     page.on("request", (r) => {
       if (r.method() === "POST" && r.url() === `${s.url}/auth/signin`) void r.respond({ status: 429, headers: { "retry-after": "30" }, contentType: "application/json", body: JSON.stringify({ message: "Too many requests" }) });
       else void r.continue();
     });
     await page.goto(`${s.url}/auth`);
+    await waitVisible(page, "#form");
     await fill(page, "#email", "kbd@example.com");
     await fill(page, "#password", "keyboard only 123");
     await page.click("#submit");

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { settings } from "../../src/config.js";
+import { fileKey, resolveConfig, settings } from "../../src/config.js";
 import { runCli } from "../helpers/cli.js";
 
 const secrets = {
@@ -20,7 +20,7 @@ describe("authsvc config", () => {
     const r = await runCli(["config", "--config", file, "--database", dbUrl, "--port", "4000"], { env: secrets });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split("\n")[0]).toBe(`config file: ${file}`);
-    for (const s of settings) expect(r.stdout).toMatch(new RegExp(`^${s.key} `, "m"));
+    for (const s of settings) expect(r.stdout).toMatch(new RegExp(`^${fileKey(s)} `, "m"));
     expect(r.stdout).toMatch(/^port +4000 {2}\[flag\]$/m);
     expect(r.stdout).toMatch(/^websiteUrl +https:\/\/app\.example\.com {2}\[file\]$/m);
     expect(r.stdout).toMatch(/^bcryptCost +4 {2}\[env AUTHSVC_BCRYPT_COST\]$/m);
@@ -41,6 +41,20 @@ describe("authsvc config", () => {
     for (const secret of ["server-secret-0123456789", "smtp-pass-123", "db-pass-789", "gh-secret-456"]) expect(r.stdout).not.toContain(secret);
   });
 
+  it("prints keys and values the config file accepts: its JSON output, pasted into a file, gives the same settings", async () => {
+    const r = await runCli(["config", "--json", "--access-token-lifetime", "20m", "--port", "4000", "--trusted-proxies", "10.0.0.0/8"]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows: Array<{ key: string; value: unknown }> = JSON.parse(r.stdout).settings;
+    expect(rows.find((x) => x.key === "accessTokenLifetime")!.value).toBe("20m");
+    expect(rows.map((x) => x.key)).not.toContain("accessTokenLifetimeMs");
+    const pasted = Object.fromEntries(rows.filter((x) => x.value !== undefined).map((x) => [x.key, x.value]));
+    const again = join(mkdtempSync(join(tmpdir(), "authsvc-cfg-")), "pasted.json");
+    writeFileSync(again, JSON.stringify(pasted));
+    const fromFile = resolveConfig({ env: {}, configFile: again }).config;
+    const fromFlags = resolveConfig({ env: { AUTHSVC_BCRYPT_COST: "4", AUTHSVC_LOG_LEVEL: "error" }, flags: { accessTokenLifetime: "20m", port: "4000", trustedProxies: "10.0.0.0/8" } }).config;
+    expect(fromFile).toEqual(fromFlags);
+  });
+
   it("shows unset optional settings as (unset)", async () => {
     const r = await runCli(["config"]);
     expect(r.stdout).toMatch(/^secret +\(unset\) {2}\[default\]$/m);
@@ -56,6 +70,18 @@ describe("authsvc config", () => {
     const r = await runCli(["config", "--production"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/production mode needs --public-url \(AUTHSVC_PUBLIC_URL\), --smtp-url \(AUTHSVC_SMTP_URL\), AUTHSVC_SECRET/);
+  });
+
+  it("production refuses an http:// public URL and a localhost sender before any database is made (exit 2), and takes --allow-http-public-url", async () => {
+    const env = { ...secrets, AUTHSVC_BCRYPT_COST: "10" };
+    const never = join(mkdtempSync(join(tmpdir(), "authsvc-cfg-")), "never.db");
+    const r = await runCli(["migrate", "--production", "--public-url", "http://auth.example.com", "--database", never], { env });
+    expect(r.code).toBe(2);
+    expect(existsSync(never)).toBe(false);
+    expect(r.stderr).toMatch(/^authsvc: configuration error: production mode: the public URL http:\/\/auth\.example\.com is plain http: .*; and the default sender "authsvc <no-reply@localhost>" is not an address at a real domain/);
+    const ok = await runCli(["config", "--production", "--public-url", "http://auth.example.com", "--allow-http-public-url", "--mail-from", "Shop <no-reply@shop.example>"], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^allowHttpPublicUrl +true {2}\[flag\]$/m);
   });
 
   it("the secret cannot be given as a flag (it would show in the process list)", async () => {

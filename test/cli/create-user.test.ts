@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { testConfig } from "../../src/config.js";
-import { signInWithPassword } from "../../src/core/users.js";
+import { signInWithPassword } from "../../src/methods/email-password/accounts.js";
 import { backends } from "../helpers/backends.js";
 import { PW, useCliDatabase } from "./fixture.js";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { insertIdentity } from "../../src/store/third-party.js";
+import { insertIdentity } from "../../src/methods/third-party/store.js";
 import { insertUser } from "../../src/store/users.js";
 import { backends } from "../helpers/backends.js";
 import { runBin } from "../helpers/bin.js";
@@ -74,7 +74,7 @@ describe.each(backends)("CLI hygiene on $name", (backend) => {
       const json = JSON.parse((await t.cli(["reset-password", "--email", "ada@example.com", "--send-link", "--json"], { env: { AUTHSVC_SMTP_URL: relay.url } })).stdout);
       expect(json.link).toMatch(/reset-password\?token=/);
       const prod = await t.cli(["reset-password", "--email", "ada@example.com", "--send-link", "--production", "--bcrypt-cost", "10"], {
-        env: { AUTHSVC_SMTP_URL: relay.url, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SECRET: "s".repeat(40) },
+        env: { AUTHSVC_SMTP_URL: relay.url, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>" },
       });
       expect(prod.code, prod.stderr).toBe(0);
       expect(prod.stdout).toMatch(/^reset link for ada@example\.com \(valid until .*\) sent via /);

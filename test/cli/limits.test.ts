@@ -19,11 +19,26 @@ describe.each(backends)("authsvc limits on $name", (backend) => {
   });
 
   it("list shows live counters and which are limited (text and --json)", async () => {
-    const text = await t.cli(["limits", "list"]);
+    // Read with the server's settings: one reachable on 0.0.0.0 keeps the strict budgets (not loopback development's).
+    const strict = { env: { AUTHSVC_HOST: "0.0.0.0" } };
+    const text = await t.cli(["limits", "list"], strict);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^email-exists-ip {3}192\.0\.2\.1 {2}count 3 {2}forgotten at \S+Z\nsignin-failures {3}ada@example\.com {2}count 20 {2}LIMITED until \S+Z\nsignup-ip {9}192\.0\.2\.1 {2}count 21 {2}LIMITED until \S+Z\n$/);
-    const json = JSON.parse((await t.cli(["limits", "list", "--json"])).stdout);
-    expect(json.map((r: { bucket: string; limited: boolean }) => [r.bucket, r.limited])).toEqual([["email-exists-ip", false], ["signin-failures", true], ["signup-ip", true]]);
+    const lines = text.stdout.split("\n");
+    expect(lines[0]).toMatch(/^email-exists-ip {3}192\.0\.2\.1 {2}count 3 of 100 {2}forgotten in (15m|14m 59s) \(at \S+Z\)$/);
+    expect(lines[1]).toMatch(/^signin-failures {3}ada@example\.com {2}20 failed sign-in\(s\), locked at 20 {2}LOCKED for (1h|59m 59s) more \(until \S+Z\); lift it with `authsvc limits clear --email ada@example\.com`$/);
+    expect(lines[2]).toMatch(/^signup-ip {9}192\.0\.2\.1 {2}count 21 of 20 {2}LIMITED for (1h|59m 59s) more \(until \S+Z\)$/);
+    expect(lines.slice(3)).toEqual([""]);
+    const json = JSON.parse((await t.cli(["limits", "list", "--json"], strict)).stdout);
+    expect(json.map((r: { bucket: string; limited: boolean; state: string; limit: number }) => [r.bucket, r.limited, r.state, r.limit])).toEqual([["email-exists-ip", false, "counting", 100], ["signin-failures", true, "locked", 20], ["signup-ip", true, "limited", 20]]);
+    expect(json[1].remainingMs).toBeGreaterThan(3590_000);
+    expect(json[1].remainingMs).toBeLessThanOrEqual(3600_000);
+  });
+
+  it("a failed sign-in's growing wait shows as DELAYED with the time left, not as a plain count", async () => {
+    const now = Date.now();
+    await t.store().db.insertInto("rate_limits").values({ bucket: "signin-failures", key: "bob@example.com", count: 6, updated_at: now, expires_at: now + 3600_000, blocked_until: now + 2000 }).execute();
+    const line = (await t.cli(["limits", "list"])).stdout.split("\n").find((l) => l.includes("bob@"));
+    expect(line).toMatch(/^signin-failures {3}bob@example\.com {2}6 failed sign-in\(s\), locked at 20 {2}DELAYED for [12]s more \(until \S+Z\): each further failure waits longer$/);
   });
 
   it("clear --email and --ip lift every bucket of that key and record who did it", async () => {

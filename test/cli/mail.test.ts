@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
 import { startRelay } from "../helpers/mail.js";
+import { freePort } from "../helpers/serve-process.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
-import { signUpWithPassword } from "../../src/core/users.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 
 describe("authsvc mail test", () => {
@@ -25,6 +26,22 @@ describe("authsvc mail test", () => {
     expect(r.stderr).toContain("550 5.1.1 <ops@example.com>: Recipient address rejected");
   });
 
+  it("says it could not connect (host:port and what to check) when nothing listens, not that the relay refused", async () => {
+    const port = await freePort();
+    const r = await runCli(["mail", "test", "--to", "ops@example.com", "--smtp-url", `smtp://127.0.0.1:${port}`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^authsvc: could not connect to the SMTP relay at 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED.*; check the host and port in --smtp-url \\(AUTHSVC_SMTP_URL\\), that the relay is running and that this machine may reach it$`, "m"));
+    expect(r.stderr).not.toContain("refused the test mail");
+    const catcher = await runCli(["mail", "test", "--to", "ops@example.com", "--mail-catcher-port", String(port)]);
+    expect(catcher.stderr).toMatch(new RegExp(`could not connect to the built-in mail catcher at 127\\.0\\.0\\.1:${port}: .*; no --smtp-url is set, so this tries the built-in catcher: start \`authsvc serve\``));
+  });
+
+  it("says the relay refused, with its words, when it answered with a rejection", async () => {
+    relay.reject = "554 5.7.1 Relay access denied";
+    const r = await runCli(["mail", "test", "--to", "ops@example.com", "--smtp-url", relay.url]);
+    expect(r.stderr).toBe(`sending a test mail to ops@example.com via ${relay.url.replace(/\/$/, "")} (loopback)\nauthsvc: the relay at ${new URL(relay.url).host} refused the test mail: 554 5.7.1 Relay access denied\n`);
+  });
+
   it("refuses an address with a header injection attempt", async () => {
     const r = await runCli(["mail", "test", "--to", "ops@example.com\r\nBcc: x@evil.test", "--smtp-url", relay.url]);
     expect(r.code).toBe(2);
@@ -35,7 +52,7 @@ describe("authsvc mail test", () => {
     const r = await runCli(["mail", "test", "--to", "ops@example.com", "--smtp-url", "smtp://user:hunter2secret@127.0.0.1:1/"]);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).not.toContain("hunter2secret");
-    const p = await runCli(["mail", "test", "--to", "ops@example.com", "--smtp-url", "smtp://relay.example.com:587?verify=false", "--production", "--public-url", "https://auth.example.com"], { env: { AUTHSVC_SECRET: "x".repeat(32), AUTHSVC_BCRYPT_COST: "10" } });
+    const p = await runCli(["mail", "test", "--to", "ops@example.com", "--smtp-url", "smtp://relay.example.com:587?verify=false", "--production", "--public-url", "https://auth.example.com"], { env: { AUTHSVC_SECRET: "x".repeat(32), AUTHSVC_BCRYPT_COST: "10", AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>" } });
     expect(p.code).toBe(2);
     expect(p.stderr).toContain("refused in production mode");
   });

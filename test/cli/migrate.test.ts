@@ -49,7 +49,7 @@ describe("authsvc migrate failures", () => {
   it("names the database it cannot open (exit 1)", async () => {
     const r = await (await import("../helpers/cli.js")).runCli(["migrate", "--database", "/nonexistent-authsvc-dir/a.db"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("authsvc: cannot open /nonexistent-authsvc-dir/a.db: Cannot open database because the directory does not exist\n");
+    expect(r.stderr).toBe("authsvc: cannot create the SQLite database /nonexistent-authsvc-dir/a.db: the folder /nonexistent-authsvc-dir does not exist; create it (mkdir -p /nonexistent-authsvc-dir) or point --database (AUTHSVC_DATABASE) at another path\n");
   });
   it("reports an unreachable PostgreSQL without its password (exit 1)", async () => {
     const r = await (await import("../helpers/cli.js")).runCli(["migrate", "--database", "postgres://app:pw-xyz@127.0.0.1:1/auth"]);

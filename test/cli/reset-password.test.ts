@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { testConfig } from "../../src/config.js";
-import { signInWithPassword } from "../../src/core/users.js";
-import { requestPasswordReset } from "../../src/core/password-reset.js";
+import { signInWithPassword } from "../../src/methods/email-password/accounts.js";
+import { requestPasswordReset } from "../../src/methods/email-password/password-reset.js";
 import { countUserTokens } from "../../src/store/one-time-tokens.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { backends } from "../helpers/backends.js";

@@ -186,7 +186,7 @@ describe("authsvc serve failures", () => {
   it("an unopenable database is a clean 'could not start' naming it (exit 1)", async () => {
     const r = await runBin(["serve", "--port", "0", "--mail-catcher-port", "0", "--database", "/nonexistent-authsvc-dir/a.db"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("authsvc: could not start: cannot open /nonexistent-authsvc-dir/a.db: Cannot open database because the directory does not exist\n");
+    expect(r.stderr).toBe("authsvc: could not start: cannot create the SQLite database /nonexistent-authsvc-dir/a.db: the folder /nonexistent-authsvc-dir does not exist; create it (mkdir -p /nonexistent-authsvc-dir) or point --database (AUTHSVC_DATABASE) at another path\n");
   });
 
   it("--port N on a busy port fails with a clear message (exit 1)", async () => {

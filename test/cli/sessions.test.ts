@@ -4,7 +4,7 @@ import { runCli } from "../helpers/cli.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { credentials, jwtPayload, postJson, readTokens, refresh, signUp, type Tokens } from "../helpers/session-client.js";
 import { insertUser } from "../../src/store/users.js";
-import { insertIdentity } from "../../src/store/third-party.js";
+import { insertIdentity } from "../../src/methods/third-party/store.js";
 
 describe.each(backends)("authsvc sessions on $name", (backend) => {
   let t: TestApp;

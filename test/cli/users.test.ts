@@ -1,5 +1,7 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
+import { runCli } from "../helpers/cli.js";
 import { PW, useCliDatabase } from "./fixture.js";
 
 const NO_SECRET = /hash|bcrypt|\$2[aby]\$|"password/i;
@@ -34,6 +36,21 @@ describe.each(backends)("authsvc users on $name", (backend) => {
     // A usage error touches nothing: on a fresh database it applies no migration.
     await t.create({ empty: true });
     expect(await t.cli(["users", "list", "--limit", "ten"])).toEqual({ code: 2, stdout: "", stderr: "authsvc: --limit and --offset take whole numbers\n" });
+  });
+
+  it("link makes bob's login part of ada (who keeps her id; show lists both methods), unlink makes bob his own user again", async () => {
+    const bobId = JSON.parse((await t.cli(["users", "show", "bob@example.com", "--json"])).stdout).id;
+    expect(await t.cli(["users", "link", adaId, bobId])).toMatchObject({ code: 0, stdout: `linked ${bobId} into ${adaId}\n` });
+    const shown = await t.cli(["users", "show", "bob@example.com"]);
+    expect(shown.stdout).toContain(`id:        ${adaId}`);
+    expect(shown.stdout).toContain(`emailpassword  bob@example.com  verified  id ${bobId}`);
+    expect(JSON.parse((await t.cli(["users", "list", "--json"])).stdout).map((u: { id: string; isPrimaryUser: boolean }) => [u.id, u.isPrimaryUser])).toEqual([[adaId, true]]);
+    expect((await t.cli(["users", "link", adaId, bobId])).stdout).toBe(`${bobId} is already part of ${adaId}\n`);
+
+    expect(await t.cli(["users", "unlink", bobId])).toMatchObject({ code: 0, stdout: `unlinked ${bobId}; the others are user ${adaId}\n` });
+    expect(JSON.parse((await t.cli(["users", "list", "--json"])).stdout).map((u: { id: string }) => u.id)).toEqual([adaId, bobId]);
+    expect(await t.cli(["users", "unlink", bobId])).toMatchObject({ code: 1, stderr: `authsvc: ${bobId} is not linked to anyone\n` });
+    expect((await t.cli(["users", "link", adaId, "no-such-id"])).code).toBe(1);
   });
 
   it("list on an empty database says so", async () => {
@@ -84,5 +101,48 @@ describe.each(backends)("authsvc users on $name", (backend) => {
   it("`users` without a subcommand is a usage error (exit 2)", async () => {
     const r = await t.cli(["users", "frobnicate"]);
     expect(r.code).toBe(2);
+  });
+});
+
+// A read-only reporting role is a PostgreSQL setup (SQLite has no roles), so this runs with AUTHSVC_TEST_PG_URL.
+describe.each(backends.filter((b) => b.name === "postgres"))("authsvc users list with a read-only role on $name", (backend) => {
+  const t = useCliDatabase(backend);
+  const role = `ro_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = () => { const c = new pg.Client({ connectionString: process.env.AUTHSVC_TEST_PG_URL }); return c.connect().then(() => c); };
+  afterEach(async () => {
+    const c = await admin();
+    await c.query(`drop owned by ${role}`).catch(() => {});
+    await c.query(`drop role if exists ${role}`);
+    await c.end();
+  });
+  /** The test database URL, signed in as the read-only role (trust authentication, no password). */
+  const asRole = (url: string) => { const u = new URL(url); u.username = role; u.password = ""; return u.toString(); };
+  const schemaOf = (url: string) => new URL(url).searchParams.get("schema")!;
+
+  it("lists users (no migration attempted when none is pending)", async () => {
+    await t.create();
+    await t.cli(["create-user", "--email", "ada@example.com", "--password-stdin"], { stdin: PW });
+    const c = await admin();
+    const schema = schemaOf(t.url());
+    await c.query(`create role ${role} login`);
+    await c.query(`grant usage on schema "${schema}" to ${role}`);
+    await c.query(`grant select on all tables in schema "${schema}" to ${role}`);
+    await c.end();
+    const r = await runCli(["users", "list", "--database", asRole(t.url())]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("ada@example.com");
+  });
+
+  it("with migrations pending, says the role may not apply them and to run `authsvc migrate` as the owner, not 'cannot migrate'", async () => {
+    await t.create({ empty: true });
+    const c = await admin();
+    await c.query(`create role ${role} login`);
+    await c.query(`grant usage on schema "${schemaOf(t.url())}" to ${role}`);
+    await c.end();
+    const r = await runCli(["users", "list", "--database", asRole(t.url())]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain("cannot migrate");
+    expect(r.stderr).toMatch(/needs \d+ migration\(s\) \(001-initial, .*\) that this database role may not apply \(permission denied for [^)]+\); run `authsvc migrate` once with the role that owns the schema, then this command runs with this role\n$/);
   });
 });

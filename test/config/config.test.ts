@@ -27,6 +27,7 @@ const production = {
   AUTHSVC_PUBLIC_URL: "https://auth.example.com",
   AUTHSVC_SMTP_URL: "smtps://mailer:hunter2pass@smtp.example.com:465",
   AUTHSVC_SECRET: SECRET,
+  AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>",
 };
 
 describe("config precedence: flag > env > file > default", () => {
@@ -98,7 +99,26 @@ describe("config: bad values name the setting and the value", () => {
     // Internal field names are not file keys: "accessTokenLifetimeMs": 900000 would read as seconds.
     expect(configError(() => resolveConfig({ env: {}, configFile: configFile({ accessTokenLifetimeMs: 900000 }) }))).toContain('"accessTokenLifetimeMs"');
     expect(configError(() => resolveConfig({ env: {}, configFile: configFile("{port: 1") }))).toMatch(/not valid JSON/);
-    expect(configError(() => resolveConfig({ env: {}, configFile: "/nonexistent/authsvc.json" }))).toMatch(/cannot read config file/);
+    expect(configError(() => resolveConfig({ env: {}, configFile: "/nonexistent/authsvc.json" }))).toBe("cannot read config file /nonexistent/authsvc.json: no such file or directory (ENOENT); check --config (AUTHSVC_CONFIG)");
+  });
+  it("refuses a database URL of another kind instead of taking it as a SQLite file name", () => {
+    expect(configError(() => resolveConfig({ env: { AUTHSVC_DATABASE: "postgress://app:pw-123@db.example.com/auth" } }))).toBe(
+      'invalid value for AUTHSVC_DATABASE (environment): "postgress://app:****@db.example.com/auth": postgress:// is not a supported database; authsvc uses a SQLite file (a path such as ./authsvc.db) or PostgreSQL (postgres://user:password@host:5432/db); did you mean postgres://?',
+    );
+    expect(configError(() => resolveConfig({ flags: { database: "mysql://root@localhost/auth" }, env: {} }))).toBe(
+      'invalid value for --database: "mysql://root@localhost/auth": mysql:// is not a supported database; authsvc uses a SQLite file (a path such as ./authsvc.db) or PostgreSQL (postgres://user:password@host:5432/db)',
+    );
+    for (const ok of ["./authsvc.db", "sqlite://./a.db", "postgresql://db/auth", "/var/lib/authsvc/auth.db"]) expect(resolveConfig({ flags: { database: ok }, env: {} }).config.database).toBe(ok);
+  });
+  it("suggests the key a mistyped one most likely meant", () => {
+    const unknown = (content: object) => configError(() => resolveConfig({ env: {}, configFile: configFile(content) })).replace(/^config file \S+: /, "");
+    expect(unknown({ pubilcUrl: "https://auth.example.com" })).toBe('unknown setting "pubilcUrl"; did you mean "publicUrl"?');
+    expect(unknown({ smtpURL: "smtp://x" })).toBe('unknown setting "smtpURL"; did you mean "smtpUrl"?');
+    expect(unknown({ trustedProxy: "10.0.0.0/8" })).toBe('unknown setting "trustedProxy"; did you mean "trustedProxies"?');
+    // The internal name of a duration points at its file key (which reads "15m", not milliseconds).
+    expect(unknown({ accessTokenLifetimeMs: 900000 })).toBe('unknown setting "accessTokenLifetimeMs"; did you mean "accessTokenLifetime"?');
+    // Nothing near: no random guess, but where to look.
+    expect(unknown({ favouriteColour: "blue" })).toBe('unknown setting "favouriteColour"; `authsvc config` lists the keys the file accepts');
   });
   it("never shows a secret in the message", () => {
     const msg = configError(() => resolveConfig({ env: { AUTHSVC_SECRET: "too-short-secret" } }));
@@ -146,6 +166,33 @@ describe("config: production mode", () => {
     expect(config.mode).toBe("production");
     expect(config.mailCatcher).toBe(false);
     expect(config.host).toBe("0.0.0.0");
+  });
+  it("refuses an http:// public URL, saying what to do, unless --allow-http-public-url", () => {
+    const msg = configError(() => resolveConfig({ env: { ...production, AUTHSVC_PUBLIC_URL: "http://auth.example.com" } }));
+    expect(msg).toMatch(/^production mode: the public URL http:\/\/auth\.example\.com is plain http: give the https:\/\/ address clients reach/);
+    expect(msg).toContain("--allow-http-public-url (AUTHSVC_ALLOW_HTTP_PUBLIC_URL)");
+    const allowed = resolveConfig({ flags: { allowHttpPublicUrl: true }, env: { ...production, AUTHSVC_PUBLIC_URL: "http://auth.example.com" } }).config;
+    expect(allowed.publicUrl).toBe("http://auth.example.com");
+    // Development is unchanged: http://localhost is its default.
+    expect(resolveConfig({ env: {} }).config.publicUrl).toBe("http://localhost:3567");
+  });
+  it.each([
+    ["the default", undefined, 'the default sender "authsvc <no-reply@localhost>" is not an address at a real domain'],
+    ["a localhost address", "Shop <shop@mail.localhost>", '--mail-from (AUTHSVC_MAIL_FROM) "Shop <shop@mail.localhost>" is not an address at a real domain'],
+    ["a bare host", "no-reply@myserver", '--mail-from (AUTHSVC_MAIL_FROM) "no-reply@myserver" is not an address at a real domain'],
+    ["a loopback address", "no-reply@127.0.0.1", "is not an address at a real domain"],
+  ])("refuses %s as the mail sender", (_, from, said) => {
+    const env: Record<string, string> = { ...production };
+    if (from === undefined) delete env.AUTHSVC_MAIL_FROM; else env.AUTHSVC_MAIL_FROM = from;
+    const msg = configError(() => resolveConfig({ env }));
+    expect(msg).toContain(said);
+    expect(msg).toContain('set --mail-from (AUTHSVC_MAIL_FROM) to one your SMTP relay may send from, e.g. "Example <no-reply@example.com>"');
+  });
+  it("names both problems at once: an http public URL and a localhost sender", () => {
+    const env: Record<string, string> = { ...production, AUTHSVC_PUBLIC_URL: "http://auth.example.com" };
+    delete env.AUTHSVC_MAIL_FROM;
+    const msg = configError(() => resolveConfig({ env }));
+    expect(msg).toMatch(/plain http.*; and the default sender/);
   });
   it("refuses a bcrypt cost under 10", () => {
     expect(configError(() => resolveConfig({ env: { ...production, AUTHSVC_BCRYPT_COST: "9" } }))).toMatch(/bcrypt-cost.*10 or more/);

@@ -12,8 +12,21 @@ function messageOf(env: Record<string, string>): string {
 }
 
 describe("hosted pages settings", () => {
+  it("in development with no website URL, the hosted pages are the website: on, and mail links point at them", () => {
+    const dev = resolveConfig({ env: {} }).config;
+    expect(dev.websiteUrl).toBe("http://localhost:3567");
+    expect(dev.hostedPages).toBe(true);
+    expect(dev.corsOrigins).toEqual(["http://localhost:3567"]);
+    expect(resolveConfig({ env: { AUTHSVC_PORT: "4100" } }).config.websiteUrl).toBe("http://localhost:4100");
+    // A website of its own: the pages stay off unless asked for.
+    expect(resolveConfig({ env: { AUTHSVC_WEBSITE_URL: "http://localhost:3000" } }).config.hostedPages).toBe(false);
+    // Production keeps its default (no pages unless the website is the public URL).
+    const prod = resolveConfig({ env: { AUTHSVC_MODE: "production", AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtp://relay.example.com:587", AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>", AUTHSVC_SECRET: "s".repeat(32) } }).config;
+    expect(prod.websiteUrl).toBe("http://localhost:3000");
+    expect(prod.hostedPages).toBe(false);
+  });
+
   it("hosted pages are on by default exactly when the website URL is the public URL", () => {
-    expect(resolveConfig({ env: {} }).config.hostedPages).toBe(false);
     expect(resolveConfig({ env: { AUTHSVC_PUBLIC_URL: "http://localhost:3567", AUTHSVC_WEBSITE_URL: "http://localhost:3567" } }).config.hostedPages).toBe(true);
     expect(resolveConfig({ env: { AUTHSVC_HOSTED_PAGES: "yes" } }).config.hostedPages).toBe(true);
     expect(resolveConfig({ flags: { hostedPages: false }, env: { AUTHSVC_PUBLIC_URL: "http://localhost:3567", AUTHSVC_WEBSITE_URL: "http://localhost:3567" } }).config.hostedPages).toBe(false);

@@ -1,15 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
-import { requestPasswordReset } from "../../src/core/password-reset.js";
-import { upsertThirdPartyUser } from "../../src/core/thirdparty/sign-in-up.js";
+import { requestPasswordReset } from "../../src/methods/email-password/password-reset.js";
+import { upsertThirdPartyUser } from "../../src/methods/third-party/sign-in-up.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 
 describe.each(backends)("password reset core: third-party notice ($name)", (backend) => {
   let t: TestApp;
   beforeEach(async () => {
-    // A GitHub provider without a configured `name`: the mail uses the preset's "GitHub".
-    t = await createTestApp({ backend, listen: false, config: { providers: [{ thirdPartyId: "github", clientId: "c", clientSecret: "s" }] } });
+    // A GitHub provider without a configured `name`: the mail uses the preset's "GitHub". With
+    // account linking on, a verified third-party user gets a reset link that adds a password
+    // instead (test/linking/); the notice is what linking off (and an unverified address) gets.
+    t = await createTestApp({ backend, listen: false, config: { accountLinking: false, providers: [{ thirdPartyId: "github", clientId: "c", clientSecret: "s" }] } });
   });
   afterEach(async () => { await t.close(); });
 

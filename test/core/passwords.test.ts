@@ -66,8 +66,8 @@ describe("password hashing", () => {
     expect(hashCost("md5:abc")).toBeUndefined();
   });
   it("rejects garbage instead of throwing", async () => {
-    expect(await verifyPassword("x", "not a hash", 4)).toEqual({ ok: false, needsRehash: false });
-    expect(await verifyPassword("x", "bcrypt-sha384:$2b$04$short", 4)).toEqual({ ok: false, needsRehash: false });
+    expect(await verifyPassword("x", "not a hash", 4)).toEqual({ ok: false, needsRehash: false, workCost: 0 });
+    expect(await verifyPassword("x", "bcrypt-sha384:$2b$04$short", 4)).toEqual({ ok: false, needsRehash: false, workCost: 4 });
   });
   it("keeps surrounding spaces: the trimmed form does not verify", async () => {
     const h = await hashPassword("  pass phrase  ", 4);
@@ -80,16 +80,39 @@ describe("password hashing", () => {
   });
   it("verifies imported plain bcrypt hashes and asks for a rehash", async () => {
     const imported = await plainBcrypt("hunter2hunter2", { cost: 4 });
-    expect(await verifyPassword("hunter2hunter2", imported, 4)).toEqual({ ok: true, needsRehash: true });
+    expect(await verifyPassword("hunter2hunter2", imported, 4)).toEqual({ ok: true, needsRehash: true, workCost: 4 });
     expect((await verifyPassword("hunter2hunter3", imported, 4)).ok).toBe(false);
   });
   it("asks for a rehash when the configured cost changed", async () => {
     const h = await hashPassword("correct horse battery staple", 4);
-    expect(await verifyPassword("correct horse battery staple", h, 5)).toEqual({ ok: true, needsRehash: true });
-    expect(await verifyPassword("correct horse battery staple", h, 4)).toEqual({ ok: true, needsRehash: false });
+    expect(await verifyPassword("correct horse battery staple", h, 5)).toEqual({ ok: true, needsRehash: true, workCost: 5 });
+    expect(await verifyPassword("correct horse battery staple", h, 4)).toEqual({ ok: true, needsRehash: false, workCost: 4 });
   });
   it("refuses absurd costs without computing them", async () => {
     // Computing cost 31 would take days: the test would time out rather than pass.
     expect((await verifyPassword("x", "$2b$31$" + "a".repeat(53), 4)).ok).toBe(false);
+  });
+});
+
+describe("a hash below the current cost is checked in the time of the current cost", () => {
+  // What a user could measure is the time of a sign-in, which follows the highest bcrypt cost the
+  // check computed (workCost): an imported $2b$04$ account must not answer at cost 4 while every
+  // other account, and an unknown address, answers at the current cost.
+  const CURRENT = 6;
+  it("an imported plain bcrypt hash at cost 4: right and wrong password both work at the current cost, and a success asks for the rehash", async () => {
+    const imported = await plainBcrypt("imported password", { cost: 4 });
+    expect(await verifyPassword("imported password", imported, CURRENT)).toEqual({ ok: true, needsRehash: true, workCost: CURRENT });
+    expect(await verifyPassword("wrong password", imported, CURRENT)).toEqual({ ok: false, needsRehash: false, workCost: CURRENT });
+  });
+  it("ours from before the cost was raised: padded the same way", async () => {
+    const old = await hashPassword("old password", 4);
+    expect(await verifyPassword("old password", old, CURRENT)).toEqual({ ok: true, needsRehash: true, workCost: CURRENT });
+    expect(await verifyPassword("nope", old, CURRENT)).toEqual({ ok: false, needsRehash: false, workCost: CURRENT });
+  });
+  it("a hash at or above the current cost is checked as it is (it cannot be made faster)", async () => {
+    const ours = await hashPassword("current password", CURRENT);
+    expect(await verifyPassword("current password", ours, CURRENT)).toEqual({ ok: true, needsRehash: false, workCost: CURRENT });
+    const higher = await plainBcrypt("higher password", { cost: 7 });
+    expect(await verifyPassword("higher password", higher, CURRENT)).toEqual({ ok: true, needsRehash: true, workCost: 7 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseProviders } from "../../src/core/thirdparty/provider-config.js";
+import { normaliseProviders } from "../../src/methods/third-party/provider-config.js";
 import { ConfigError, resolveConfig, testConfig } from "../../src/config.js";
 import { createApp } from "../../src/app.js";
 

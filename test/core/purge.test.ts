@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { purgeDeadData } from "../../src/core/purge.js";
-import { requestPasswordReset, resetPasswordWithToken } from "../../src/core/password-reset.js";
+import { requestPasswordReset, resetPasswordWithToken } from "../../src/methods/email-password/password-reset.js";
 import { createSession, refreshSession, revokeSession } from "../../src/core/sessions.js";
-import { signUpWithPassword } from "../../src/core/users.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { insertToken } from "../../src/store/one-time-tokens.js";
 import { listEvents } from "../../src/store/events.js";
 

@@ -2,14 +2,16 @@ import { hash as plainBcrypt } from "@node-rs/bcrypt";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CoreContext } from "../../src/core/context.js";
 import { hashCost, hashPassword } from "../../src/core/passwords.js";
-import { deleteUser, findUser, listUsers, setPassword, signInWithPassword, signUpWithPassword, toUserJson, verifyUserEmail } from "../../src/core/users.js";
+import { deleteUser, findUser, listUsers, toUserJson, verifyUserEmail } from "../../src/core/users.js";
+import { setPassword, signInWithPassword, signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { listEvents } from "../../src/store/events.js";
-import { requestPasswordReset, resetPasswordWithToken } from "../../src/core/password-reset.js";
+import { requestPasswordReset, resetPasswordWithToken } from "../../src/methods/email-password/password-reset.js";
 import { countUserTokens } from "../../src/store/one-time-tokens.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { lastCaughtMailId, listCaughtMail } from "../../src/store/caught-mail.js";
 import { eventually, waitForCaughtMail } from "../helpers/mail.js";
 import * as store from "../../src/store/users.js";
+import * as credentials from "../../src/methods/email-password/store.js";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
@@ -19,7 +21,7 @@ describe.each(backends)("core users on $name", (backend) => {
   let t: TestApp;
   afterEach(async () => { await t?.close(); });
   const open = async () => { t = await createTestApp({ backend, listen: false }); return t.app.ctx; };
-  const storedHash = async (ctx: CoreContext, email: string) => (await store.findCredentialByEmail(ctx.store.db, email))!.password_hash;
+  const storedHash = async (ctx: CoreContext, email: string) => (await credentials.findCredentialByEmail(ctx.store.db, email))!.password_hash;
   const withCost = (ctx: CoreContext, bcryptCost: number): CoreContext => ({ ...ctx, config: { ...ctx.config, bcryptCost } });
 
   it("signs up with the canonical email, once", async () => {
@@ -82,7 +84,7 @@ describe.each(backends)("core users on $name", (backend) => {
     expect(imported).toMatch(/^\$2b\$04\$/);
     await ctx.store.writeTx(async (tx) => {
       await store.insertUser(tx, { id: "imported-1", email: "old@example.com", time_joined: 1, updated_at: 1 });
-      await store.insertCredential(tx, { user_id: "imported-1", email: "old@example.com", password_hash: imported, created_at: 1, updated_at: 1 });
+      await credentials.insertCredential(tx, { user_id: "imported-1", email: "old@example.com", password_hash: imported, created_at: 1, updated_at: 1 });
     });
     expect((await signInWithPassword(ctx, { email: "old@example.com", password: PW })).status).toBe("OK");
     const upgraded = await storedHash(ctx, "old@example.com");
@@ -150,7 +152,7 @@ describe.each(backends)("core users on $name", (backend) => {
     expect(await deleteUser(ctx, r.user.id)).toBe(true);
     expect(await deleteUser(ctx, r.user.id)).toBe(false);
     expect(await findUser(ctx, "ada@example.com")).toBeUndefined();
-    expect(await store.findCredentialByEmail(ctx.store.db, "ada@example.com")).toBeUndefined();
+    expect(await credentials.findCredentialByEmail(ctx.store.db, "ada@example.com")).toBeUndefined();
     // The audit log keeps the story.
     expect((await listEvents(ctx.store.db, { userId: r.user.id })).map((e) => e.type)).toEqual(["user.signed_up", "user.email_verified", "user.deleted"]);
   });
@@ -184,9 +186,9 @@ describe("core users: rehash is best effort", () => {
       expect((await signInWithPassword(raised, { email: "ada@example.com", password: PW })).status).toBe("OK");
       other.exec("rollback");
       // The old hash stayed (cost 4); the next sign-in will try the upgrade again, and succeed.
-      expect(hashCost((await store.findCredentialByEmail(locked.db, "ada@example.com"))!.password_hash)).toBe(4);
+      expect(hashCost((await credentials.findCredentialByEmail(locked.db, "ada@example.com"))!.password_hash)).toBe(4);
       expect((await signInWithPassword(raised, { email: "ada@example.com", password: PW })).status).toBe("OK");
-      expect(hashCost((await store.findCredentialByEmail(locked.db, "ada@example.com"))!.password_hash)).toBe(5);
+      expect(hashCost((await credentials.findCredentialByEmail(locked.db, "ada@example.com"))!.password_hash)).toBe(5);
     } finally {
       other.close();
       await app.close();

@@ -4,16 +4,18 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
+import { listDocFiles } from "../helpers/doc-files.js";
 import { expectedOutputs, readBlocks } from "../helpers/readme-blocks.js";
 import { freePort, startServe } from "../helpers/serve-process.js";
 
 /**
- * The README's ```sh blocks, run with bash in order against a real `serve` (the built bin), as a
- * reader would paste them after `npm ci`: `npx authsvc` resolves to this checkout, the examples'
- * port 3567 is rewritten to the server's, and shell variables carry over from block to block.
+ * The ```sh blocks of the README and of every docs/ page, run with bash in order against a real
+ * `serve` (the built bin), as a reader would paste them after `npm ci`: `authsvc` is this checkout's
+ * bin on PATH, the examples' port 3567 is rewritten to the server's, and shell variables carry over from
+ * block to block (and page to page).
  */
 const ROOT = resolve(import.meta.dirname, "../..");
-const blocks = readBlocks(join(ROOT, "README.md")).filter((b) => b.lang === "sh");
+const blocks = listDocFiles().flatMap((f) => readBlocks(join(ROOT, f)).map((b) => ({ ...b, file: f }))).filter((b) => b.lang === "sh");
 const runnable = blocks.filter((b) => !b.skip);
 
 /**
@@ -38,7 +40,7 @@ function runBlock(dir: string, code: string, env: NodeJS.ProcessEnv, baseline: S
   });
 }
 
-describe.each(backends)("README shell examples on $name", (backend) => {
+describe.each(backends)("docs shell examples on $name", (backend) => {
   let dir: string;
   let port: number;
   let env: NodeJS.ProcessEnv;
@@ -48,7 +50,7 @@ describe.each(backends)("README shell examples on $name", (backend) => {
 
   beforeAll(async () => {
     // A folder like a fresh checkout: this package (so `npx authsvc` runs its bin), its node_modules,
-    // and copies of the files the README runs (copies: a symlinked script sees another import.meta.url).
+    // and copies of the files the docs run (copies: a symlinked script sees another import.meta.url).
     dir = mkdtempSync(join(tmpdir(), "authsvc-readme-"));
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "authsvc", private: true, type: "module", bin: { authsvc: "bin/authsvc" } }));
     symlinkSync(join(ROOT, "bin"), join(dir, "bin"));
@@ -59,11 +61,12 @@ describe.each(backends)("README shell examples on $name", (backend) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("AUTHSVC_")));
     env = {
       ...clean,
-      PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
+      // `authsvc …` as the docs write it: the executable on PATH (here the checkout's bin/).
+      PATH: `${join(ROOT, "bin")}:${join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
       AUTHSVC_DATABASE: db.url, AUTHSVC_PORT: String(port), AUTHSVC_BCRYPT_COST: "4", AUTHSVC_MAIL_CATCHER_PORT: "0",
       AUTHSVC_LOG_LEVEL: "warn", AUTHSVC_URL: `http://localhost:${port}`,
-      // The admin API example's key: the README's server terminal exports it before `npx authsvc serve`.
-      AUTHSVC_ADMIN_API_KEY: "dev-admin-key-0123456789abcdef0123456789",
+      // The admin API example's key: the docs' server terminal exports it before `authsvc serve`.
+      AUTHSVC_ADMIN_API_KEY: "hrhSk2v0aLqZjvWMDyXJkJvxR9-vqCIGVyoqkyBH01E",
     };
     baseline = new Set(execFileSync("bash", ["-c", "compgen -v"], { env, encoding: "utf8" }).split("\n"));
     server = await startServe(dir, env);
@@ -77,10 +80,10 @@ describe.each(backends)("README shell examples on $name", (backend) => {
 
   it("has shell examples to run, and says why for each one it skips", () => {
     expect(runnable.length).toBeGreaterThan(5);
-    for (const b of blocks.filter((x) => x.skip)) expect(b.skip!.length, `README.md line ${b.line}`).toBeGreaterThan(10);
+    for (const b of blocks.filter((x) => x.skip)) expect(b.skip!.length, `${b.file} line ${b.line}`).toBeGreaterThan(10);
   });
 
-  it.each(runnable.filter((b) => !b.only || b.only === backend.name).map((b) => [`README.md line ${b.line} (${b.heading})`, b] as const))("%s", async (name, block) => {
+  it.each(runnable.filter((b) => !b.only || b.only === backend.name).map((b) => [`${b.file} line ${b.line} (${b.heading})`, b] as const))("%s", async (name, block) => {
     const code = block.code.replace(/\b(localhost|127\.0\.0\.1):3567\b/g, `$1:${port}`);
     const r = await runBlock(dir, code, env, baseline);
     const report = `${name} failed (exit ${r.code}):\n${block.code}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
@@ -88,5 +91,5 @@ describe.each(backends)("README shell examples on $name", (backend) => {
     for (const want of expectedOutputs(block.code)) {
       expect(want.pattern.test(r.stdout), `${name}: output should contain ${want.text}\n--- stdout ---\n${r.stdout}`).toBe(true);
     }
-  });
+  }, 95_000); // a block of several `npx authsvc …` commands on a loaded machine; bash itself stops at 90 s
 });

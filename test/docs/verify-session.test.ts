@@ -1,3 +1,4 @@
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,14 +8,39 @@ import { readBlocks } from "../helpers/readme-blocks.js";
 import { freePort, startServe } from "../helpers/serve-process.js";
 import { credentials, postJson } from "../helpers/session-client.js";
 
-/** The README's backend verification code (examples/verify-session.mjs), against a real `serve`. */
+/** The docs' backend verification code (examples/verify-session.mjs), against a real `serve`. */
 const ROOT = resolve(import.meta.dirname, "../..");
 const EXAMPLE = join(ROOT, "examples/verify-session.mjs");
+const PY_EXAMPLE = join(ROOT, "examples/verify_session.py");
+/** A Python with PyJWT (Debian's python3-jwt; .ci/run installs it): the system one first, pyenv shims lack it. */
+const python = ["/usr/bin/python3", "python3"].find((p) => spawnSync(p, ["-c", "import jwt"]).status === 0);
 
-it("the README shows examples/verify-session.mjs verbatim", () => {
-  const js = readBlocks(join(ROOT, "README.md")).filter((b) => b.lang === "js").map((b) => b.code);
-  expect(js).toContain(readFileSync(EXAMPLE, "utf8"));
+it("docs/backend-sessions.md shows examples/verify-session.mjs and examples/verify_session.py verbatim", () => {
+  const blocks = readBlocks(join(ROOT, "docs/backend-sessions.md"));
+  expect(blocks.filter((b) => b.lang === "js").map((b) => b.code)).toContain(readFileSync(EXAMPLE, "utf8"));
+  expect(blocks.filter((b) => b.lang === "python").map((b) => b.code)).toContain(readFileSync(PY_EXAMPLE, "utf8"));
 });
+
+/** Loads a fresh copy of the Node example with this environment (it reads it when loaded, as an app's module would). */
+async function loadExample(env: Record<string, string>, tag: string) {
+  const saved = { AUTHSVC_URL: process.env.AUTHSVC_URL, AUTHSVC_JWKS_URL: process.env.AUTHSVC_JWKS_URL };
+  delete process.env.AUTHSVC_JWKS_URL;
+  Object.assign(process.env, env);
+  try {
+    return (await import(`${EXAMPLE}?${tag}`)) as { verifySession: (token: string) => Promise<{ userId: string }> };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  }
+}
+
+/** Runs the Python example as a backend would: `python3 examples/verify_session.py TOKEN`. */
+function runPython(token: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((ok) => {
+    execFile(python!, [PY_EXAMPLE, token], { env: { PATH: process.env.PATH, ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
+      ok({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
 
 describe.each(backends)("verifying sessions in the app's backend on $name", (backend) => {
   let dir: string;
@@ -64,6 +90,38 @@ describe.each(backends)("verifying sessions in the app's backend on $name", (bac
     const forged = [h, Buffer.from(JSON.stringify({ ...payload, sub: "someone-else" })).toString("base64url"), sig].join(".");
     await expect(verifySession(forged)).rejects.toMatchObject({ code: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" });
     await expect(verifySession("not-a-jwt")).rejects.toMatchObject({ code: "ERR_JWS_INVALID" });
+  });
+
+  it("names the real cause when the issuer differs (127.0.0.1 is not the public URL's localhost)", async () => {
+    const { access } = await signUp("issuer@example.com");
+    const other = base.replace("localhost", "127.0.0.1");
+    const { verifySession: wrongIssuer } = await loadExample({ AUTHSVC_URL: other }, `issuer-${backend.name}`);
+    await expect(wrongIssuer(access)).rejects.toThrow(`token issuer is "${base}/auth", expected "${other}/auth"`);
+  });
+
+  it("fetches the keys from a separate (internal) JWKS URL while checking the public issuer", async () => {
+    const { userId, access } = await signUp("internal@example.com");
+    const internal = `${base.replace("localhost", "127.0.0.1")}/auth/jwt/jwks.json`;
+    const { verifySession: viaInternal } = await loadExample({ AUTHSVC_URL: base, AUTHSVC_JWKS_URL: internal }, `jwks-${backend.name}`);
+    await expect(viaInternal(access)).resolves.toMatchObject({ userId });
+    const { verifySession: unreachable } = await loadExample({ AUTHSVC_URL: base, AUTHSVC_JWKS_URL: "http://127.0.0.1:9/auth/jwt/jwks.json" }, `down-${backend.name}`);
+    await expect(unreachable(access)).rejects.toThrow("could not fetch the keys from http://127.0.0.1:9/auth/jwt/jwks.json");
+  });
+
+  it("Python (PyJWT): accepts a real token and returns its sub as the user id; names a wrong issuer; takes an internal JWKS URL", async () => {
+    expect(python, "PyJWT is missing: apt-get install python3-jwt (.ci/run does)").toBeDefined();
+    const { userId, access } = await signUp("python@example.com");
+    const ok = await runPython(access, { AUTHSVC_URL: base });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ userId, emailVerified: false });
+    const other = base.replace("localhost", "127.0.0.1");
+    const wrong = await runPython(access, { AUTHSVC_URL: other });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain(`invalid session: token issuer is '${base}/auth', expected '${other}/auth'`);
+    const internal = await runPython(access, { AUTHSVC_URL: base, AUTHSVC_JWKS_URL: `${other}/auth/jwt/jwks.json` });
+    expect(JSON.parse(internal.stdout)).toMatchObject({ userId });
+    const forged = await runPython(access.slice(0, -4) + "AAAA", { AUTHSVC_URL: base });
+    expect([forged.code, forged.stderr]).toEqual([1, expect.stringContaining("invalid session: invalid token: Signature verification failed")]);
   });
 
   it("the revocation caveat holds: after sign-out the token still verifies locally, while authsvc says 401", async () => {

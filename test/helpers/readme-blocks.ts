@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
-/** A fenced code block of the README: its language, first line number (the fence), code and skip reason. */
-export interface ReadmeBlock { lang: string; line: number; code: string; skip?: string; heading: string; only?: "sqlite" | "postgres" }
+/** A fenced code block of a docs page: its file, language, first line number (the fence), code and skip reason. */
+export interface ReadmeBlock { file: string; lang: string; line: number; code: string; skip?: string; heading: string; only?: "sqlite" | "postgres" }
 
 const SKIP = /^<!--\s*docs-test:\s*skip\s*\((.+)\)\s*-->\s*$/;
 // A block that only makes sense on one database (e.g. `authsvc backup`, which PostgreSQL refuses).
@@ -21,10 +21,10 @@ export function readBlocks(file: string): ReadmeBlock[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && !lines[i].startsWith(open[1]); i++) body.push(lines[i]);
-    if (i >= lines.length) throw new Error(`README.md line ${start + 1}: code fence is never closed`);
+    if (i >= lines.length) throw new Error(`${file} line ${start + 1}: code fence is never closed`);
     const skip = start > 0 ? SKIP.exec(lines[start - 1])?.[1] : undefined;
     const only = start > 0 ? ONLY.exec(lines[start - 1])?.[1] as ReadmeBlock["only"] : undefined;
-    blocks.push({ lang: open[2], line: start + 1, code: body.join("\n") + "\n", skip, heading, only });
+    blocks.push({ file, lang: open[2], line: start + 1, code: body.join("\n") + "\n", skip, heading, only });
   }
   return blocks;
 }

@@ -30,7 +30,7 @@ export async function createTestApp(opts: { backend?: Backend; config?: Partial<
   let server: HttpServer | undefined;
   let url = "";
   if (opts.listen !== false) {
-    server = await startHttpServer(app.http, { port: 0, host: "127.0.0.1", logger: app.ctx.logger });
+    server = await startHttpServer(app.http, { port: 0, host: "127.0.0.1", bodyLimit: config.bodyLimit, logger: app.ctx.logger });
     url = `http://127.0.0.1:${server.port}`;
   }
   return {

@@ -62,7 +62,7 @@ function randomValue(rnd: () => number, depth = 0): unknown {
   }
 }
 
-const ADMIN_KEY = "fuzz-admin-key-0123456789abcdef0123456789";
+const ADMIN_KEY = "MH0VBGuKf4eW5_JRYi-BmwE-U0FSBHwPQdjCYFvoq68";
 const CONFIG = { bodyLimit: LIMIT, adminApiKey: ADMIN_KEY, hostedPages: true };
 /** Every route the server has: the public API, the admin API, the hosted and development pages. */
 function everyRoute(): Array<{ method: string; path: string; admin?: boolean }> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listEvents } from "../../src/store/events.js";
-import { signUpWithPassword } from "../../src/core/users.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { backends } from "../helpers/backends.js";
 import { call, emailOnly, LIMITED, shape, signin, type Answer } from "../helpers/limits.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app.js";
 const PW = "correct horse battery staple";
 const resetBody = (token: string) => ({ method: "token", formFields: [{ id: "password", value: "brand new horse staple" }], token });
 
-/** Each per-IP bucket at its documented default (README "Rate limits"): the request that gets the first 429. */
+/** Each per-IP bucket at its documented default (docs/security.md "Rate limits"): the request that gets the first 429. */
 const buckets: Array<{ bucket: string; limit: number; window: number; send: (t: TestApp, i: number) => Promise<Answer> }> = [
   { bucket: "signin-ip", limit: 100, window: 900, send: (t, i) => call(t, "/signin", signin(`s${i}@example.com`, "wrong horse battery")) },
   { bucket: "signup-ip", limit: 20, window: 3600, send: (t, i) => call(t, "/signup", signin(`u${i}@example.com`, PW)) },

@@ -6,7 +6,7 @@ import { toNodeListener } from "../../src/http/app.js";
 import { backends } from "../helpers/backends.js";
 import { call, emailOnly, LIMITED, shape, signin } from "../helpers/limits.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
-import { signUpWithPassword } from "../../src/core/users.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 
 const PW = "correct horse battery staple";
 

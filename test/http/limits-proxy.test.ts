@@ -4,6 +4,7 @@ import { ipKey } from "../../src/core/limits.js";
 import { backends } from "../helpers/backends.js";
 import { call, signin } from "../helpers/limits.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
+import { createLogger } from "../../src/util/logger.js";
 
 const PW = "correct horse battery staple";
 let n = 0;
@@ -39,6 +40,41 @@ describe.each(backends)("client IP and X-Forwarded-For on $name", (backend) => {
     expect(await clearLimits(t.app.ctx, { ip: "2001:db8:1:2::77" }, "test")).toEqual({ key: "2001:db8:1:2::/64", buckets: ["signup-ip"] });
     expect((await signUpFrom(t, "2001:db8:1:2::1")).status).toBe(200);
     expect((await signUpFrom(t, "198.51.100.1")).status).toBe(429);
+  });
+});
+
+describe("forwarded headers without --trusted-proxies", () => {
+  let t: TestApp;
+  afterEach(async () => { await t?.close(); });
+  const warningsIn = (lines: string[]) => lines.map((l) => JSON.parse(l)).filter((e) => e.level === "warn" && /trusted-proxies/.test(e.msg));
+
+  it("warn once, naming the header and the setting, when X-Forwarded-For or Forwarded arrives", async () => {
+    const lines: string[] = [];
+    t = await createTestApp({ logger: createLogger("warn", (l) => lines.push(l)) });
+    await signUpFrom(t);
+    expect(warningsIn(lines)).toEqual([]);
+    await signUpFrom(t, "198.51.100.7");
+    await signUpFrom(t, "198.51.100.8");
+    await call(t, "/signup", signin(`p${n++}@example.com`, PW), { forwarded: "for=198.51.100.9" });
+    const warnings = warningsIn(lines);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].msg).toMatch(/^a request came with X-Forwarded-For but no --trusted-proxies are set: every client behind that proxy shares the proxy's address and one rate-limit budget\. Set --trusted-proxies \(AUTHSVC_TRUSTED_PROXIES\)/);
+    expect(warnings[0].peer).toBe("127.0.0.1");
+  });
+
+  it("name the standard Forwarded header when that is the one that came", async () => {
+    const lines: string[] = [];
+    t = await createTestApp({ logger: createLogger("warn", (l) => lines.push(l)) });
+    await call(t, "/signup", signin(`p${n++}@example.com`, PW), { forwarded: "for=198.51.100.9;proto=https" });
+    expect(warningsIn(lines).map((w) => w.msg.slice(0, 38))).toEqual(["a request came with Forwarded but no -"]);
+  });
+
+  it("say nothing when trusted proxies are configured", async () => {
+    const lines: string[] = [];
+    t = await createTestApp({ config: { trustedProxies: ["127.0.0.1/32"] }, logger: createLogger("warn", (l) => lines.push(l)) });
+    await signUpFrom(t, "198.51.100.7");
+    await call(t, "/signup", signin(`p${n++}@example.com`, PW), { forwarded: "for=198.51.100.9" });
+    expect(warningsIn(lines)).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { clearLimits } from "../../src/core/limits-admin.js";
-import { signUpWithPassword } from "../../src/core/users.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { listEvents } from "../../src/store/events.js";
 import { backends } from "../helpers/backends.js";
 import { call, emailOnly, LIMITED, shape, signin } from "../helpers/limits.js";

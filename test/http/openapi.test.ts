@@ -5,12 +5,13 @@ import { routes } from "../../src/http/routes.js";
 import { backends } from "../helpers/backends.js";
 import { checkAnswer } from "../helpers/openapi-check.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
+import { KEY } from "./admin/admin-client.js";
 
 describe.each(backends)("OpenAPI description on $name", (backend) => {
   let t: TestApp;
   let doc: { openapi: string; servers: Array<{ url: string }>; paths: Record<string, Record<string, unknown>> };
   beforeAll(async () => {
-    t = await createTestApp({ backend });
+    t = await createTestApp({ backend, config: { adminApiKey: KEY } });
     const res = await fetch(`${t.url}/auth/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -33,6 +34,24 @@ describe.each(backends)("OpenAPI description on $name", (backend) => {
   it("describes exactly the routes of the route table, with their methods", () => {
     const fromTable = routes.map((r) => `${r.method} ${r.root ? r.path : t.config.apiBasePath + r.path}`).sort();
     expect(described((p) => !isAdmin(p))).toEqual(fromTable);
+  });
+
+  it("describes no admin API when it is off (the document is public): no paths, tag, key scheme or mention", async () => {
+    const off = await createTestApp({ backend });
+    try {
+      const res = await fetch(`${off.url}/auth/openapi.json`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      const plain = JSON.parse(text) as typeof doc & { tags: Array<{ name: string }>; components: { securitySchemes: Record<string, unknown> } };
+      expect(Object.keys(plain.paths).filter(isAdmin)).toEqual([]);
+      expect(plain.tags.map((x) => x.name)).not.toContain("admin");
+      expect(Object.keys(plain.components.securitySchemes)).not.toContain("AdminKey");
+      expect(text).not.toMatch(/\/admin|AUTHSVC_ADMIN_API_KEY/);
+      // The public part is the same document as with the admin API on.
+      expect(plain.paths).toEqual(Object.fromEntries(Object.entries(doc.paths).filter(([p]) => !isAdmin(p))));
+    } finally {
+      await off.close();
+    }
   });
 
   it("describes exactly the routes of the admin route table, each behind the admin key with its 401 challenge", () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { eventually, startCli, waitForCaughtMail } from "../helpers/mail.js";
-import { signInWithPassword, signUpWithPassword } from "../../src/core/users.js";
+import { signInWithPassword, signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { countUserTokens } from "../../src/store/one-time-tokens.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { lastCaughtMailId, listCaughtMail } from "../../src/store/caught-mail.js";

@@ -75,7 +75,7 @@ describe.each(backends)("token retirement over HTTP on $name", (backend) => {
     await signUp(t.url, "twice@example.com", "header");
     const ask = async () => ((await (await postJson(`${t.url}/auth/user/password/reset/token`, { formFields: [{ id: "email", value: "twice@example.com" }] })).json()) as { token: string }).token;
     const first = await ask();
-    t.clock.advance(61_000); // past the per-address mail cooldown (README "Rate limits")
+    t.clock.advance(61_000); // past the per-address mail cooldown (docs/security.md "Rate limits")
     const second = await ask();
     const submit = async (token: string) => (await (await postJson(`${t.url}/auth/user/password/reset`, { method: "token", token, formFields: [{ id: "password", value: "a brand new passphrase" }] })).json()) as { status: string };
     expect(await submit(first)).toEqual({ status: "RESET_PASSWORD_INVALID_TOKEN_ERROR" });

@@ -7,8 +7,8 @@ import { createSmtpTransport } from "../../src/mail/transport.js";
 import { openStore } from "../../src/store/database.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { queueMail } from "../../src/core/mail-queue.js";
-import { requestPasswordReset } from "../../src/core/password-reset.js";
-import { signUpWithPassword } from "../../src/core/users.js";
+import { requestPasswordReset } from "../../src/methods/email-password/password-reset.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { silentLogger } from "../../src/util/logger.js";
 
 describe.each(backends)("outbox worker ($name)", (backend) => {

@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeValidity, renderMail } from "../../src/mail/templates.js";
+import { describeValidity, mailKinds, renderMail } from "../../src/mail/templates.js";
+import { viewCaughtMail } from "../../src/mail/caught-mail-view.js";
+import { mailActions } from "../../src/core/mail-queue.js";
 import { loadTemplateOverrides } from "../../src/mail/template-files.js";
 
 const vars = { email: "ada@example.com", link: "http://localhost:3000/auth/reset-password?token=T&tenantId=public", expiresAt: Date.UTC(2030, 0, 1, 12, 0, 0), validForMs: 3_600_000, websiteUrl: "http://localhost:3000" };
@@ -37,5 +39,27 @@ describe("mail templates", () => {
     writeFileSync(join(dir, "email-verification.html"), "<p>{{lnk}}</p>");
     expect(() => loadTemplateOverrides(dir)).toThrow(/email-verification\.html: unknown placeholder \{\{lnk\}\}/);
     expect(() => loadTemplateOverrides(join(dir, "missing"))).toThrow(/does not exist/);
+  });
+
+  it.each(mailKinds)("%s: a styled, accessible HTML part (table layout, inline styles, a button and the plain URL that wraps) beside the text part", (kind) => {
+    const long = `http://localhost:3000/auth/reset-password?token=${"x".repeat(120)}&tenantId=public`;
+    const m = renderMail(kind, { ...vars, link: long, provider: "GitHub" });
+    expect(m.html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(m.html).toContain(`<title>${m.subject}</title>`);
+    expect(m.html).not.toMatch(/<style|<link /); // inline styles only: many clients drop style sheets
+    // Every layout table is presentational; there is no table without it.
+    expect(m.html.match(/<table /g)!.length).toBe(m.html.match(/<table role="presentation"/g)!.length);
+    const hrefs = [...m.html.matchAll(/<a href="([^"]+)" style="([^"]+)">([^<]+)<\/a>/g)];
+    expect(hrefs.map((h) => h[1])).toEqual([long.replace(/&/g, "&amp;"), long.replace(/&/g, "&amp;")]);
+    expect(hrefs[0][2]).toMatch(/background|color:#ffffff/); // the button
+    expect(hrefs[1][3]).toBe(long.replace(/&/g, "&amp;")); // the plain URL, shown in full…
+    expect(hrefs[1][2]).toContain("word-break:break-all"); // …and wrapping rather than running out of its frame
+    expect(m.text).toContain(long);
+    expect(m.text).not.toMatch(/<[a-z]/i);
+  });
+
+  it.each(mailKinds)("%s: the development inbox and tail-mail name it by its kind, never \"other\"", (kind) => {
+    const row = { id: 1, received_at: 0, to_address: "ada@example.com", subject: "s", text_body: "t", html_body: null, headers: JSON.stringify([["X-Authsvc-Action", mailActions[kind]]]) };
+    expect(viewCaughtMail(row as never).action).toBe(mailActions[kind]);
   });
 });

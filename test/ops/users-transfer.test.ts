@@ -10,8 +10,9 @@ import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { credentials, postJson } from "../helpers/session-client.js";
 import { main } from "../../src/cli/main.js";
 import type { CliIO } from "../../src/cli/io.js";
-import { signUpWithPassword } from "../../src/core/users.js";
-import { insertIdentity } from "../../src/store/third-party.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
+import { upsertThirdPartyUser } from "../../src/methods/third-party/sign-in-up.js";
+import { insertIdentity } from "../../src/methods/third-party/store.js";
 import { insertUser, markEmailVerified } from "../../src/store/users.js";
 
 const dir = mkdtempSync(join(tmpdir(), "authsvc-transfer-"));
@@ -49,6 +50,21 @@ describe.each(backends)("users export / import ($name)", (backend) => {
     await insertUser(ctx.store.db, { id: "tp-only", email: "carol@example.com", time_joined: now, updated_at: now });
     await insertIdentity(ctx.store.db, { provider_id: "github", provider_user_id: "42", user_id: "tp-only", email: "carol@example.com", created_at: now, updated_at: now });
   }
+
+  it("a linked user (a password and a Google login) travels as one record and arrives as one user whose password signs in", async () => {
+    const ctx = src.app.ctx;
+    const r = await signUpWithPassword(ctx, { email: "dora@example.com", password: "dora horse battery staple", verified: true });
+    if (r.status !== "OK") throw new Error("sign-up failed");
+    src.clock.advance(1000);
+    const tp = await upsertThirdPartyUser(ctx, { thirdPartyId: "google", thirdPartyUserId: "g-dora", email: "dora@example.com", emailVerified: true });
+    expect(tp).toMatchObject({ status: "OK", user: { id: r.user.id, isPrimaryUser: true } });
+    const file = tmpFile();
+    expect((await runCli(["users", "export", "--output", file, "--database", src.config.database])).stderr).toBe(`exported 1 user(s) to ${file}\n`);
+    const [record] = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(record).toMatchObject({ id: r.user.id, loginMethods: [{ recipeId: "emailpassword", passwordHash: expect.any(String) }, { recipeId: "thirdparty", thirdParty: { id: "google", userId: "g-dora" } }] });
+    expect((await runCli(["users", "import", file, "--database", dst.config.database])).code).toBe(0);
+    expect(await signIn("dora@example.com", "dora horse battery staple")).toMatchObject({ status: "OK", user: { id: r.user.id, loginMethods: [{ recipeId: "emailpassword" }, { recipeId: "thirdparty" }] } });
+  });
 
   it("export → import into an empty database gives the same users, and every password signs in over HTTP", async () => {
     await seedSource();
@@ -96,7 +112,8 @@ describe.each(backends)("users export / import ($name)", (backend) => {
 
   it("skips duplicates, refuses bad rows with line numbers, changes nothing on --dry-run, and is idempotent", async () => {
     const h = (await bcryptHash("some password", { cost: 4 }));
-    await signUpWithPassword(dst.app.ctx, { email: "taken@example.com", password: "taken horse battery staple" });
+    const taken = await signUpWithPassword(dst.app.ctx, { email: "taken@example.com", password: "taken horse battery staple" });
+    if (taken.status !== "OK") throw new Error("sign-up failed");
     const rows = [
       JSON.stringify({ email: "one@example.com", passwordHash: h }), // 1 created
       JSON.stringify({ email: "ONE@example.com", passwordHash: h }), // 2 duplicate of line 1
@@ -126,7 +143,7 @@ describe.each(backends)("users export / import ($name)", (backend) => {
       "  line 2: skipped: duplicate of line 1",
       "  line 3: refused: not valid JSON",
       "  line 5: refused: loginMethods[0].passwordHash is not a bcrypt hash ($2a$, $2b$ or $2y$, 60 characters) nor one of ours (bcrypt-sha384:…)",
-      "  line 6: skipped: an email/password user taken@example.com exists",
+      `  line 6: skipped: the address taken@example.com belongs to user ${taken.user.id}`,
       "  line 7: refused: email is missing or not a string",
       "  line 9: refused: loginMethods[0].passwordHash has bcrypt cost 31; accepted: 4 to 16",
       "  line 10: refused: loginMethods[0].recipeId must be \"emailpassword\" or \"thirdparty\"",
@@ -165,6 +182,6 @@ describe.each(backends)("users export / import ($name)", (backend) => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("exists; choose a new file name");
     expect(readFileSync(existing, "utf8")).toBe("keep me");
-    expect(await runCli(["users", "import", join(dir, "missing.jsonl"), "--database", src.config.database])).toMatchObject({ code: 1, stderr: expect.stringContaining("cannot read") });
+    expect(await runCli(["users", "import", join(dir, "missing.jsonl"), "--database", src.config.database])).toMatchObject({ code: 1, stderr: `authsvc: cannot read ${join(dir, "missing.jsonl")}: no such file or directory (ENOENT)\n` });
   });
 });

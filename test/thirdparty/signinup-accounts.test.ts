@@ -24,6 +24,8 @@ describe.each(backends)("third-party accounts beside email/password ones ($name)
       start: true,
       config: {
         mode: "production", mailCatcher: true, mailCatcherPort: 0, smtpUrl: undefined,
+        // Each method its own user, as before account linking (test/linking/ covers linking on).
+        accountLinking: false,
         providers: [
           { thirdPartyId: "oidc", name: "Test OIDC", oidcDiscoveryEndpoint: idp.discovery, clientId: CONFIDENTIAL.clientId, clientSecret: CONFIDENTIAL.clientSecret, scope: ["openid", "email"] },
           { thirdPartyId: "no-email", requireEmail: false, oidcDiscoveryEndpoint: idp.discovery, clientId: CONFIDENTIAL.clientId, clientSecret: CONFIDENTIAL.clientSecret, scope: ["openid", "email"] },

@@ -1,5 +1,7 @@
 import { createRouter, defineEventHandler, getRequestHeader, setResponseHeader, setResponseStatus, type EventHandler, type RouterMethod } from "h3";
 import { AuthError } from "../../core/errors.js";
+import { checkLimit, countFailure } from "../../core/limits.js";
+import { clientKey } from "../limit-guard.js";
 import type { HttpDeps } from "../deps.js";
 import { createKeyGuard } from "./key-guard.js";
 import { ADMIN_PREFIX, adminRoutes } from "./routes.js";
@@ -26,7 +28,13 @@ export function createAdminHandler(deps: HttpDeps): EventHandler {
       return { message: "The admin API is not available to browsers (no CORS): call it from your backend." };
     }
     if (!guard) throw new AuthError("NOT_FOUND", "Not Found");
+    // Wrong keys are counted per client IP; once they fill the bucket every admin request from
+    // that client is refused (429) before its key is even compared, the right key included, so
+    // guessing stops there. A missing key is a misconfigured client, not a guess: not counted.
+    const client = clientKey(event, deps.ctx.config);
+    await checkLimit(deps.ctx, "admin-key-ip", client);
     const refused = guard(event);
+    if (refused === "invalid") await countFailure(deps.ctx, "admin-key-ip", client);
     if (refused) {
       // RFC 6750 §3: say which scheme is expected; "invalid_token" when a key was sent but is wrong.
       setResponseHeader(event, "www-authenticate", refused === "invalid" ? 'Bearer realm="authsvc-admin", error="invalid_token"' : 'Bearer realm="authsvc-admin"');

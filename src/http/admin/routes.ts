@@ -1,5 +1,6 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "../deps.js";
+import { linkUsersHandler, unlinkUserHandler } from "./links.js";
 import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
 import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
 
@@ -23,6 +24,8 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: "PUT", path: "/users/:id/verified", handler: setVerifiedHandler },
   { method: "PUT", path: "/users/:id/password", handler: setPasswordHandler },
   { method: "POST", path: "/users/:id/reset-link", handler: resetLinkHandler },
+  { method: "POST", path: "/users/:id/links", handler: linkUsersHandler },
+  { method: "DELETE", path: "/users/:id/links", handler: unlinkUserHandler },
   { method: "GET", path: "/users/:id/sessions", handler: userSessions },
   { method: "DELETE", path: "/users/:id/sessions", handler: revokeUserSessionsHandler },
   { method: "DELETE", path: "/sessions/:handle", handler: revokeOneSession },

@@ -1,9 +1,10 @@
 import { defineEventHandler, setResponseStatus } from "h3";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
-import { createPasswordResetLink } from "../../core/reset-link.js";
+import { createPasswordResetLink } from "../../methods/email-password/reset-link.js";
 import { AuthError, badInput } from "../../core/errors.js";
 import { findUsersByEmail, listUserPage, setUserEmailVerified } from "../../core/user-directory.js";
-import { deleteUser, EMAIL_EXISTS, getUser, setPassword, signUpWithPassword, type FieldError } from "../../core/users.js";
+import { deleteUser, getUser, type FieldError } from "../../core/users.js";
+import { EMAIL_EXISTS, setPassword, signUpWithPassword } from "../../methods/email-password/accounts.js";
 import { readJsonBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
 import { adminUserJson, booleanField, pathParam, queryParam, stringField } from "./input.js";
@@ -39,6 +40,10 @@ export const createUserHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const r = await signUpWithPassword(deps.ctx, { email: stringField(body, "email"), password: stringField(body, "password"), verified: booleanField(body, "verified", false), source: "admin-api" });
+    if (r.status === "SIGN_UP_NOT_ALLOWED") {
+      setResponseStatus(event, 409);
+      return { status: "SIGN_UP_NOT_ALLOWED", message: "Another user has this address and it is not verified on this login: pass verified: true to link it to them." };
+    }
     if (r.status !== "OK") {
       setResponseStatus(event, r.formFields.some((f) => f.error === EMAIL_EXISTS) ? 409 : 400);
       return fieldError(r.formFields);

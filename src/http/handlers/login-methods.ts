@@ -1,5 +1,5 @@
 import { defineEventHandler } from "h3";
-import { listLoginMethods } from "../../core/thirdparty/login-methods.js";
+import { listLoginMethods } from "../../methods/third-party/login-methods.js";
 import type { HttpDeps } from "../deps.js";
 
 /**

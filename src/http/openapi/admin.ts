@@ -18,17 +18,21 @@ const errors = {
     headers: { "www-authenticate": { required: true, schema: { type: "string" }, description: '`Bearer realm="authsvc-admin"`, with `error="invalid_token"` when a key was sent but is wrong (RFC 6750 §3)' } },
   },
   404: error("no such user or session, or the admin API is off (AUTHSVC_ADMIN_API_KEY unset: every /admin path is 404)"),
-  409: error("the address is taken (with `formFields`), or the user signs in with a third-party provider and has no password"),
+  409: error("the address is taken (with `formFields`), the user signs in with a third-party provider and has no password, or the login method is not linked"),
   413: error("request body over the size limit"),
   415: error("a non-empty body that is not application/json"),
+  429: {
+    ...error("too many wrong admin keys from this client (bucket admin-key-ip): every admin request from it is refused until Retry-After"),
+    headers: { "retry-after": { required: true, schema: { type: "integer" }, description: "seconds to wait" } },
+  },
   500: error("internal failure (detail only in the server log)"),
-  503: error("the database is busy or the server is shutting down"),
+  503: error("the database is busy, unreachable, read-only or full (`reason` says which), or the server is shutting down; see `Retry-After`"),
 } as const;
 type Status = keyof typeof errors;
 
 /** The error answers of an operation: the given ones plus those every admin route can give. */
 const errorsFor = (...statuses: Status[]): Record<string, Json> =>
-  Object.fromEntries([...new Set<Status>([...statuses, 401, 404, 500, 503])].sort().map((s) => [String(s), errors[s]]));
+  Object.fromEntries([...new Set<Status>([...statuses, 401, 404, 429, 500, 503])].sort().map((s) => [String(s), errors[s]]));
 /** An operation that reads a JSON body also answers 413 and 415. */
 const bodyErrors = (...more: Status[]) => errorsFor(400, 413, 415, ...more);
 
@@ -94,6 +98,16 @@ export const adminArea: OpenApiArea = {
           200: json("the link (the same token the reset mail carries)", object({ link: { type: "string", format: "uri" }, expiresAt: { type: "integer", description: "ms since the epoch" }, mailed: { type: "boolean" } })),
           ...bodyErrors(409),
         },
+      }),
+    },
+    "/users/{id}/links": {
+      post: op("adminLinkUsers", "Account linking by hand: user `userId` (every login method) becomes part of user {id}, who keeps the id", {
+        parameters: [userId], requestBody: body(object({ userId: { type: "string", minLength: 1 } }), true),
+        responses: { 200: json("linked (changed false: they already were one user)", object({ userId: { type: "string" }, changed: { type: "boolean" } })), ...bodyErrors() },
+      }),
+      delete: op("adminUnlinkUser", "The login method whose id is {id} (a loginMethods[].recipeUserId) leaves its user and becomes a user of its own", {
+        parameters: [param("id", "the login method's recipeUserId")],
+        responses: { 200: json("unlinked; remainingUserId is the id of the user the other methods form", object({ userId: { type: "string" }, remainingUserId: { type: "string" } })), ...errorsFor(400, 409) },
       }),
     },
     "/users/{id}/sessions": {

@@ -12,6 +12,9 @@ export const statusOnly = (value: string, extra: Record<string, Json> = {}, requ
   properties: { status: { const: value }, ...extra },
 });
 /** Token fields in the body (body mode only, PROTOCOL.md §2). */
+/** A *_NOT_ALLOWED answer of account linking: the SDK's fixed reason, shown to the user verbatim. */
+export const notAllowed = (status: string): Json => statusOnly(status, { reason: { type: "string", description: "supertokens-node's fixed text ending in (ERR_CODE_…)" } }, ["reason"]);
+
 export const tokenFields: Record<string, Json> = {
   accessToken: { type: "string" }, refreshToken: { type: "string" }, accessTokenExpiresAt: { type: "integer" },
 };
@@ -20,14 +23,18 @@ const errorResponse = (description: string): Json => json(description, ref("Mess
 /** Error answers shared by every operation, by status. */
 export const errors = {
   400: errorResponse("malformed input (the message says what is wrong)"),
-  401: errorResponse("no valid session: `unauthorised`, `try refresh token` or `token theft detected` (PROTOCOL.md §4)"),
+  401: errorResponse("no valid session: `unauthorised`, `try refresh token` or `token theft detected`"),
   403: json("a claim check failed", ref("InvalidClaim")),
   413: errorResponse("request body over the size limit"),
   415: errorResponse("wrong Content-Type"),
   429: json("too many requests", ref("Message"), { "retry-after": { schema: { type: "integer" }, description: "seconds to wait" } }),
   500: errorResponse("internal failure (detail only in the server log)"),
   502: errorResponse("the third-party provider failed (the message names it)"),
-  503: errorResponse("the database is busy or the server is shutting down"),
+  503: json(
+    "the database is busy, unreachable, read-only or full (`reason`: `database_unreachable`, `database_read_only`, `database_full`, `database_io_error`), or the server is shutting down; retry after `Retry-After` seconds. A sign-up whose save was cut off says the account may exist",
+    ref("Message"),
+    { "retry-after": { schema: { type: "integer" }, description: "seconds to wait" } },
+  ),
 } as const;
 
 type Status = keyof typeof errors;
@@ -47,7 +54,10 @@ export const sharedSchemas: Record<string, Json> = {
   },
   FormFields: {
     type: "object", required: ["formFields"],
-    properties: { formFields: { type: "array", items: { type: "object", required: ["id", "value"], properties: { id: { type: "string" }, value: { type: "string" } } } } },
+    properties: {
+      formFields: { type: "array", items: { type: "object", required: ["id", "value"], properties: { id: { type: "string" }, value: { type: "string" } } } },
+      shouldTryLinkingWithSessionUser: { type: "boolean", description: "true: add this login to the signed-in user (needs a session); sign-up and sign-in only" },
+    },
   },
   FieldError: {
     type: "object", required: ["status", "formFields"], additionalProperties: false,
@@ -76,7 +86,7 @@ export const sharedSchemas: Record<string, Json> = {
       id: { type: "string" }, email: { type: "string", format: "email" }, timeJoined: { type: "integer", description: "ms since the epoch" },
       emails: { type: "array", items: { type: "string" } }, phoneNumbers: { type: "array", maxItems: 0 },
       thirdParty: { type: "array", items: ref("ThirdPartyIdentity") }, tenantIds: { type: "array", items: { const: "public" } },
-      isPrimaryUser: { const: false }, loginMethods: { type: "array", items: ref("LoginMethod") },
+      isPrimaryUser: { type: "boolean", description: "true when several login methods are linked into this user (account linking)" }, loginMethods: { type: "array", items: ref("LoginMethod") },
     },
   },
   SessionCreated: sessionCreated(),

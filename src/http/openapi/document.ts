@@ -1,23 +1,32 @@
 import type { Config } from "../../config.js";
 import { sharedSchemas } from "./components.js";
 import { adminArea } from "./admin.js";
-import { emailPasswordArea } from "./email-password.js";
+import { emailPasswordArea } from "../../methods/email-password/openapi.js";
 import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
-import { thirdPartyArea } from "./third-party.js";
+import { thirdPartyArea } from "../../methods/third-party/openapi.js";
 import type { Json, OpenApiArea } from "./types.js";
 
 /** The public API, area by area. */
 export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, keysArea, healthArea];
-/** Everything the server answers: the public API and the admin API (described even while it is off, when it answers 404). */
+/** Everything a server can answer: the public API and the admin API. */
 export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea];
+
+/**
+ * What this configuration serves: the admin API only when it is on (AUTHSVC_ADMIN_API_KEY set).
+ * The document is public (CORS *), so an instance without the admin API does not advertise one.
+ */
+export function servedAreas(config: Readonly<Config>): readonly OpenApiArea[] {
+  return config.adminApiKey ? allAreas : publicAreas;
+}
 
 /**
  * The OpenAPI 3.1 description for a configuration: each area's paths under its prefix, schemas
  * merged into components (a clash is a programming error, so it throws). Every path also answers
  * under the tenant prefix {apiBasePath}/public/..., which is not listed twice.
  */
-export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[] = allAreas): Json {
+export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[] = servedAreas(config)): Json {
+  const admin = areas.includes(adminArea);
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = { ...sharedSchemas };
   for (const area of areas) {
@@ -36,7 +45,9 @@ export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly O
     info: {
       title: "authsvc",
       version: "1",
-      description: "Self-hosted user authentication, wire-compatible with the SuperTokens frontend SDKs. Business outcomes are HTTP 200 with a `status` string; malformed input is 400 `{message}`. The admin API under /admin/v1 answers with REST statuses (201, 404, 409) instead.",
+      description: "Self-hosted user authentication, wire-compatible with the SuperTokens frontend SDKs. Business outcomes are HTTP 200 with a `status` string; malformed input is 400 `{message}`."
+        + (admin ? " The admin API under /admin/v1 answers with REST statuses (201, 404, 409) instead." : "")
+        + (config.mode === "development" ? " In development mode every route answers 403 `{message}` to a Host header that is neither loopback nor the public URL's host (DNS rebinding)." : ""),
     },
     servers: [{ url: config.publicUrl }],
     tags: areas.map((a) => a.tag),
@@ -48,7 +59,7 @@ export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly O
         AccessCookie: { type: "apiKey", in: "cookie", name: "sAccessToken", description: "cookie mode; non-GET requests add a `rid` header when SameSite=None" },
         RefreshToken: { type: "http", scheme: "bearer", description: "refresh token (header and body modes)" },
         RefreshCookie: { type: "apiKey", in: "cookie", name: "sRefreshToken" },
-        AdminKey: { type: "http", scheme: "bearer", description: "the admin API key (AUTHSVC_ADMIN_API_KEY), server to server only" },
+        ...(admin ? { AdminKey: { type: "http", scheme: "bearer", description: "the admin API key (AUTHSVC_ADMIN_API_KEY), server to server only" } } : {}),
       },
     },
   };

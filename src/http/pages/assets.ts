@@ -5,8 +5,10 @@ import apiJs from "./assets/api.js?raw";
 import callbackJs from "./assets/callback.js?raw";
 import inboxJs from "./assets/inbox.js?raw";
 import pagesCss from "./assets/pages.css?raw";
+import redirectTargetJs from "./assets/redirect-target.js?raw";
 import resetPasswordJs from "./assets/reset-password.js?raw";
 import signInJs from "./assets/sign-in.js?raw";
+import signOutJs from "./assets/sign-out.js?raw";
 import tokenJs from "./assets/token.js?raw";
 import verifyEmailJs from "./assets/verify-email.js?raw";
 
@@ -16,8 +18,8 @@ const types: Record<string, string> = { js: "text/javascript; charset=utf-8", cs
 
 /** The pages' static files, bundled as text; hashed once at start for their ETag and cache-busting URL. */
 const assets = new Map<string, Asset>(Object.entries({
-  "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss,
-  "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
+  "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
+  "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
 }).map(([name, text]) => {
   const body = Buffer.from(text, "utf8");
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;

@@ -1,8 +1,8 @@
-import { createError, getRequestHeader, type H3Event } from "h3";
+import { createError, type H3Event } from "h3";
 import type { Config } from "../../config.js";
+import { isKnownHost } from "../dev-host-guard.js";
 
 const LOOPBACK_PEER = /^(127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;
-const LOOPBACK_HOST = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
 
 /**
  * The development pages show live tokens, so they answer only a browser on this machine: the TCP
@@ -12,8 +12,7 @@ const LOOPBACK_HOST = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::
  */
 export function assertLocalClient(event: H3Event, config: Readonly<Config>): void {
   const peer = event.node.req.socket.remoteAddress ?? "";
-  const host = String(getRequestHeader(event, "host") ?? "").toLowerCase();
-  if (!LOOPBACK_PEER.test(peer) || !(LOOPBACK_HOST.test(host) || host === new URL(config.publicUrl).host)) {
+  if (!LOOPBACK_PEER.test(peer) || !isKnownHost(event, config)) {
     throw createError({ statusCode: 403, statusMessage: "The development pages answer only browsers on this machine (loopback)." });
   }
 }

@@ -9,17 +9,18 @@ import { escapeHtml as e, renderPage } from "./layout.js";
 export const devHome = (deps: HttpDeps): EventHandler => {
   const c = deps.ctx.config;
   const mail = c.smtpUrl ? `SMTP relay ${maskUrlPassword(c.smtpUrl)}` : c.mailCatcher ? `built-in catcher on ${c.mailCatcherHost}:${c.mailCatcherPort}` : "nowhere (no SMTP relay, catcher off): mail stays queued";
-  const base = c.websiteBasePath;
+  // On the public URL, where the mail links point: a session made on 127.0.0.1 is not sent to localhost.
+  const base = c.publicUrl + c.websiteBasePath;
   const pages = c.hostedPages
     ? `<ul>
-  <li><a href="${e(base)}">Sign in</a> · <a href="${e(base)}?show=signup">Sign up</a></li>
+  <li><a href="${e(base)}">Sign in</a> · <a href="${e(base)}?show=signup">Sign up</a> · <a href="${e(base)}/sign-out">Sign out</a></li>
   <li><a href="${e(base)}/reset-password">Reset a password</a></li>
 </ul>`
     : `<p>Hosted pages are off: the mail links point at ${e(c.websiteUrl + base)}. Start with <code>--hosted-pages</code> to serve them here.</p>`;
   return defineEventHandler(async (event) => {
     setPageHeaders(event, c);
     const events = await listRecentEvents(deps.ctx, 20);
-    const rows = events.map((x) => `<tr><td>${e(x.at.replace("T", " ").slice(0, 19))}</td><td>${e(x.type)}</td><td>${e(x.userId ?? "")}</td><td class="token">${e(x.data ?? "")}</td></tr>`).join("\n");
+    const rows = events.map((x) => `<tr><td class="nowrap">${e(x.at.replace("T", " ").slice(0, 19))}</td><td class="nowrap">${e(x.type)}</td><td class="token nowrap">${e(x.userId ?? "")}</td><td class="token">${e(x.data ?? "")}</td></tr>`).join("\n");
     return renderPage(c, {
       title: "Development",
       assets: "/_dev/assets",
@@ -37,7 +38,7 @@ export const devHome = (deps: HttpDeps): EventHandler => {
 ${pages}
 <p><a href="/_dev/mail">Development inbox</a>: every caught mail, live, with its link and whether its token still works.</p>
 <h2>Last events</h2>
-${rows ? `<div class="table-wrap"><table><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Data</th></tr></thead><tbody>
+${rows ? `<div class="table-wrap" tabindex="0" role="region" aria-label="Last events (scrolls sideways)"><table class="events"><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Data</th></tr></thead><tbody>
 ${rows}
 </tbody></table></div>` : "<p>No events yet.</p>"}`,
     });

@@ -2,6 +2,7 @@ import { defineEventHandler, type EventHandler } from "h3";
 import type { Config } from "../../config.js";
 import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
+import { describeDurationInWords } from "../../util/duration.js";
 import { escapeHtml, field, liveRegions, renderPage, type PageSpec } from "./layout.js";
 
 /** What every hosted page's script is told: where the API is, where to go afterwards, the policy. */
@@ -41,19 +42,31 @@ const checkMailView = `<section id="view-check-mail" hidden aria-labelledby="che
 export const signInPage = hostedPage((c) => ({
   title: "Sign in",
   script: "sign-in.js",
-  main: `<section id="view-form" aria-labelledby="form-title">
+  // Hidden until the script knows there is no live session to resume (see sign-in.js).
+  main: `<section id="view-form" aria-labelledby="form-title" hidden>
   <h1 id="form-title" tabindex="-1">Sign in</h1>
   <p class="switch"><span id="switch-text">No account yet?</span> <button type="button" class="link" id="switch">Sign up</button></p>
   <div id="providers" class="providers" hidden></div>
   ${liveRegions}
   <form id="form" novalidate>
-    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email" })}
-    ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", hint: passwordHint(c) })}
+    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
+    ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password.", hint: passwordHint(c) })}
     <button type="submit" id="submit">Sign in</button>
   </form>
-  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>
+  <p class="aside" id="forgot"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>
 </section>
 ${checkMailView}`,
+}));
+
+/** GET {websiteBasePath}/sign-out[?redirectToPath=…]: revokes the session by POST from script, then goes to the allowed redirect. */
+export const signOutPage = hostedPage((c) => ({
+  title: "Signing out",
+  script: "sign-out.js",
+  main: `<section id="view-progress" aria-labelledby="progress-title">
+  <h1 id="progress-title" tabindex="-1">Signing you out…</h1>
+  ${liveRegions}
+  <p id="retry" hidden><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
+</section>`,
 }));
 
 /** GET {websiteBasePath}/callback/:thirdPartyId: where a provider sends the browser back. */
@@ -94,8 +107,8 @@ export const verifyEmailPage = hostedPage((c) => ({
   <p>To verify your email, sign in with the account the mail was sent to.</p>
   <p id="sign-in-error" class="error" role="alert"></p>
   <form id="sign-in-form" novalidate>
-    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email" })}
-    ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password" })}
+    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
+    ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
     <button type="submit">Sign in and verify</button>
   </form>
   <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Sign in another way</a></p>
@@ -112,21 +125,31 @@ export const resetPasswordPage = hostedPage((c) => ({
   <p>Enter your email address and we will send you a link to choose a new password.</p>
   <p id="request-error" class="error" role="alert"></p>
   <form id="request-form" novalidate>
-    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email" })}
+    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
     <button type="submit">Send the link</button>
   </form>
   <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>
 <section id="view-sent" hidden aria-labelledby="sent-title">
   <h1 id="sent-title" tabindex="-1">Check your email</h1>
-  <p>If an account exists for <strong id="sent-address"></strong>, we sent it a link to reset the password.</p>
+  <p>If an account exists for <strong id="sent-address"></strong>, we sent it a link to reset the password. The link works for ${escapeHtml(describeDurationInWords(c.passwordResetTokenLifetimeMs))}.</p>
+  <p>No mail after a few minutes? Look in your spam folder, or send it again.</p>
+  <p id="sent-status" class="status" role="status" aria-live="polite"></p>
+  <p id="sent-error" class="error" role="alert"></p>
+  <div class="actions">
+    <button type="button" id="send-again">Send the link again</button>
+    <button type="button" class="secondary" id="other-address">Use another address</button>
+  </div>
+  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>
 <section id="view-new" hidden aria-labelledby="new-title">
   <h1 id="new-title" tabindex="-1">Choose a new password</h1>
   <p id="new-error" class="error" role="alert"></p>
   <form id="new-form" novalidate>
-    ${field({ id: "password", label: "New password", type: "password", autocomplete: "new-password", hint: passwordHint(c) })}
-    ${field({ id: "confirm", label: "New password again", type: "password", autocomplete: "new-password" })}
+    <!-- For password managers: which account the new password belongs to (filled by reset-password.js when known). -->
+    <input type="email" id="username" name="username" autocomplete="username" hidden readonly>
+    ${field({ id: "password", label: "New password", type: "password", autocomplete: "new-password", empty: "Enter a new password.", hint: passwordHint(c) })}
+    ${field({ id: "confirm", label: "New password again", type: "password", autocomplete: "new-password", empty: "Enter the new password again." })}
     <button type="submit">Change password</button>
   </form>
 </section>

@@ -51,13 +51,18 @@ ${p.main}
 `;
 }
 
-/** A labelled input with its error line (announced through aria-describedby when set). */
-export function field(o: { id: string; label: string; type: string; autocomplete: string; hint?: string }): string {
+/**
+ * A labelled input with its error line (announced through aria-describedby when set). `empty` is
+ * what to say when it is left empty (the pages' own words, not the API's "Field is not optional").
+ * A password gets a Show/Hide button (api.js): its name says what it does, "Show password".
+ */
+export function field(o: { id: string; label: string; type: string; autocomplete: string; empty: string; hint?: string }): string {
   const describedBy = [o.hint ? `${o.id}-hint` : "", `${o.id}-error`].filter(Boolean).join(" ");
+  const input = `<input id="${o.id}" name="${o.id}" type="${o.type}" autocomplete="${o.autocomplete}" required aria-describedby="${describedBy}" data-empty="${escapeHtml(o.empty)}"${o.type === "email" ? ' spellcheck="false" autocapitalize="none"' : ""}>`;
   return `<div class="field">
   <label for="${o.id}">${escapeHtml(o.label)}</label>
   ${o.hint ? `<p class="hint" id="${o.id}-hint">${escapeHtml(o.hint)}</p>` : ""}
-  <input id="${o.id}" name="${o.id}" type="${o.type}" autocomplete="${o.autocomplete}" required aria-describedby="${describedBy}"${o.type === "email" ? ' spellcheck="false" autocapitalize="none"' : ""}>
+  ${o.type === "password" ? `<div class="password">${input}<button type="button" class="reveal secondary" aria-controls="${o.id}">Show<span class="sr-only"> password</span></button></div>` : input}
   <p class="field-error" id="${o.id}-error"></p>
 </div>`;
 }

@@ -5,7 +5,7 @@ import { serveAsset } from "./assets.js";
 import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
-import { callbackPage, resetPasswordPage, signInPage, verifyEmailPage } from "./hosted-pages.js";
+import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
 
 /**
  * The pages' route table, beside the API's (routes.ts): paths are absolute (hosted pages under the
@@ -28,6 +28,7 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: b, handler: signInPage },
       { method: "GET", path: `${b}/verify-email`, handler: verifyEmailPage },
       { method: "GET", path: `${b}/reset-password`, handler: resetPasswordPage },
+      { method: "GET", path: `${b}/sign-out`, handler: signOutPage },
       { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );

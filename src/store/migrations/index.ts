@@ -4,6 +4,7 @@ import * as m001 from "./001-initial.js";
 import * as m002 from "./002-rate-limits.js";
 import * as m003 from "./003-hardening.js";
 import * as m004 from "./004-admin.js";
+import * as m005 from "./005-account-linking.js";
 
 export interface Migration {
   name: string;
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   { name: "002-rate-limits", up: m002.up },
   { name: "003-hardening", up: m003.up },
   { name: "004-admin", up: m004.up },
+  { name: "005-account-linking", up: m005.up },
 ];

@@ -1,6 +1,6 @@
 import type { TestApp } from "../../helpers/test-app.js";
 
-export const KEY = "test-admin-key-0123456789abcdef-0123456789";
+export const KEY = "pI_hgsx2-KZTMA_s13XIf1AkX6S1uVmCxM6AnGwNM_U";
 
 export interface AdminResponse { status: number; body: any; headers: Headers }
 

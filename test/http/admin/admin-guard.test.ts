@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { backends } from "../../helpers/backends.js";
 import { createTestApp, type TestApp } from "../../helpers/test-app.js";
-import { signUpWithPassword } from "../../../src/core/users.js";
+import { signUpWithPassword } from "../../../src/methods/email-password/accounts.js";
 import { describeConfig, resolveConfig } from "../../../src/config.js";
 import { admin, KEY, SECRET_SHAPES } from "./admin-client.js";
 
@@ -11,7 +11,8 @@ describe.each(backends)("admin API key guard ($name)", (backend) => {
   let t: TestApp;
   let id = "";
   beforeEach(async () => {
-    t = await createTestApp({ backend, config: { adminApiKey: KEY } });
+    // Many wrong keys on purpose: the per-IP limit on them (admin-key-hardening.test.ts) is off here.
+    t = await createTestApp({ backend, config: { adminApiKey: KEY, limitAdminKeyIp: "off" } });
     const r = await signUpWithPassword(t.app.ctx, { email: "ada@example.com", password: PW });
     if (r.status !== "OK") throw new Error("sign-up failed");
     id = r.user.id;

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { backends } from "../../helpers/backends.js";
 import { createTestApp, type TestApp } from "../../helpers/test-app.js";
-import { signUpWithPassword } from "../../../src/core/users.js";
+import { signUpWithPassword } from "../../../src/methods/email-password/accounts.js";
 import { insertUser } from "../../../src/store/users.js";
-import { insertIdentity } from "../../../src/store/third-party.js";
+import { insertIdentity } from "../../../src/methods/third-party/store.js";
 import { listOutboxMessages } from "../../../src/store/outbox.js";
 import { credentials, postJson, refresh, signUp } from "../../helpers/session-client.js";
 import { admin, KEY, SECRET_SHAPES } from "./admin-client.js";
@@ -21,6 +21,27 @@ describe.each(backends)("admin API users ($name)", (backend) => {
     return r.user.id;
   };
   const signIn = (email: string, password = PW) => postJson(`${t.url}/auth/signin`, credentials(email, password), { rid: "emailpassword" });
+
+  it("links two users by hand (the first keeps its id; the other's sessions get it as sub) and unlinks a login method again", async () => {
+    const ada = await create("ada@example.com");
+    const ada2 = await create("ada.work@example.com");
+    const session = await signIn("ada.work@example.com");
+    expect(await admin(t, "POST", `/users/${ada}/links`, { userId: ada2 })).toMatchObject({ status: 200, body: { userId: ada, changed: true } });
+    const got = await admin(t, "GET", `/users/${ada2}`);
+    expect(got.body.user).toMatchObject({ id: ada, isPrimaryUser: true, emails: ["ada@example.com", "ada.work@example.com"] });
+    expect(got.body.user.loginMethods.map((m: { recipeUserId: string }) => m.recipeUserId)).toEqual([ada, ada2]);
+    const refreshed = await refresh(t.url, { mode: "cookie", access: "", refresh: session.headers.getSetCookie().find((c) => c.startsWith("sRefreshToken="))!.split(";")[0].split("=")[1] });
+    const access = refreshed.headers.getSetCookie().find((c) => c.startsWith("sAccessToken="))!.split(";")[0].split("=")[1];
+    expect(JSON.parse(Buffer.from(access.split(".")[1], "base64url").toString())).toMatchObject({ sub: ada, rsub: ada2 });
+    expect((await admin(t, "GET", "/users")).body.users.map((u: { id: string }) => u.id)).toEqual([ada]);
+    // Sessions speak of the person: ada's list holds the session her work address started.
+    expect((await admin(t, "GET", `/users/${ada}/sessions`)).body.sessions.map((x: { userId: string }) => x.userId)).toEqual([ada2]);
+
+    expect(await admin(t, "DELETE", `/users/${ada2}/links`)).toMatchObject({ status: 200, body: { userId: ada2, remainingUserId: ada } });
+    expect((await admin(t, "GET", `/users/${ada2}`)).body.user).toMatchObject({ id: ada2, isPrimaryUser: false });
+    expect(await admin(t, "DELETE", `/users/${ada2}/links`)).toMatchObject({ status: 409, body: { message: "This login method is not linked to another" } });
+    expect(await admin(t, "POST", `/users/${ada}/links`, { userId: "no-such-user" })).toMatchObject({ status: 404, body: { message: "No such user: no-such-user" } });
+  });
 
   it("gets a user by id (404 for an unknown one) and by email, listing every user that address belongs to", async () => {
     const id = await create("ada@example.com");

@@ -1,6 +1,8 @@
 // The hosted pages' one way to the API: the public endpoints, exactly as a SuperTokens frontend
 // SDK calls them (cookie mode at this origin, a `rid` header on every call), plus the small UI
 // helpers every page shares (views, field errors, live-region messages).
+import { resolveRedirectTarget } from "./redirect-target.js";
+
 const data = document.body.dataset;
 export const apiBase = data.apiBase;
 export const webBase = data.webBase;
@@ -21,10 +23,14 @@ export async function call(method, path, body, rid) {
   return { status: res.status, json, message: messageFor(res, json) };
 }
 
-/** Like call(), but a session call: an expired access token is refreshed once and the call repeated. */
+/**
+ * Like call(), but a session call: on a 401 the session is refreshed once and the call repeated.
+ * Any 401, not only "try refresh token": a browser may hold the refresh cookie without the access
+ * cookie (deleted by the app, or by the user), and that session is still alive.
+ */
 export async function callWithSession(method, path, body, rid) {
   let r = await call(method, path, body, rid);
-  if (r.status === 401 && r.json && r.json.message === "try refresh token") {
+  if (r.status === 401) {
     const refreshed = await call("POST", "/session/refresh", undefined, "session");
     if (refreshed.status === 200) r = await call(method, path, body, rid);
   }
@@ -64,25 +70,38 @@ export function showView(id) {
 export function say(id, text) {
   const el = document.getElementById(id);
   if (!el) return;
+  // A message still waiting to appear is dropped: a fast answer must not be followed by a stale
+  // "Signing in…" that the earlier call had scheduled.
+  window.clearTimeout(pendingSay.get(id));
   // Clear first: the same message twice in a row is announced again.
   el.textContent = "";
-  if (text) window.setTimeout(() => { el.textContent = text; }, 30);
+  if (text) pendingSay.set(id, window.setTimeout(() => { el.textContent = text; }, 30));
 }
+const pendingSay = new Map();
 
-/** Marks fields invalid with their messages ([{id, error}]) and focuses the first; clears the others. */
+/**
+ * Marks fields invalid with their messages ([{id, error}]) and focuses the first; clears the others.
+ * The API's terse wire messages (kept for SDK compatibility) become the page's own sentences.
+ */
 export function showFieldErrors(form, errors) {
-  for (const input of form.querySelectorAll("input")) {
+  for (const input of form.querySelectorAll("input[required]")) {
     const e = errors.find((x) => x.id === input.id);
     input.setAttribute("aria-invalid", e ? "true" : "false");
     const line = document.getElementById(`${input.id}-error`);
-    if (line) line.textContent = e ? e.error : "";
+    if (line) line.textContent = e ? humanFieldError(input, e.error) : "";
   }
   const first = errors.length ? document.getElementById(errors[0].id) : null;
   if (first) first.focus();
   return errors.length > 0;
 }
 
-/** Required and shape checks before sending, with the same wording as the server. */
+function humanFieldError(input, error) {
+  if (error === "Field is not optional") return input.dataset.empty || "Fill in this field.";
+  if (error === "Email is invalid") return "Enter an email address such as name@example.com.";
+  return error;
+}
+
+/** Required and shape checks before sending (the API's wording; showFieldErrors says it in the page's). */
 export function checkRequired(form) {
   const errors = [];
   for (const input of form.querySelectorAll("input[required]")) {
@@ -92,12 +111,23 @@ export function checkRequired(form) {
   return errors;
 }
 
+/**
+ * Show/Hide on every password field: the button's name is "Show password" or "Hide password" (the
+ * visible word plus hidden text), so a screen reader hears what a press will do.
+ */
+for (const button of document.querySelectorAll("button.reveal")) {
+  button.addEventListener("click", () => {
+    const input = document.getElementById(button.getAttribute("aria-controls"));
+    const show = input.type === "password";
+    input.type = show ? "text" : "password";
+    button.firstChild.textContent = show ? "Hide" : "Show";
+    input.focus();
+  });
+}
+
 /** Where to go after signing in: ?redirectToPath= when the settings allow it, else the first allowed path. */
 export function redirectTarget(requested) {
-  const allowed = data.redirectPaths.split(",");
-  const ok = typeof requested === "string" && /^\/(?![/\\])/.test(requested) && allowed.some((p) => (p.endsWith("*") ? requested.startsWith(p.slice(0, -1)) : requested === p));
-  const path = ok ? requested : allowed[0].replace(/\*$/, "");
-  return new URL(path, data.websiteUrl).toString();
+  return resolveRedirectTarget(requested, data.redirectPaths.split(","), data.websiteUrl);
 }
 
 /** Disables a form's controls while a request is in flight (and marks it busy for assistive tech). */

@@ -1,19 +1,16 @@
 // The development inbox: the list (newest first), the open message, live through Server-Sent
 // Events (/_dev/mail/events says "change"; the page fetches what it shows again).
+import { say } from "./api.js";
 const list = document.getElementById("list");
 const detail = document.getElementById("detail");
 const toInput = document.getElementById("filter-to");
 const actionSelect = document.getElementById("filter-action");
-const actions = { "verify-email": "Verify email", "reset-password": "Reset password", other: "Other" };
+// The labels of the actions, as the server wrote them in the filter (one list for both).
+const actions = Object.fromEntries([...actionSelect.options].filter((o) => o.value).map((o) => [o.value, o.textContent]));
 const states = { valid: "valid", used: "used", expired: "expired" };
 let openId = null;
 let known = null; // ids seen so far, to announce new mail
 
-function say(id, text) {
-  const el = document.getElementById(id);
-  el.textContent = "";
-  if (text) window.setTimeout(() => { el.textContent = text; }, 30);
-}
 
 async function getJson(url) {
   const res = await fetch(url, { headers: { accept: "application/json" }, credentials: "same-origin" });

@@ -4,6 +4,20 @@ import { call, checkRequired, describeStatus, say, setBusy, showFieldErrors, sho
 
 const token = window.authsvcToken;
 
+// The address a link was asked for on this browser, so the "choose a new password" form can tell a
+// password manager which account it is for (hidden username field). Removed once it has served.
+const REMEMBERED = "authsvc.reset-email";
+
+/** POST /user/password/reset/token; the same answer whether or not the account exists. */
+async function requestLink(email) {
+  const r = await call("POST", "/user/password/reset/token", { formFields: [{ id: "email", value: email }] }, "emailpassword");
+  if (r.status !== 200) return { error: r.message };
+  if (r.json.status === "FIELD_ERROR") return { fieldErrors: r.json.formFields };
+  if (r.json.status !== "OK") return { error: describeStatus(r.json) };
+  try { localStorage.setItem(REMEMBERED, email); } catch { /* storage off: the field stays empty */ }
+  return {};
+}
+
 const requestForm = document.getElementById("request-form");
 requestForm.addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -11,13 +25,28 @@ requestForm.addEventListener("submit", async (e) => {
   if (showFieldErrors(requestForm, checkRequired(requestForm))) return;
   const email = document.getElementById("email").value.trim();
   setBusy(requestForm, true);
-  const r = await call("POST", "/user/password/reset/token", { formFields: [{ id: "email", value: email }] }, "emailpassword");
+  const r = await requestLink(email);
   setBusy(requestForm, false);
-  if (r.status !== 200) return say("request-error", r.message);
-  if (r.json.status === "FIELD_ERROR") return void showFieldErrors(requestForm, r.json.formFields);
-  if (r.json.status !== "OK") return say("request-error", describeStatus(r.json));
+  if (r.fieldErrors) return void showFieldErrors(requestForm, r.fieldErrors);
+  if (r.error) return say("request-error", r.error);
   document.getElementById("sent-address").textContent = email;
+  say("sent-status", "");
   showView("view-sent");
+});
+
+document.getElementById("send-again").addEventListener("click", async (e) => {
+  const b = e.currentTarget;
+  say("sent-error", "");
+  b.disabled = true;
+  const r = await requestLink(document.getElementById("sent-address").textContent);
+  b.disabled = false;
+  if (r.error || r.fieldErrors) return say("sent-error", r.error || "Something went wrong. Please try again.");
+  say("sent-status", "We sent the link again.");
+});
+
+document.getElementById("other-address").addEventListener("click", () => {
+  showView("view-request");
+  document.getElementById("email").focus();
 });
 
 const newForm = document.getElementById("new-form");
@@ -37,7 +66,11 @@ newForm.addEventListener("submit", async (e) => {
   if (r.json.status === "FIELD_ERROR") return void showFieldErrors(newForm, r.json.formFields);
   if (r.json.status === "RESET_PASSWORD_INVALID_TOKEN_ERROR") return showView("view-invalid");
   if (r.json.status !== "OK") return say("new-error", describeStatus(r.json));
+  try { localStorage.removeItem(REMEMBERED); } catch { /* nothing to remove */ }
   showView("view-changed");
 });
 
+if (token) {
+  try { document.getElementById("username").value = localStorage.getItem(REMEMBERED) || ""; } catch { /* storage off */ }
+}
 showView(token ? "view-new" : "view-request");

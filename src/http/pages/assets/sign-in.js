@@ -1,6 +1,6 @@
 // Sign-in / sign-up page: email and password through POST /signin or /signup, third-party buttons
 // through GET /authorisationurl (the provider sends the browser back to the callback page).
-import { call, checkRequired, describeStatus, finishSignIn, redirectTarget, say, setBusy, showFieldErrors, webBase } from "./api.js";
+import { call, callWithSession, checkRequired, describeStatus, finishSignIn, redirectTarget, say, setBusy, showFieldErrors, webBase } from "./api.js";
 
 const params = new URLSearchParams(window.location.search);
 const target = redirectTarget(params.get("redirectToPath"));
@@ -17,6 +17,7 @@ function render() {
   document.title = document.title.replace(/^[^·]*/, title + " ");
   password.autocomplete = signUp ? "new-password" : "current-password";
   document.getElementById("password-hint").hidden = !signUp;
+  document.getElementById("forgot").hidden = signUp;
   showFieldErrors(form, []);
   say("form-error", "");
 }
@@ -91,5 +92,24 @@ async function startProvider(id, button) {
   window.location.assign(url.toString());
 }
 
+/**
+ * Opened with a live session (a server-rendered app sends the browser here when its access token
+ * has expired): renew it through the refresh token and go back, without asking for the password.
+ * Only a verified session goes straight back; any other answer shows the form.
+ */
+async function resumeSession() {
+  const r = await callWithSession("GET", "/user/email/verify", undefined, "emailverification");
+  if (r.status === 200 && r.json && r.json.status === "OK" && r.json.isVerified) {
+    say("status", "You are signed in. Taking you back…");
+    // replace(): the back button must not return to a page that sends the browser away again.
+    window.location.replace(target);
+    return true;
+  }
+  return false;
+}
+
 render();
-showProviders();
+if (!(await resumeSession())) {
+  document.getElementById("view-form").hidden = false;
+  showProviders();
+}

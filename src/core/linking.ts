@@ -1,0 +1,154 @@
+import type { Kysely } from "kysely";
+import { insertEvent } from "../store/events.js";
+import * as people from "../store/people.js";
+import type { DB } from "../store/schema.js";
+import { findUserById } from "../store/users.js";
+import type { CoreContext } from "./context.js";
+import { AuthError } from "./errors.js";
+
+/**
+ * Account linking in verified-email mode (SuperTokens' safe mode, recipes notes §4.2): a login
+ * method joins an existing person only when the new method has the address verified AND the
+ * person has it verified on one of their methods. Everything else that could let one address sit
+ * on two people, or let an unverified method reach someone else's account, is refused. With
+ * `config.accountLinking` off, every method is a person of its own (the behaviour before linking).
+ * These functions run inside the caller's write transaction, so the check and the write it allows
+ * see the same rows.
+ */
+
+/** What may happen to a login method that is about to be created. */
+export type NewMethodDecision = { kind: "new" } | { kind: "join"; personId: string } | { kind: "refused" };
+
+/**
+ * Rules 1–3 for a method being created with `email` (`verified`: the method proves the address,
+ * like a provider's email_verified or a reset link). No one else has the address: a new person.
+ * Otherwise only a verified method may go on, and only into the one person who has the address
+ * verified; an unverified method beside someone else's address would be an account waiting to be
+ * taken over (or to take one over) once either side verifies.
+ */
+export async function decideNewMethod(db: Kysely<DB>, ctx: CoreContext, email: string, verified: boolean): Promise<NewMethodDecision> {
+  if (!ctx.config.accountLinking) return { kind: "new" };
+  await people.lockAddress(db, email);
+  const others = await people.findPeopleByEmail(db, email);
+  if (others.length === 0) return { kind: "new" };
+  if (!verified) return { kind: "refused" };
+  // Two people with one verified address can only come from before linking: an operator decides.
+  if (others.length === 1 && others[0].verified) return { kind: "join", personId: others[0].personId };
+  return { kind: "refused" };
+}
+
+/** What may happen when an existing method signs in (or becomes verified). */
+export type ExistingMethodDecision = { kind: "ok" } | { kind: "join"; personId: string } | { kind: "refused" };
+
+/**
+ * Rules 5–6 for an existing method of recipe user `recipeUserId` with `email`. If another person
+ * has the address too: an unverified method is refused (ERR_CODE_008/004: the owner of the other
+ * account may be the real owner of the address); a verified one joins that person when they have
+ * it verified as well. An address verified on any method of the method's own person counts.
+ */
+export async function decideExistingMethod(db: Kysely<DB>, ctx: CoreContext, p: { recipeUserId: string; email: string; verified: boolean }): Promise<ExistingMethodDecision> {
+  if (!ctx.config.accountLinking) return { kind: "ok" };
+  await people.lockAddress(db, p.email);
+  const mine = await people.findPersonId(db, p.recipeUserId);
+  if (mine === undefined) return { kind: "ok" };
+  const others = (await people.findPeopleByEmail(db, p.email)).filter((o) => o.personId !== mine);
+  if (others.length === 0) return { kind: "ok" };
+  const verified = p.verified || (await people.isVerifiedForPerson(db, mine, p.email));
+  if (!verified) return { kind: "refused" };
+  if (others.length === 1 && others[0].verified) return { kind: "join", personId: others[0].personId };
+  return { kind: "ok" };
+}
+
+/**
+ * Makes the person of `recipeUserId` and person `personId` one person, with an event. Two people
+ * that both existed (duplicates from before linking) keep the older one's id: that is the id the
+ * app has known longest.
+ */
+export async function joinPerson(db: Kysely<DB>, ctx: CoreContext, recipeUserId: string, personId: string, source: string): Promise<void> {
+  const mine = await people.findPersonId(db, recipeUserId);
+  if (mine === undefined || mine === personId) return;
+  const [a, b] = await Promise.all([findUserById(db, mine), findUserById(db, personId)]);
+  const mineIsOlder = a !== undefined && b !== undefined && (Number(a.time_joined) < Number(b.time_joined) || (Number(a.time_joined) === Number(b.time_joined) && a.id < b.id));
+  const [from, to] = mineIsOlder ? [personId, mine] : [mine, personId];
+  const now = ctx.clock.now();
+  await people.movePerson(db, from, to, now);
+  await insertEvent(db, { at: now, type: "user.linked", userId: to, data: { recipeUserId, previousUserId: from, source } });
+}
+
+/** Applies rule 5 after `recipeUserId` got `email` verified: joins the person who has it verified. */
+export async function linkAfterVerification(db: Kysely<DB>, ctx: CoreContext, recipeUserId: string, email: string, source: string): Promise<void> {
+  const d = await decideExistingMethod(db, ctx, { recipeUserId, email, verified: true });
+  if (d.kind === "join") await joinPerson(db, ctx, recipeUserId, d.personId, source);
+}
+
+/** Why adding a method to the signed-in person was refused (SuperTokens' LINKING_TO_SESSION_USER_FAILED reasons). */
+export type SessionLinkRefusal = "EMAIL_VERIFICATION_REQUIRED" | "RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" | "ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR";
+export type SessionLinkDecision = { kind: "join"; personId: string; verified: boolean } | { kind: "refused"; why: SessionLinkRefusal };
+
+/**
+ * `shouldTryLinkingWithSessionUser: true`: may the method (new, or the existing `recipeUserId`)
+ * with `email` join the signed-in person? Only when no one else has the address, the method is not
+ * part of another person already, and the address is verified, by the method itself or on one of
+ * the person's methods (then the new method counts as verified too).
+ */
+export async function decideSessionLink(db: Kysely<DB>, p: { sessionUserId: string; email: string; verified: boolean; recipeUserId?: string }): Promise<SessionLinkDecision | undefined> {
+  await people.lockAddress(db, p.email);
+  const personId = await people.findPersonId(db, p.sessionUserId);
+  if (personId === undefined) return undefined;
+  let own: string | undefined;
+  if (p.recipeUserId !== undefined) {
+    own = await people.findPersonId(db, p.recipeUserId);
+    if (own === personId) return { kind: "join", personId, verified: true };
+    if (own !== undefined && (await people.findPersonMemberIds(db, own)).length > 1) return { kind: "refused", why: "RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };
+  }
+  const others = (await people.findPeopleByEmail(db, p.email)).filter((o) => o.personId !== personId && o.personId !== own);
+  if (others.length > 0) return { kind: "refused", why: "ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };
+  const verified = p.verified || (await people.isVerifiedForPerson(db, personId, p.email));
+  if (!verified) return { kind: "refused", why: "EMAIL_VERIFICATION_REQUIRED" };
+  return { kind: "join", personId, verified };
+}
+
+export type SettleResult = { kind: "ok" } | { kind: "refused" } | { kind: "link-refused"; why: SessionLinkRefusal };
+
+/**
+ * After an existing method proved its credentials: rule 6 (an unverified method whose address
+ * belongs to someone else is refused), rule 5 (a verified one joins the person who has the address
+ * verified), or, with `sessionUserId`, joining the signed-in person. The decision is read first; a
+ * write transaction (deciding again inside it) opens only when a link is to be made, so an
+ * ordinary sign-in writes nothing more than before.
+ */
+export async function settleExistingMethod(ctx: CoreContext, p: { recipeUserId: string; email: string; verified: boolean; sessionUserId?: string; source: string }): Promise<SettleResult> {
+  const run = async (db: Kysely<DB>, write: boolean): Promise<SettleResult | "write"> => {
+    if (p.sessionUserId !== undefined && ctx.config.accountLinking) {
+      const d = await decideSessionLink(db, { sessionUserId: p.sessionUserId, email: p.email, verified: p.verified, recipeUserId: p.recipeUserId });
+      if (d === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
+      if (d.kind === "refused") return { kind: "link-refused", why: d.why };
+      if (d.personId === (await people.findPersonId(db, p.recipeUserId))) return { kind: "ok" };
+      if (!write) return "write";
+      await joinPerson(db, ctx, p.recipeUserId, d.personId, p.source);
+      return { kind: "ok" };
+    }
+    const d = await decideExistingMethod(db, ctx, p);
+    if (d.kind !== "join") return d;
+    if (!write) return "write";
+    await joinPerson(db, ctx, p.recipeUserId, d.personId, p.source);
+    return { kind: "ok" };
+  };
+  const first = await run(ctx.store.db, false);
+  if (first !== "write") return first;
+  return (await ctx.store.writeTx((tx) => run(tx, true))) as SettleResult;
+}
+
+/**
+ * supertokens-node's reasons for a failed link to the session user, one ERR_CODE per refusal in the
+ * order EMAIL_VERIFICATION_REQUIRED, RECIPE_USER_ID_ALREADY_LINKED…, ACCOUNT_INFO_ALREADY_ASSOCIATED…
+ * (each method has its own codes; the text is the same).
+ */
+export function describeLinkRefusals(codes: readonly [string, string, string]): Record<SessionLinkRefusal, string> {
+  const say = (code: string) => `Cannot sign in / up due to security reasons. Please contact support. (${code})`;
+  return {
+    EMAIL_VERIFICATION_REQUIRED: say(codes[0]),
+    RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR: say(codes[1]),
+    ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR: say(codes[2]),
+  };
+}

@@ -1,0 +1,167 @@
+import { isUniqueViolation } from "../../store/database.js";
+import { classifyOutage, CommitOutcomeUnknownError } from "../../store/outage.js";
+import { revokeUserSessions } from "../../store/sessions.js";
+import * as tokens from "../../store/one-time-tokens.js";
+import { insertEvent } from "../../store/events.js";
+import * as users from "../../store/users.js";
+import { createId } from "../../util/random.js";
+import type { CoreContext } from "../../core/context.js";
+import { canonicalEmail, isValidEmail } from "../../core/emails.js";
+import { notifyOutbox, queueMail, websiteLink } from "../../core/mail-queue.js";
+import { checkPasswordPolicy, hashPassword, verifyPassword } from "../../core/passwords.js";
+import { getUser, type FieldError, type UserView } from "../../core/users.js";
+import type { Kysely } from "kysely";
+import type { DB } from "../../store/schema.js";
+import { AuthError } from "../../core/errors.js";
+import { decideNewMethod, decideSessionLink, settleExistingMethod, type NewMethodDecision } from "../../core/linking.js";
+import { SIGN_IN_LINK_REFUSED, SIGN_IN_NOT_ALLOWED, SIGN_UP_LINK_REFUSED, SIGN_UP_NOT_ALLOWED } from "./refusals.js";
+import * as credentials from "./store.js";
+
+/** `user` is the person; `recipeUserId` the email/password login's own user (the session's `rsub`). */
+export type SignUpResult =
+  | { status: "OK"; user: UserView; recipeUserId: string }
+  | { status: "FIELD_ERROR"; formFields: FieldError[] }
+  | { status: "SIGN_UP_NOT_ALLOWED"; reason: string };
+export type SignInResult =
+  | { status: "OK"; user: UserView; recipeUserId: string }
+  | { status: "WRONG_CREDENTIALS_ERROR" }
+  | { status: "SIGN_IN_NOT_ALLOWED"; reason: string };
+
+export const EMAIL_EXISTS = "This email already exists. Please sign in instead.";
+
+/** Validates sign-up input; errors are listed password first, like the SuperTokens SDK. */
+export function validateSignUp(ctx: CoreContext, rawEmail: string, password: string): { email: string; errors: FieldError[] } {
+  const email = canonicalEmail(rawEmail);
+  const errors: FieldError[] = [];
+  if (password === "") errors.push({ id: "password", error: "Field is not optional" });
+  else {
+    const why = checkPasswordPolicy(password, { minLength: ctx.config.passwordMinLength, email: isValidEmail(email) ? email : undefined });
+    if (why) errors.push({ id: "password", error: why });
+  }
+  if (email === "") errors.push({ id: "email", error: "Field is not optional" });
+  else if (!isValidEmail(email)) errors.push({ id: "email", error: "Email is invalid" });
+  return { email, errors };
+}
+
+/**
+ * Creates an email/password login: a person of its own, or, with account linking, a method of the
+ * signed-in person (`sessionUserId`, shouldTryLinkingWithSessionUser) or of the person who has the
+ * address verified when this login proves it (`verified`, e.g. an administrator's). An unverified
+ * sign-up for an address someone else has is refused (ERR_CODE_007): the user is led to "reset
+ * password", which proves the address and adds the password to that person. The password is
+ * hashed before the write transaction opens; the linking decision is taken again inside it. A
+ * concurrent sign-up with the same address loses on the unique index and gets the same answer.
+ */
+export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; sessionUserId?: string }): Promise<SignUpResult> {
+  const { email, errors } = validateSignUp(ctx, input.email, input.password);
+  if (errors.length) return { status: "FIELD_ERROR", formFields: errors };
+  const exists: SignUpResult = { status: "FIELD_ERROR", formFields: [{ id: "email", error: EMAIL_EXISTS }] };
+  if (await credentials.findCredentialByEmail(ctx.store.db, email)) return exists;
+  const decide = async (db: Kysely<DB>): Promise<Exclude<NewMethodDecision, { kind: "refused" }> | { kind: "refused"; reason: string }> => {
+    if (input.sessionUserId === undefined || !ctx.config.accountLinking) {
+      const d = await decideNewMethod(db, ctx, email, input.verified === true);
+      return d.kind === "refused" ? { kind: "refused", reason: SIGN_UP_NOT_ALLOWED } : d;
+    }
+    const d = await decideSessionLink(db, { sessionUserId: input.sessionUserId, email, verified: input.verified === true });
+    if (d === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
+    return d.kind === "refused" ? { kind: "refused", reason: SIGN_UP_LINK_REFUSED[d.why] } : { kind: "join", personId: d.personId };
+  };
+  const early = await decide(ctx.store.db);
+  if (early.kind === "refused") return { status: "SIGN_UP_NOT_ALLOWED", reason: early.reason };
+  const hash = await hashPassword(input.password, ctx.config.bcryptCost);
+  const now = ctx.clock.now();
+  const id = createId();
+  try {
+    const refused = await ctx.store.writeTx(async (tx) => {
+      const d = await decide(tx);
+      if (d.kind === "refused") return d.reason;
+      await users.insertUser(tx, { id, email, time_joined: now, updated_at: now, primary_user_id: d.kind === "join" ? d.personId : null });
+      await credentials.insertCredential(tx, { user_id: id, email, password_hash: hash, created_at: now, updated_at: now });
+      // Joining a person needs the address verified on their side: it counts for this login too.
+      if (input.verified || d.kind === "join") await users.markEmailVerified(tx, id, email, now);
+      await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "emailpassword", recipeUserId: id, source: input.source ?? "api" } });
+      if (d.kind === "join") await insertEvent(tx, { at: now, type: "user.linked", userId: d.personId, data: { recipeUserId: id, source: input.source ?? "api" } });
+      return undefined;
+    });
+    if (refused !== undefined) return { status: "SIGN_UP_NOT_ALLOWED", reason: refused };
+  } catch (err) {
+    if (isUniqueViolation(err)) return exists;
+    throw describeInterruptedSignUp(err, false);
+  }
+  const user = await getUser(ctx.store.db, id).catch((err) => { throw describeInterruptedSignUp(err, true); });
+  return { status: "OK", user: user!, recipeUserId: id };
+}
+
+/**
+ * What to tell a client whose sign-up met a database outage, once the account was written (or its
+ * COMMIT was lost on the way, and it may have been): never "nothing happened" (a 500, or a retry
+ * that then meets "email already exists"). Any other error passes through unchanged.
+ */
+export function describeInterruptedSignUp(err: unknown, committed: boolean): unknown {
+  if (!committed && !(err instanceof CommitOutcomeUnknownError)) return err;
+  if (committed && !classifyOutage(err)) return err;
+  const message = committed
+    ? "The account was created, but the database went away before a session could start: please sign in in a moment."
+    : "The connection to the database was lost while the account was being saved: it may exist. Please try signing in in a moment before signing up again.";
+  return new AuthError("UNAVAILABLE", message, { retryAfterSeconds: 1, cause: err });
+}
+
+/**
+ * Checks an email and password. Unknown email, wrong password and third-party-only email all get
+ * WRONG_CREDENTIALS_ERROR after one bcrypt verification, so neither body nor time tells them apart.
+ * A hash of another scheme or cost is upgraded after a successful check.
+ */
+export async function signInWithPassword(ctx: CoreContext, input: { email: string; password: string; sessionUserId?: string }): Promise<SignInResult> {
+  const email = canonicalEmail(input.email);
+  const cred = isValidEmail(email) ? await credentials.findCredentialByEmail(ctx.store.db, email) : undefined;
+  const stored = cred?.password_hash ?? (await ctx.dummyHash);
+  const result = await verifyPassword(input.password, stored, ctx.config.bcryptCost);
+  if (!cred || !result.ok) return { status: "WRONG_CREDENTIALS_ERROR" };
+  if (result.needsRehash) {
+    // Best effort: the password was right, so a failed upgrade (say, a locked database) must not
+    // turn a correct sign-in into an error; the next sign-in tries again.
+    try {
+      const fresh = await hashPassword(input.password, ctx.config.bcryptCost);
+      await ctx.store.writeTx((tx) => credentials.replacePasswordHash(tx, cred.user_id, stored, fresh, ctx.clock.now()));
+    } catch (err) {
+      ctx.logger.warn("password rehash failed", { userId: cred.user_id, err });
+    }
+  }
+  // Only now, after the password proved right: a refusal must not tell a guesser anything. Whether
+  // the address is verified is looked up (for the whole person) only when someone else has it.
+  const settled = await settleExistingMethod(ctx, { recipeUserId: cred.user_id, email, verified: false, sessionUserId: input.sessionUserId, source: "signin" });
+  if (settled.kind === "refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED };
+  if (settled.kind === "link-refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_LINK_REFUSED[settled.why] };
+  const user = await getUser(ctx.store.db, cred.user_id);
+  if (!user) return { status: "WRONG_CREDENTIALS_ERROR" };
+  return { status: "OK", user, recipeUserId: cred.user_id };
+}
+
+export type SetPasswordResult = { status: "OK"; revokedSessions: number } | { status: "FIELD_ERROR"; formFields: FieldError[] } | { status: "NO_PASSWORD_LOGIN" };
+
+/**
+ * Sets a new password for a user who has an email/password login (an administrator's reset), in
+ * one transaction: the new hash, every session revoked (whoever knew the old password is out),
+ * every outstanding password-reset token deleted (a reset link mailed before must not undo the
+ * administrator's choice), the event, and the "password changed" notice queued, as after a reset
+ * by token. The outbox is notified after commit.
+ */
+export async function setPassword(ctx: CoreContext, userId: string, password: string, source = "api"): Promise<SetPasswordResult> {
+  const cred = await credentials.findCredentialByUserId(ctx.store.db, userId);
+  if (!cred) return { status: "NO_PASSWORD_LOGIN" };
+  const why = checkPasswordPolicy(password, { minLength: ctx.config.passwordMinLength, email: cred.email });
+  if (why) return { status: "FIELD_ERROR", formFields: [{ id: "password", error: why }] };
+  const hash = await hashPassword(password, ctx.config.bcryptCost);
+  const now = ctx.clock.now();
+  const revoked = await ctx.store.writeTx(async (tx) => {
+    await credentials.updatePasswordHash(tx, userId, hash, now);
+    const n = await revokeUserSessions(tx, userId, now, "password_changed");
+    const deletedResetTokens = await tokens.deleteUserTokens(tx, userId, "password_reset");
+    await insertEvent(tx, { at: now, type: "user.password_changed", userId, data: { source, revokedSessions: n, deletedResetTokens } });
+    await queueMail(tx, ctx, { kind: "password_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });
+    return n;
+  });
+  notifyOutbox(ctx);
+  return { status: "OK", revokedSessions: revoked };
+}
+

@@ -1,0 +1,21 @@
+import { defineEventHandler } from "h3";
+import { toUserJson } from "../../../core/users.js";
+import { describeInterruptedSignUp, signUpWithPassword } from "../accounts.js";
+import { readJsonBody } from "../../../http/body.js";
+import type { HttpDeps } from "../../../http/deps.js";
+import { parseFormFields } from "../../../http/form-fields.js";
+import { createSessionResponse } from "../../../http/session-guard.js";
+import { readLinkingSessionUser } from "../../../http/linking-session.js";
+
+/** POST /signup (seed #1): create an email/password user and start a session in the requested mode. */
+export const signUp = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    const { email, password } = parseFormFields(body, ["email", "password"]);
+    const sessionUserId = await readLinkingSessionUser(event, deps, body);
+    const r = await signUpWithPassword(deps.ctx, { email, password, sessionUserId });
+    if (r.status !== "OK") return r;
+    // The account is committed: an outage from here on must not read as "nothing happened".
+    const tokenFields = await createSessionResponse(event, deps, r.recipeUserId).catch((err) => { throw describeInterruptedSignUp(err, true); });
+    return { status: "OK", user: toUserJson(r.user), ...tokenFields };
+  });

@@ -1,0 +1,27 @@
+import type { Kysely, Selectable } from "kysely";
+import type { DB, EmailPasswordCredentialsTable } from "../../store/schema.js";
+
+export type CredentialRow = Selectable<EmailPasswordCredentialsTable>;
+
+/** Inserts an email/password credential; throws a unique violation if the email has one already. */
+export async function insertCredential(db: Kysely<DB>, row: CredentialRow): Promise<void> {
+  await db.insertInto("email_password_credentials").values(row).execute();
+}
+
+export async function findCredentialByEmail(db: Kysely<DB>, email: string): Promise<CredentialRow | undefined> {
+  return db.selectFrom("email_password_credentials").selectAll().where("email", "=", email).executeTakeFirst();
+}
+
+export async function findCredentialByUserId(db: Kysely<DB>, userId: string): Promise<CredentialRow | undefined> {
+  return db.selectFrom("email_password_credentials").selectAll().where("user_id", "=", userId).executeTakeFirst();
+}
+
+export async function updatePasswordHash(db: Kysely<DB>, userId: string, hash: string, now: number): Promise<void> {
+  await db.updateTable("email_password_credentials").set({ password_hash: hash, updated_at: now }).where("user_id", "=", userId).execute();
+}
+
+/** Replaces a hash only if it is still the one that was verified (a concurrent change wins). */
+export async function replacePasswordHash(db: Kysely<DB>, userId: string, oldHash: string, newHash: string, now: number): Promise<void> {
+  await db.updateTable("email_password_credentials").set({ password_hash: newHash, updated_at: now })
+    .where("user_id", "=", userId).where("password_hash", "=", oldHash).execute();
+}

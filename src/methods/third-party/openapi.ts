@@ -1,0 +1,81 @@
+import { body, bodyErrors, errorsFor, json, modeParameters, notAllowed, ref, sessionCreated, statusOnly, tokenHeaders } from "../../http/openapi/components.js";
+import { apiArea } from "../../http/openapi/types.js";
+
+const query = (name: string, required: boolean, description: string) => ({ name, in: "query", required, schema: { type: "string" }, description });
+
+/** Third-party sign-in (PROTOCOL.md §9) and the login-methods answer the prebuilt UI reads. */
+export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenID Connect providers", {
+    "/authorisationurl": {
+      get: {
+        operationId: "getAuthorisationUrl", tags: ["thirdparty"], summary: "The provider URL to send the browser to (PKCE S256 where possible)",
+        parameters: [
+          query("thirdPartyId", true, "the configured provider"),
+          query("redirectURIOnProviderDashboard", true, "absolute URL the provider redirects back to"),
+          query("clientType", false, "which client, when the provider has several"),
+        ],
+        responses: {
+          200: json("the URL, and the PKCE verifier to send back on /signinup", statusOnly("OK", {
+            urlWithQueryParams: { type: "string", format: "uri" }, pkceCodeVerifier: { type: "string", minLength: 43 },
+          }, ["urlWithQueryParams"])),
+          ...errorsFor(400, 502),
+        },
+      },
+    },
+    "/signinup": {
+      post: {
+        operationId: "signInUp", tags: ["thirdparty"], summary: "Exchange a code (or check tokens), sign the user in or up",
+        parameters: modeParameters,
+        requestBody: body({
+          type: "object", required: ["thirdPartyId"],
+          properties: {
+            thirdPartyId: { type: "string" }, clientType: { type: "string" },
+            redirectURIInfo: {
+              type: "object", required: ["redirectURIOnProviderDashboard", "redirectURIQueryParams"],
+              properties: { redirectURIOnProviderDashboard: { type: "string" }, redirectURIQueryParams: { type: "object" }, pkceCodeVerifier: { type: "string" } },
+            },
+            oAuthTokens: { type: "object", properties: { access_token: { type: "string" }, id_token: { type: "string" } } },
+            shouldTryLinkingWithSessionUser: { type: "boolean", description: "true: add this identity to the signed-in user (needs a session)" },
+          },
+        }),
+        responses: {
+          200: json("OK with a session, NO_EMAIL_GIVEN_BY_PROVIDER, or SIGN_IN_UP_NOT_ALLOWED (account linking: ERR_CODE_004, 006, 020–022)", {
+            oneOf: [
+              ref("ThirdPartySessionCreated"),
+              statusOnly("NO_EMAIL_GIVEN_BY_PROVIDER"),
+              notAllowed("SIGN_IN_UP_NOT_ALLOWED"),
+            ],
+          }, tokenHeaders),
+          // 401: shouldTryLinkingWithSessionUser without a live session.
+          ...bodyErrors(401, 502),
+        },
+      },
+    },
+    "/loginmethods": {
+      get: {
+        operationId: "getLoginMethods", tags: ["thirdparty"], summary: "Which sign-in methods and providers are enabled",
+        parameters: [query("clientType", false, "accepted and ignored")],
+        responses: {
+          200: json("the methods of the one tenant", statusOnly("OK", {
+            emailPassword: enabled(), passwordless: enabled(),
+            thirdParty: { type: "object", required: ["enabled", "providers"], additionalProperties: false, properties: {
+              enabled: { type: "boolean" },
+              providers: { type: "array", items: { type: "object", required: ["id", "name"], additionalProperties: false, properties: { id: { type: "string" }, name: { type: "string" } } } },
+            } },
+            firstFactors: { type: "array", items: { enum: ["emailpassword", "thirdparty"] } },
+          }, ["emailPassword", "thirdParty", "passwordless", "firstFactors"])),
+          ...errorsFor(),
+        },
+      },
+    },
+    "/callback/apple": {
+      post: {
+        operationId: "appleCallback", tags: ["thirdparty"], summary: "Apple's form_post return, turned into a 303 to the website's callback page",
+        requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { code: { type: "string" }, state: { type: "string" }, error: { type: "string" } } } } } },
+        responses: { 303: { description: "to {websiteUrl}{websiteBasePath}/callback/apple with code, state and error", headers: { location: { schema: { type: "string" } } } }, ...errorsFor(413, 415) },
+      },
+    },
+}, { ThirdPartySessionCreated: sessionCreated({ createdNewRecipeUser: { type: "boolean" } }) });
+
+function enabled() {
+  return { type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } };
+}

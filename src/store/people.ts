@@ -1,0 +1,93 @@
+import { PostgresAdapter, sql, type Kysely } from "kysely";
+import type { DB } from "./schema.js";
+
+/**
+ * People (account linking): a users row is one login method's user (the "recipe user"); the person
+ * is `primary_user_id`, or the row itself when that is NULL. No rules here, only the reads and
+ * writes core/linking.ts needs.
+ */
+
+/**
+ * Inside a write transaction on PostgreSQL, waits for and holds (until commit) a lock on one address,
+ * so two transactions that decide about the same address (a password sign-up and a third-party
+ * sign-in at the same moment) decide one after the other, the second seeing the first's rows. Under
+ * READ COMMITTED nothing else would stop both from finding "no one has it" and both creating a
+ * person. SQLite runs one write transaction at a time already; outside a transaction there is
+ * nothing to hold.
+ */
+export async function lockAddress(db: Kysely<DB>, email: string): Promise<void> {
+  if (!db.isTransaction || !(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${email}, 0))`.execute(db);
+}
+
+/** The person a recipe user belongs to, or undefined when the row does not exist. */
+export async function findPersonId(db: Kysely<DB>, recipeUserId: string): Promise<string | undefined> {
+  const r = await db.selectFrom("users").select(["id", "primary_user_id"]).where("id", "=", recipeUserId).executeTakeFirst();
+  return r ? (r.primary_user_id ?? r.id) : undefined;
+}
+
+/** Every recipe user id of a person (the person's own row first), oldest first after it. */
+export async function findPersonMemberIds(db: Kysely<DB>, personId: string): Promise<string[]> {
+  const rows = await db.selectFrom("users").select(["id", "time_joined"])
+    .where((eb) => eb.or([eb("id", "=", personId), eb("primary_user_id", "=", personId)]))
+    .orderBy("time_joined").orderBy("id").execute();
+  return rows.map((r) => r.id).sort((a, b) => (a === personId ? -1 : b === personId ? 1 : 0));
+}
+
+export interface PersonWithEmail {
+  personId: string;
+  /** Whether any of the person's methods has the address verified (it counts for the person). */
+  verified: boolean;
+}
+
+/**
+ * The people who have `email` on a login method (their users row, a password login or an
+ * identity), each with whether the address is verified on any of their methods.
+ */
+export async function findPeopleByEmail(db: Kysely<DB>, email: string): Promise<PersonWithEmail[]> {
+  const rows = await db.selectFrom("users as u")
+    .select([sql<string>`coalesce(u.primary_user_id, u.id)`.as("person_id")])
+    .where((eb) => eb.or([
+      eb("u.email", "=", email),
+      eb.exists(eb.selectFrom("email_password_credentials as c").select("c.user_id").whereRef("c.user_id", "=", "u.id").where("c.email", "=", email)),
+      eb.exists(eb.selectFrom("third_party_identities as i").select("i.user_id").whereRef("i.user_id", "=", "u.id").where("i.email", "=", email)),
+    ]))
+    .execute();
+  const ids = [...new Set(rows.map((r) => r.person_id))];
+  if (ids.length === 0) return [];
+  const verified = await db.selectFrom("verified_emails as v").innerJoin("users as u", "u.id", "v.user_id")
+    .select([sql<string>`coalesce(u.primary_user_id, u.id)`.as("person_id")])
+    .where("v.email", "=", email).where(sql<string>`coalesce(u.primary_user_id, u.id)`, "in", ids).execute();
+  const verifiedIds = new Set(verified.map((r) => r.person_id));
+  return ids.sort().map((personId) => ({ personId, verified: verifiedIds.has(personId) }));
+}
+
+/** Whether any method of the person has `email` verified. */
+export async function isVerifiedForPerson(db: Kysely<DB>, personId: string, email: string): Promise<boolean> {
+  const r = await db.selectFrom("verified_emails as v").innerJoin("users as u", "u.id", "v.user_id").select("v.user_id")
+    .where("v.email", "=", email)
+    .where((eb) => eb.or([eb("u.id", "=", personId), eb("u.primary_user_id", "=", personId)]))
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/**
+ * Moves every recipe user of person `fromPersonId` to person `toPersonId`, with their sessions
+ * staying put (sessions name the recipe user; the access token's `sub` follows at the next refresh).
+ */
+export async function movePerson(db: Kysely<DB>, fromPersonId: string, toPersonId: string, now: number): Promise<void> {
+  await db.updateTable("users").set({ primary_user_id: toPersonId, updated_at: now })
+    .where((eb) => eb.or([eb("id", "=", fromPersonId), eb("primary_user_id", "=", fromPersonId)])).execute();
+}
+
+/** Makes a recipe user a person of its own again. */
+export async function detachRecipeUser(db: Kysely<DB>, recipeUserId: string, now: number): Promise<void> {
+  await db.updateTable("users").set({ primary_user_id: null, updated_at: now }).where("id", "=", recipeUserId).execute();
+}
+
+/** Makes `newPersonId` the person of every other member of `oldPersonId` (when the person's own row leaves). */
+export async function rehomeMembers(db: Kysely<DB>, oldPersonId: string, newPersonId: string, now: number): Promise<void> {
+  await db.updateTable("users").set({ primary_user_id: null, updated_at: now }).where("id", "=", newPersonId).execute();
+  await db.updateTable("users").set({ primary_user_id: newPersonId, updated_at: now })
+    .where("primary_user_id", "=", oldPersonId).where("id", "!=", newPersonId).execute();
+}
