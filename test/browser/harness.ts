@@ -1,12 +1,13 @@
 import { createServer, type Server } from "node:http";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { testConfig, type Config } from "../../src/config.js";
 import { toNodeListener } from "../../src/http/app.js";
+import type { Clock } from "../../src/util/clock.js";
 import { sqliteBackend } from "../helpers/backends.js";
 import { closedPort } from "../helpers/oidc-provider.js";
 
@@ -25,11 +26,20 @@ export interface PagesServer {
  * with hosted pages on and its public URL and website URL both its own origin: the pages, the
  * API and the mail links all live at `url`, as on a developer's machine.
  */
-export async function startPagesServer(config: Partial<Config> = {}): Promise<PagesServer> {
+export async function startPagesServer(config: Partial<Config> = {}, overrides: { clock?: Clock } = {}): Promise<PagesServer> {
+  return startAuthsvc((url) => ({ publicUrl: url, websiteUrl: url, corsOrigins: [url], hostedPages: true, ...config }), { port: config.port, clock: overrides.clock });
+}
+
+/**
+ * authsvc as `serve` runs it in development (migrated, outbox worker and built-in mail catcher
+ * started), through the same listener stack, on 127.0.0.1 and a free port (or `port`). `config`
+ * gets the server's URL (`host` is the name the browser uses for it) and gives the settings.
+ */
+export async function startAuthsvc(config: (url: string) => Partial<Config>, opts: { port?: number; host?: string; clock?: Clock } = {}): Promise<PagesServer> {
   const db = await sqliteBackend.create();
-  const port = config.port || (await closedPort());
-  const url = `http://127.0.0.1:${port}`;
-  const app = await createApp(testConfig({ database: db.url, port, publicUrl: url, websiteUrl: url, corsOrigins: [url], hostedPages: true, mailCatcher: true, mailCatcherPort: 0, ...config }));
+  const port = opts.port || (await closedPort());
+  const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  const app = await createApp(testConfig({ database: db.url, port, mailCatcher: true, mailCatcherPort: 0, ...config(url) }), { clock: opts.clock });
   await app.migrate();
   await app.start();
   const server: Server = createServer(toNodeListener(app.http));
@@ -47,11 +57,32 @@ export async function startPagesServer(config: Partial<Config> = {}): Promise<Pa
   };
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * A test file's pages server and browser: started before its tests, closed after them. Read
+ * `suite.s` and `suite.browser` inside tests (they are set once `beforeAll` has run).
+ */
+export function usePagesSuite(config: Partial<Config> = {}, overrides: { clock?: Clock } = {}): { s: PagesServer; browser: Browser } {
+  const suite = {} as { s: PagesServer; browser: Browser };
+  beforeAll(async () => {
+    suite.s = await startPagesServer(config, overrides);
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.s?.close();
+  });
+  return suite;
+}
+
+/** `args`: more Chromium switches (e.g. --host-resolver-rules to give loopback servers real-looking names). */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    // A test drives several tabs; a tab in the background must keep running its timers and
+    // animation frames (puppeteer's waits poll on them), or a wait there can stall until it times out.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+      "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows", ...args],
   });
 }
 
@@ -90,11 +121,67 @@ export async function expectNoHorizontalScroll(page: Page, what: string): Promis
   expect(scroll, `${what}: scrollWidth ${scroll} > clientWidth ${client} at ${page.viewport()?.width}px`).toBeLessThanOrEqual(client);
 }
 
-/** Writes docs/screenshots/<name>.png (the README shows them), of the viewport as it is. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  // Not fullPage: resizing for it drops the inbox's sandboxed (out-of-process) mail frame from the picture.
-  await page.screenshot({ path: `${SCREENSHOTS}${name}.png` as `${string}.png` });
+/**
+ * Refreshes docs/screenshots/<name>.png (the docs show them), of the viewport as it is, only when
+ * the picture changed: PNG bytes are not stable from run to run, so Chromium decodes the old and the
+ * new picture and compares their pixels. What changes on every run (a token, a time, an id) is named
+ * in `ignore` (selectors): those boxes are left out of the comparison, so a run does not rewrite the
+ * docs, while any other change (a new button, a colour) does. Never fails a test: a read-only checkout
+ * (CI) just keeps the old pictures.
+ */
+export async function screenshot(page: Page, name: string, opts: { ignore?: string[] } = {}): Promise<void> {
+  const file = `${SCREENSHOTS}${name}.png`;
+  try {
+    // Not fullPage: resizing for it drops the inbox's sandboxed (out-of-process) mail frame from the picture.
+    const fresh = Buffer.from(await page.screenshot({ type: "png" }));
+    const old = existsSync(file) ? readFileSync(file) : undefined;
+    if (old) {
+      const ignore = await page.evaluate((sels) => sels.flatMap((sel) => Array.from(document.querySelectorAll(sel), (el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.x * devicePixelRatio, y: r.y * devicePixelRatio, w: r.width * devicePixelRatio, h: r.height * devicePixelRatio };
+      })), opts.ignore ?? []);
+      if (old.equals(fresh) || (await changedPixelShare(page.browser(), old, fresh, ignore)) <= SCREENSHOT_TOLERANCE) return;
+    }
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    writeFileSync(file, fresh);
+  } catch (err) {
+    console.warn(`screenshot ${name} not refreshed: ${(err as Error).message}`);
+  }
+}
+
+/** Share of pixels that may differ (font anti-aliasing) before a screenshot counts as changed: 0.05 %. */
+export const SCREENSHOT_TOLERANCE = 0.0005;
+
+interface Box { x: number; y: number; w: number; h: number }
+
+/** The share of pixels (0..1) that differ noticeably between two PNGs, outside `ignore`; 1 when their sizes differ. */
+export async function changedPixelShare(browser: Browser, a: Buffer, b: Buffer, ignore: Box[] = []): Promise<number> {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(async (a64, b64, boxes) => {
+      const decode = async (s: string) => {
+        const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${s}`)).blob());
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = canvas.getContext("2d")!;
+        ctx.drawImage(bitmap, 0, 0);
+        return ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+      };
+      const [x, y] = [await decode(a64), await decode(b64)];
+      if (x.width !== y.width || x.height !== y.height) return 1;
+      const ignored = (px: number, py: number) => boxes.some((r) => px >= r.x && px < r.x + r.w && py >= r.y && py < r.y + r.h);
+      let changed = 0;
+      for (let i = 0; i < x.data.length; i += 4) {
+        // Anti-aliasing noise is not a change: only a channel that moved by more than 32 counts.
+        if (Math.abs(x.data[i] - y.data[i]) > 32 || Math.abs(x.data[i + 1] - y.data[i + 1]) > 32 || Math.abs(x.data[i + 2] - y.data[i + 2]) > 32) {
+          const p = i / 4;
+          if (!ignored(p % x.width, Math.floor(p / x.width))) changed++;
+        }
+      }
+      return changed / (x.width * x.height);
+    }, a.toString("base64"), b.toString("base64"), ignore);
+  } finally {
+    await page.close();
+  }
 }
 
 /** Waits until the element's text matches. */
