@@ -1,5 +1,6 @@
 import type { App as H3App } from "h3";
 import { ConfigError, type Config } from "./config.js";
+import { checkClaimProviders } from "./core/claims.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./methods/third-party/registry.js";
@@ -80,6 +81,8 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const ctx: CoreContext = {
     metrics: metrics?.sink ?? noMetrics,
     config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
+    // Each room that puts a claim in access tokens lists its provider here.
+    claims: checkClaimProviders([]),
     outboxNotify: () => worker?.kick(),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };

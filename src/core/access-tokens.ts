@@ -17,6 +17,8 @@ export interface AccessTokenPayload {
   parentRefreshTokenHash1: null;
   antiCsrfToken: null;
   "st-ev": { v: boolean; t: number };
+  /** Claims the rooms add (core/claims.ts), e.g. `st-mfa`, `st-role`. */
+  [claim: string]: unknown;
 }
 
 export interface SignedAccessToken { token: string; payload: AccessTokenPayload; expiresAt: number }
@@ -44,11 +46,14 @@ const b64json = (v: unknown) => Buffer.from(JSON.stringify(v), "utf8").toString(
 export async function signAccessToken(ctx: CoreContext, input: {
   /** The login method's user (`rsub`); `primaryUserId` is the person (`sub`), the same when unlinked. */
   userId: string; primaryUserId?: string; sessionHandle: string; refreshTokenHash: string; emailVerified: boolean; exp?: number;
+  /** The rooms' claims (core/claims.ts); the protocol's own keys always win over them. */
+  claims?: Record<string, unknown>;
 }): Promise<SignedAccessToken> {
   const { kid, key } = await ctx.keys.signingKey();
   const now = ctx.clock.now();
   const iat = Math.floor(now / 1000);
   const payload: AccessTokenPayload = {
+    ...input.claims,
     sub: input.primaryUserId ?? input.userId,
     iss: issuerOf(ctx.config),
     iat,

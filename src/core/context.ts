@@ -7,6 +7,7 @@ import type { MetricsSink } from "../util/metrics.js";
 import type { ThirdPartyRegistry } from "../methods/third-party/registry.js";
 import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
+import type { ClaimProvider } from "./claims.js";
 
 /** What every core function receives: no globals, so tests can swap the clock or the store. */
 export interface CoreContext {
@@ -28,4 +29,6 @@ export interface CoreContext {
   deferred: DeferredWork;
   /** Where counters go (rate-limit refusals, sign-ins…); a no-op sink when metrics are off. */
   metrics: MetricsSink;
+  /** The claims the rooms add to every access token (checked once by checkClaimProviders). */
+  claims: readonly ClaimProvider[];
 }

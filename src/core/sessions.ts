@@ -4,6 +4,7 @@ import { findPersonId } from "../store/people.js";
 import { createId, createSecretToken, hashToken } from "../util/random.js";
 import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from "./access-tokens.js";
 import type { CoreContext } from "./context.js";
+import { claimsOf, computeClaims } from "./claims.js";
 import { AuthError } from "./errors.js";
 
 /** A freshly issued token pair. */
@@ -30,7 +31,7 @@ export async function createSession(ctx: CoreContext, userId: string): Promise<S
   const refreshToken = createSecretToken();
   const hash = hashToken(refreshToken);
   const expiresAt = slidingExpiry(ctx, now, now);
-  const { verified, primaryUserId } = await ctx.store.writeTx(async (tx) => {
+  const { verified, primaryUserId, claims } = await ctx.store.writeTx(async (tx) => {
     const v = await repo.findEmailVerified(tx, userId);
     const person = await findPersonId(tx, userId);
     if (v === undefined || person === undefined) throw unauthorised();
@@ -40,14 +41,15 @@ export async function createSession(ctx: CoreContext, userId: string): Promise<S
     await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null });
     await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
     await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
-    return { verified: v, primaryUserId: person };
+    const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle }, now);
+    return { verified: v, primaryUserId: person, claims };
   });
-  const at = await signAccessToken(ctx, { userId, primaryUserId, sessionHandle: handle, refreshTokenHash: hash, emailVerified: verified });
+  const at = await signAccessToken(ctx, { userId, primaryUserId, sessionHandle: handle, refreshTokenHash: hash, emailVerified: verified, claims });
   return { userId, sessionHandle: handle, accessToken: at.token, accessTokenPayload: at.payload, accessTokenExpiresAt: at.expiresAt, refreshToken, refreshTokenExpiresAt: expiresAt };
 }
 
 type RefreshOutcome =
-  | { kind: "ok"; userId: string; primaryUserId: string; handle: string; hash: string; expiresAt: number; verified: boolean }
+  | { kind: "ok"; userId: string; primaryUserId: string; handle: string; hash: string; expiresAt: number; verified: boolean; claims: Record<string, unknown> }
   | { kind: "unauthorised" }
   | { kind: "theft"; userId: string; handle: string };
 
@@ -91,14 +93,16 @@ export async function refreshSession(ctx: CoreContext, refreshToken: string): Pr
     if (!(await repo.extendSession(tx, row.session_handle, expiresAt, now))) return { kind: "unauthorised" };
     await repo.insertRefreshToken(tx, { token_hash: childHash, session_handle: row.session_handle, parent_hash: oldHash, created_at: now, expires_at: expiresAt, rotated_at: null });
     // The verified state came with the token row (same transaction; nothing here changes it).
-    return { kind: "ok", userId: row.user_id, primaryUserId: row.primary_user_id ?? row.user_id, handle: row.session_handle, hash: childHash, expiresAt, verified: row.verified_at !== null };
+    const personId = row.primary_user_id ?? row.user_id;
+    const claims = await computeClaims(ctx.claims, tx, { userId: row.user_id, personId, sessionHandle: row.session_handle }, now);
+    return { kind: "ok", userId: row.user_id, primaryUserId: personId, handle: row.session_handle, hash: childHash, expiresAt, verified: row.verified_at !== null, claims };
   });
   if (outcome.kind === "theft") {
     ctx.logger.warn("refresh token reuse: session revoked", { userId: outcome.userId, sessionHandle: outcome.handle });
     throw new AuthError("TOKEN_THEFT_DETECTED", "token theft detected", { clearTokens: true });
   }
   if (outcome.kind === "unauthorised") throw unauthorised();
-  const at = await signAccessToken(ctx, { userId: outcome.userId, primaryUserId: outcome.primaryUserId, sessionHandle: outcome.handle, refreshTokenHash: outcome.hash, emailVerified: outcome.verified });
+  const at = await signAccessToken(ctx, { userId: outcome.userId, primaryUserId: outcome.primaryUserId, sessionHandle: outcome.handle, refreshTokenHash: outcome.hash, emailVerified: outcome.verified, claims: outcome.claims });
   return {
     userId: outcome.userId, sessionHandle: outcome.handle, accessToken: at.token, accessTokenPayload: at.payload,
     accessTokenExpiresAt: at.expiresAt, refreshToken: child, refreshTokenExpiresAt: outcome.expiresAt,
@@ -136,7 +140,8 @@ export async function getSessionState(ctx: CoreContext, sessionHandle: string): 
 /**
  * Re-signs an access token with a new `st-ev` value, same session, refresh hash and expiry (signed
  * with the cached key, see signAccessToken): a claim change must not extend the token's life.
+ * `claims` replaces the rooms' claims; without it the token keeps the ones it carries.
  */
-export async function reissueAccessToken(ctx: CoreContext, payload: AccessTokenPayload, emailVerified: boolean): Promise<SignedAccessToken> {
-  return signAccessToken(ctx, { userId: payload.rsub, primaryUserId: payload.sub, sessionHandle: payload.sessionHandle, refreshTokenHash: payload.refreshTokenHash1, emailVerified, exp: payload.exp });
+export async function reissueAccessToken(ctx: CoreContext, payload: AccessTokenPayload, emailVerified: boolean, claims?: Record<string, unknown>): Promise<SignedAccessToken> {
+  return signAccessToken(ctx, { userId: payload.rsub, primaryUserId: payload.sub, sessionHandle: payload.sessionHandle, refreshTokenHash: payload.refreshTokenHash1, emailVerified, exp: payload.exp, claims: claims ?? claimsOf(payload) });
 }
