@@ -1,6 +1,9 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
 
+/** The SDKs' factor ids (N `multifactorauth/types.ts`): how a session's sign-in was proven. */
+export type FactorId = "emailpassword" | "thirdparty" | "otp-email" | "otp-phone" | "link-email" | "link-phone" | "totp" | "webauthn";
+
 /** Whose session a claim is computed for. */
 export interface ClaimSubject {
   /** The login method's user (`rsub`). */
@@ -8,6 +11,8 @@ export interface ClaimSubject {
   /** The person (`sub`): the primary user, the same as userId when unlinked. */
   personId: string;
   sessionHandle: string;
+  /** Set only when the session starts: the factor the sign-in was made with. */
+  firstFactor?: FactorId;
 }
 
 /**

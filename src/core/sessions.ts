@@ -4,7 +4,7 @@ import { findPersonId } from "../store/people.js";
 import { createId, createSecretToken, hashToken } from "../util/random.js";
 import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from "./access-tokens.js";
 import type { CoreContext } from "./context.js";
-import { claimsOf, computeClaims } from "./claims.js";
+import { claimsOf, computeClaims, type FactorId } from "./claims.js";
 import { AuthError } from "./errors.js";
 
 /** A freshly issued token pair. */
@@ -24,8 +24,11 @@ const unauthorised = () => new AuthError("UNAUTHORISED", "unauthorised", { clear
 // Our refresh tokens are 43 base64url characters; anything far off is refused without a query.
 const REFRESH_TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
-/** Starts a session for a user: a session row, a refresh token (stored hashed) and an access token. */
-export async function createSession(ctx: CoreContext, userId: string): Promise<SessionTokens> {
+/**
+ * Starts a session for a user: a session row, a refresh token (stored hashed) and an access token.
+ * `factor`: how the sign-in was proven (the claim providers see it, e.g. for `st-mfa`).
+ */
+export async function createSession(ctx: CoreContext, userId: string, opts: { factor?: FactorId } = {}): Promise<SessionTokens> {
   const now = ctx.clock.now();
   const handle = createId();
   const refreshToken = createSecretToken();
@@ -41,7 +44,7 @@ export async function createSession(ctx: CoreContext, userId: string): Promise<S
     await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null });
     await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
     await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
-    const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle }, now);
+    const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle, firstFactor: opts.factor }, now);
     return { verified: v, primaryUserId: person, claims };
   });
   const at = await signAccessToken(ctx, { userId, primaryUserId, sessionHandle: handle, refreshTokenHash: hash, emailVerified: verified, claims });

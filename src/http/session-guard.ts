@@ -3,6 +3,7 @@ import { readHeader } from "./headers.js";
 import { parseAccessTokenHeader, type AccessTokenPayload } from "../core/access-tokens.js";
 import { isCachedAccessToken, verifyAccessTokenCached } from "../core/verified-tokens.js";
 import { AuthError } from "../core/errors.js";
+import type { FactorId } from "../core/claims.js";
 import { createSession, getSessionState, reissueAccessToken } from "../core/sessions.js";
 import type { HttpDeps } from "./deps.js";
 import { ACCESS_COOKIE, attachTokens, clearTokens, cookiePolicy, readBearer, readCookieValues, selectCreationMode, wantsBodyMode, type AuthMode } from "./session-transport.js";
@@ -82,13 +83,13 @@ export async function requireSession(event: H3Event, deps: HttpDeps, opts: Sessi
 }
 
 /**
- * Creates a session for a user who just signed up or in (email/password or third party), in the
+ * Creates a session for a user who just signed up or in with `factor`, in the
  * mode the request selected, and puts the tokens on the response. Returns the fields to merge into
  * the JSON body ({} unless body mode). Tokens the client sent are ignored (no fixation).
  */
-export async function createSessionResponse(event: H3Event, deps: HttpDeps, userId: string): Promise<Record<string, unknown>> {
+export async function createSessionResponse(event: H3Event, deps: HttpDeps, userId: string, factor: FactorId): Promise<Record<string, unknown>> {
   const mode = selectCreationMode(event, deps.ctx.config);
-  const tokens = await createSession(deps.ctx, userId);
+  const tokens = await createSession(deps.ctx, userId, { factor });
   // Switching away from cookies: old session cookies would shadow the new tokens, so expire them.
   if (mode !== "cookie" && readCookieValues(event, ACCESS_COOKIE).length > 0) clearTokens(event, deps.ctx.config, "cookie");
   return attachTokens(event, deps.ctx.config, mode, tokens, deps.ctx.clock.now());

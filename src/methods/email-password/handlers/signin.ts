@@ -35,6 +35,6 @@ export const signIn = (deps: HttpDeps) =>
     deps.ctx.metrics.signIn("emailpassword", r.status === "OK" ? "success" : r.status === "SIGN_IN_NOT_ALLOWED" ? "not_allowed" : "wrong_credentials");
     if (r.status === "SIGN_IN_NOT_ALLOWED") return { status: r.status, reason: r.reason };
     if (r.status !== "OK") return { status: "WRONG_CREDENTIALS_ERROR" };
-    const tokenFields = await createSessionResponse(event, deps, r.recipeUserId);
+    const tokenFields = await createSessionResponse(event, deps, r.recipeUserId, "emailpassword");
     return { status: "OK", user: toUserJson(r.user), ...tokenFields };
   });

@@ -16,6 +16,6 @@ export const signUp = (deps: HttpDeps) =>
     const r = await signUpWithPassword(deps.ctx, { email, password, sessionUserId });
     if (r.status !== "OK") return r;
     // The account is committed: an outage from here on must not read as "nothing happened".
-    const tokenFields = await createSessionResponse(event, deps, r.recipeUserId).catch((err) => { throw describeInterruptedSignUp(err, true); });
+    const tokenFields = await createSessionResponse(event, deps, r.recipeUserId, "emailpassword").catch((err) => { throw describeInterruptedSignUp(err, true); });
     return { status: "OK", user: toUserJson(r.user), ...tokenFields };
   });

@@ -25,7 +25,7 @@ export const signInUpHandler = (deps: HttpDeps) =>
     if (result.status !== "OK") return result;
     // Same transport as sign-up/sign-in: mode from st-auth-mode / <brand>-auth-mode, front-token,
     // Cache-Control no-store and the expose list all come from the one session helper.
-    const tokenFields = await createSessionResponse(event, deps, result.recipeUserId);
+    const tokenFields = await createSessionResponse(event, deps, result.recipeUserId, "thirdparty");
     return { status: "OK", createdNewRecipeUser: result.createdNewRecipeUser, user: toUserJson(result.user), ...tokenFields };
   });
 
