@@ -48,6 +48,9 @@ export interface Config {
   passwordResetTokenLifetimeMs: number;
   emailVerificationRequiresSession: boolean;
   accountLinking: boolean;
+  // Passwordless sign-in (docs/passwordless.md)
+  passwordlessFlowType: "both" | "code" | "link" | "off";
+  passwordlessCodeLifetimeMs: number;
   cookieSameSite: SameSite;
   cookieSecure: "auto" | "true" | "false";
   cookieDomain: string | undefined;
@@ -237,6 +240,8 @@ export const settings: readonly Setting[] = [
   { key: "passwordResetTokenLifetimeMs", flag: "password-reset-token-lifetime", env: "AUTHSVC_PASSWORD_RESET_TOKEN_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 3_600_000, doc: "password reset token validity" },
   { key: "emailVerificationRequiresSession", flag: "email-verification-requires-session", env: "AUTHSVC_EMAIL_VERIFICATION_REQUIRES_SESSION", parse: bool, default: () => true, doc: "false allows token-only verification (cross-device links)" },
   { key: "accountLinking", flag: "account-linking", env: "AUTHSVC_ACCOUNT_LINKING", parse: bool, default: () => true, doc: "link login methods with the same verified address into one user; false = each method its own user" },
+  { key: "passwordlessFlowType", flag: "passwordless-flow-type", env: "AUTHSVC_PASSWORDLESS_FLOW_TYPE", parse: oneOf("both", "code", "link", "off"), default: () => "both", doc: "passwordless sign-in by email: a one-time code, a magic link, both, or off (docs/passwordless.md)" },
+  { key: "passwordlessCodeLifetimeMs", flag: "passwordless-code-lifetime", env: "AUTHSVC_PASSWORDLESS_CODE_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 15 * 60_000, doc: "how long a mailed sign-in code and link work" },
   { key: "cookieSameSite", flag: "cookie-same-site", env: "AUTHSVC_COOKIE_SAME_SITE", parse: oneOf("auto", "lax", "strict", "none"), default: () => "auto", doc: "SameSite of session cookies; auto = lax when website and API share a site, else none" },
   { key: "cookieSecure", flag: "cookie-secure", env: "AUTHSVC_COOKIE_SECURE", parse: oneOf("auto", "true", "false"), default: () => "auto", doc: "Secure cookie attribute; auto = on when the public URL is https" },
   { key: "cookieDomain", flag: "cookie-domain", env: "AUTHSVC_COOKIE_DOMAIN", parse: optStr, default: () => undefined, doc: "Domain attribute of session cookies (default: host-only)" },
@@ -282,9 +287,9 @@ export const settings: readonly Setting[] = [
   limit("limitEmailExistsIp", "email-exists-ip", "100/15m", "email-exists checks per client IP"),
   limit("limitRefreshIp", "refresh-ip", "600/15m", "session refreshes per client IP"),
   limit("limitSigninupIp", "signinup-ip", "60/15m", "third-party sign-ins (POST /signinup) per client IP"),
-  limit("limitMailIp", "mail-ip", "20/1h", "mail requests (password reset, email verification) per client IP"),
+  limit("limitMailIp", "mail-ip", "20/1h", "mail requests (password reset, email verification, passwordless codes) per client IP"),
   limit("limitMailCooldown", "mail-cooldown", "1/1m", "mail requests per address and kind: the cooldown", "buckets reset-cooldown, verify-cooldown"),
-  limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address: the longer cap"),
+  limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address (passwordless codes and resends included): the longer cap"),
   limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP"),
   limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused"),
   limit("limitAdminKeyIp", "admin-key-ip", "20/1h", "wrong admin API keys per client IP (guessing); over it, every admin request from that client is refused"),

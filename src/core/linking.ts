@@ -108,6 +108,31 @@ export async function decideSessionLink(db: Kysely<DB>, p: { sessionUserId: stri
   return { kind: "join", personId, verified };
 }
 
+/** What a sign-in-or-up method (third-party, passwordless) may do, with the refusal reason to send. */
+export type SignInUpDecision = { kind: "new" | "ok" } | { kind: "join"; personId: string; verified?: boolean } | { kind: "refused"; reason: string };
+
+/** A method's fixed reason strings: sign-up refused, sign-in refused, linking to the session user refused. */
+export interface SignInUpReasons { signUp: string; signIn: string; link: Record<SessionLinkRefusal, string> }
+
+/**
+ * The linking decision of a sign-in-or-up inside its write transaction: with `sessionUserId` the
+ * method is to join the signed-in person (401 when that session's user is gone); otherwise rules
+ * 1–3 for a new method (`recipeUserId` undefined) or 5–6 for an existing one.
+ */
+export async function decideSignInUp(tx: Kysely<DB>, ctx: CoreContext, p: { sessionUserId?: string; email: string; verified: boolean; recipeUserId?: string }, reasons: SignInUpReasons): Promise<SignInUpDecision> {
+  if (p.sessionUserId !== undefined && ctx.config.accountLinking) {
+    const d = await decideSessionLink(tx, { sessionUserId: p.sessionUserId, email: p.email, verified: p.verified, recipeUserId: p.recipeUserId });
+    if (d === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
+    return d.kind === "refused" ? { kind: "refused", reason: reasons.link[d.why] } : d;
+  }
+  if (p.recipeUserId === undefined) {
+    const d = await decideNewMethod(tx, ctx, p.email, p.verified);
+    return d.kind === "refused" ? { kind: "refused", reason: reasons.signUp } : d;
+  }
+  const d = await decideExistingMethod(tx, ctx, { recipeUserId: p.recipeUserId, email: p.email, verified: p.verified });
+  return d.kind === "refused" ? { kind: "refused", reason: reasons.signIn } : d;
+}
+
 export type SettleResult = { kind: "ok" } | { kind: "refused" } | { kind: "link-refused"; why: SessionLinkRefusal };
 
 /**

@@ -11,6 +11,9 @@ export const mailActions: Record<MailKind, string> = {
   password_reset: "reset-password",
   third_party_account: "third-party-account",
   password_changed: "password-changed",
+  passwordless_code: "passwordless",
+  passwordless_link: "passwordless",
+  passwordless_code_link: "passwordless",
 };
 
 /**

@@ -7,10 +7,10 @@ export const ENDED_SESSION_KEEP_MS = 7 * 86_400_000;
 /** Rows per transaction: small enough that a purge never holds the write lock for long. */
 export const PURGE_BATCH_SIZE = 500;
 
-export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshTokens: number; rateLimits: number }
+export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshTokens: number; rateLimits: number; passwordlessCodes: number }
 
 /**
- * Deletes what no request can use any more: one-time tokens past their expiry; sessions that ended
+ * Deletes what no request can use any more: one-time tokens and passwordless codes past their expiry; sessions that ended
  * (revoked, or expired) more than ENDED_SESSION_KEEP_MS ago, with all their refresh tokens; and
  * refresh-token hashes past their own expiry (a rotated token is kept until then, because replaying
  * it is how theft is detected; after its expiry a replay is refused as unknown either way).
@@ -23,7 +23,7 @@ export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number
   const limit = opts.batchSize ?? PURGE_BATCH_SIZE;
   const now = ctx.clock.now();
   const endedBefore = now - ENDED_SESSION_KEEP_MS;
-  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0 };
+  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0, passwordlessCodes: 0 };
   await inBatches(limit, () => repo.listExpiredOneTimeTokens(ctx.store.db, now, limit), async (hashes) => {
     out.oneTimeTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredOneTimeTokens(tx, hashes, now));
   });
@@ -34,6 +34,10 @@ export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number
   });
   await inBatches(limit, () => repo.listExpiredRefreshTokens(ctx.store.db, now, limit), async (hashes) => {
     out.refreshTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredRefreshTokens(tx, hashes, now));
+  });
+  // Passwordless codes past their expiry, and the flows (devices) left without a code.
+  await inBatches(limit, () => repo.listExpiredPasswordlessCodes(ctx.store.db, now, limit), async (hashes) => {
+    out.passwordlessCodes += await ctx.store.writeTx((tx) => repo.deleteExpiredPasswordlessCodes(tx, hashes, now));
   });
   // Rate-limit counters whose window and lock have both passed (one statement: they are tiny rows).
   out.rateLimits = await purgeExpiredLimits(ctx);
@@ -49,7 +53,7 @@ export function schedulePurge(ctx: CoreContext, everyMs = 3_600_000): () => Prom
   const timer = setInterval(() => {
     if (running) return;
     running = purgeDeadData(ctx)
-      .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens + r.rateLimits > 0) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
+      .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens + r.rateLimits + r.passwordlessCodes > 0) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
       .catch((err) => ctx.logger.warn("purge failed", { err }))
       .finally(() => { running = undefined; });
   }, everyMs);

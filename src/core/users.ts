@@ -4,13 +4,14 @@ import * as people from "../store/people.js";
 import * as users from "../store/users.js";
 import * as identityStore from "../methods/third-party/store.js";
 import * as credentials from "../methods/email-password/store.js";
+import * as passwordless from "../methods/passwordless/store.js";
 import { insertEvent } from "../store/events.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail } from "./emails.js";
 import { linkAfterVerification } from "./linking.js";
 
 export interface LoginMethod {
-  recipeId: "emailpassword" | "thirdparty";
+  recipeId: "emailpassword" | "thirdparty" | "passwordless";
   recipeUserId: string;
   email: string;
   timeJoined: number;
@@ -50,13 +51,15 @@ export async function getUser(db: Kysely<DB>, id: string): Promise<UserView | un
   const methods: LoginMethod[] = [];
   let timeJoined = Number(row.time_joined);
   for (const member of members) {
-    const [memberRow, cred, identities] = await Promise.all([
+    const [memberRow, cred, identities, pwless] = await Promise.all([
       member === personId ? row : users.findUserById(db, member),
       credentials.findCredentialByUserId(db, member),
       identityStore.findIdentitiesByUserId(db, member),
+      passwordless.findUserByUserId(db, member),
     ]);
     if (memberRow) timeJoined = Math.min(timeJoined, Number(memberRow.time_joined));
     if (cred) methods.push({ recipeId: "emailpassword", recipeUserId: member, email: cred.email, timeJoined: Number(cred.created_at), verified: await isVerified(cred.email) });
+    if (pwless) methods.push({ recipeId: "passwordless", recipeUserId: member, email: pwless.email, timeJoined: Number(pwless.created_at), verified: await isVerified(pwless.email) });
     for (const i of identities) {
       methods.push({
         recipeId: "thirdparty", recipeUserId: member, email: i.email, timeJoined: Number(i.created_at),

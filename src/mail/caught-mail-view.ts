@@ -1,14 +1,15 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "other";
+export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
   "reset-password": "Reset password",
   "password-changed": "Password changed",
   "third-party-account": "Third-party account notice",
+  passwordless: "Sign-in code or link",
   other: "Other",
 };
 
@@ -21,6 +22,8 @@ export interface CaughtMailView {
   action: CaughtAction;
   link: string | null;
   token: string | null;
+  /** The one-time code of a passwordless sign-in mail (6 digits), when it has one. */
+  code: string | null;
   expiresAt: string | null;
 }
 
@@ -31,7 +34,8 @@ export interface CaughtMailView {
  */
 export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
   const headers = parseHeaders(row.headers);
-  const link = findTokenLink(row.text_body ?? "") ?? findTokenLink(decodeEntities(row.html_body ?? ""));
+  const text = row.text_body ?? "";
+  const link = findTokenLink(text) ?? findTokenLink(decodeEntities(row.html_body ?? ""));
   let token: string | null = null;
   let path = "";
   if (link) {
@@ -44,7 +48,7 @@ export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
   const header = headers.get("x-authsvc-action");
   // authsvc's own mail says what it is; other mail is read from its link.
   const action: CaughtAction = header ? (caughtActions.find((a) => a === header && a !== "other") ?? "other")
-    : path.endsWith("/verify-email") ? "verify-email" : path.endsWith("/reset-password") ? "reset-password" : "other";
+    : path.endsWith("/verify-email") ? "verify-email" : path.endsWith("/reset-password") ? "reset-password" : path.endsWith("/verify") ? "passwordless" : "other";
   const expires = headers.get("x-authsvc-expires-at");
   return {
     id: Number(row.id),
@@ -54,6 +58,7 @@ export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
     action,
     link,
     token,
+    code: action === "passwordless" ? (/code[^\n]*:\s*(\d{6})\b/i.exec(text)?.[1] ?? null) : null,
     expiresAt: expires && !Number.isNaN(Date.parse(expires)) ? new Date(expires).toISOString() : null,
   };
 }
@@ -69,7 +74,8 @@ function parseHeaders(json: string | null): Map<string, string> {
 
 function findTokenLink(text: string): string | null {
   const urls = text.match(/https?:\/\/[^\s"'<>]+/g) ?? [];
-  return urls.find((u) => /[?&]token=/.test(u)) ?? null;
+  // A token link (verify, reset), or a passwordless sign-in link (its link code is in the fragment).
+  return urls.find((u) => /[?&](token|preAuthSessionId)=/.test(u)) ?? null;
 }
 
 function decodeEntities(html: string): string {

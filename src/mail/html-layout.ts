@@ -12,8 +12,10 @@ export interface MailLayout {
   title: string;
   /** Paragraphs before the button (trusted template HTML, with placeholders). */
   intro: string[];
-  /** The button's words; the button and the plain URL both go to {{link}}. */
-  button: string;
+  /** The button's words; the button and the plain URL both go to {{link}}. None: a mail without a link. */
+  button?: string;
+  /** A one-time code shown large above the button (trusted template HTML, e.g. "{{code}}"). */
+  code?: string;
   /** Paragraphs after the link. */
   outro: string[];
 }
@@ -38,17 +40,26 @@ export function renderMailLayout(m: MailLayout): string {
 <tr><td style="padding:28px 20px;font-family:${FONT};font-size:16px;line-height:1.5;color:#1d2330;text-align:left;overflow-wrap:anywhere;word-break:break-word;">
 <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;font-weight:700;color:#1d2330;">${m.title}</h1>
 ${m.intro.map((x) => p(x)).join("\n")}
-<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 20px;">
-<tr><td style="border-radius:6px;background-color:#1f4fd1;"><a href="{{link}}" style="display:inline-block;padding:12px 22px;font-family:${FONT};font-size:16px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px;">${m.button}</a></td></tr>
-</table>
-${p("Or paste this link into your browser:", "font-size:14px;color:#4a5263;margin-bottom:4px;")}
-${p(`<a href="{{link}}" style="color:#1f4fd1;word-break:break-all;overflow-wrap:anywhere;">{{link}}</a>`, "font-size:14px;word-break:break-all;overflow-wrap:anywhere;")}
-${m.outro.map((x) => p(x, "font-size:14px;color:#4a5263;")).join("\n")}
+${m.code === undefined ? "" : renderCode(m.code)}${m.button === undefined ? "" : renderButton(m.button)}${m.outro.map((x) => p(x, "font-size:14px;color:#4a5263;")).join("\n")}
 </td></tr>
 </table>
 </td></tr>
 </table>
 </body>
 </html>
+`;
+}
+
+/** The code in large spaced monospace digits, easy to read and to type. */
+function renderCode(code: string): string {
+  return `<p style="margin:8px 0 20px;font-family:ui-monospace,'SFMono-Regular',Menlo,Consolas,monospace;font-size:32px;line-height:1.2;font-weight:700;letter-spacing:6px;color:#1d2330;">${code}</p>\n`;
+}
+
+function renderButton(button: string): string {
+  return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 20px;">
+<tr><td style="border-radius:6px;background-color:#1f4fd1;"><a href="{{link}}" style="display:inline-block;padding:12px 22px;font-family:${FONT};font-size:16px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:6px;">${button}</a></td></tr>
+</table>
+${p("Or paste this link into your browser:", "font-size:14px;color:#4a5263;margin-bottom:4px;")}
+${p(`<a href="{{link}}" style="color:#1f4fd1;word-break:break-all;overflow-wrap:anywhere;">{{link}}</a>`, "font-size:14px;word-break:break-all;overflow-wrap:anywhere;")}
 `;
 }

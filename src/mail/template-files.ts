@@ -8,6 +8,9 @@ export const templateFileStems: Record<MailKind, string> = {
   password_reset: "password-reset",
   third_party_account: "third-party-account",
   password_changed: "password-changed",
+  passwordless_code: "passwordless-code",
+  passwordless_link: "passwordless-link",
+  passwordless_code_link: "passwordless-code-link",
 };
 
 /**

@@ -6,9 +6,10 @@
  */
 import { describeDurationInWords } from "../util/duration.js";
 import { renderMailLayout } from "./html-layout.js";
+import { passwordlessTemplates, type PasswordlessMailKind } from "./passwordless-templates.js";
 
-export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed";
-export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed"];
+export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind;
+export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link"];
 
 export interface MailVars {
   /** The recipient's canonical address. */
@@ -21,6 +22,8 @@ export interface MailVars {
   validForMs?: number;
   /** Provider display name (third_party_account). */
   provider?: string;
+  /** The one-time code (passwordless_code, passwordless_code_link). */
+  code?: string;
   websiteUrl: string;
 }
 
@@ -29,7 +32,7 @@ export interface TemplateOverride { subject?: string; text?: string; html?: stri
 export type TemplateOverrides = Partial<Record<MailKind, TemplateOverride>>;
 
 /** Placeholders a template may use. */
-export const placeholders = ["email", "link", "expiresAt", "validFor", "provider", "websiteUrl"] as const;
+export const placeholders = ["email", "link", "expiresAt", "validFor", "provider", "code", "websiteUrl"] as const;
 
 const defaults: Record<MailKind, Required<TemplateOverride>> = {
   email_verification: {
@@ -72,6 +75,7 @@ const defaults: Record<MailKind, Required<TemplateOverride>> = {
       outro: ["If it was you, there is nothing to do."],
     }),
   },
+  ...passwordlessTemplates,
 };
 
 /** Renders one mail; parts missing from `override` come from the built-in templates. */
@@ -107,6 +111,7 @@ function valuesOf(v: MailVars): Record<string, string> {
     expiresAt: v.expiresAt === undefined ? "" : new Date(v.expiresAt).toISOString().replace(/\.\d{3}Z$/, "Z").replace("T", " ").replace("Z", " UTC"),
     validFor: v.validForMs === undefined ? "" : describeDurationInWords(v.validForMs),
     provider: v.provider ?? "",
+    code: v.code ?? "",
     websiteUrl: v.websiteUrl,
   };
 }

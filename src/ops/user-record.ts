@@ -7,7 +7,8 @@ import { checkStoredHashFormat } from "../core/passwords.js";
  * produce easily: {"email", "passwordHash", "verified"?}.
  */
 export interface RecordLoginMethod {
-  recipeId: "emailpassword" | "thirdparty";
+  /** passwordless: exported, not imported yet (an import refuses the row with a message). */
+  recipeId: "emailpassword" | "thirdparty" | "passwordless";
   email: string;
   verified: boolean;
   timeJoined: number;
@@ -106,6 +107,8 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
       const providerUserId = typeof rawUserId === "string" && rawUserId.length > 0 && rawUserId.length <= 256 && !CONTROL.test(rawUserId) ? rawUserId : refuse(`${where}.thirdParty.userId must be a non-empty string`);
       if (user.identities.some((x) => x.providerId === providerId && x.providerUserId === providerUserId)) refuse(`${where} repeats ${providerId} user ${providerUserId}`);
       user.identities.push({ providerId, providerUserId, email: mEmail, createdAt });
+    } else if (lm.recipeId === "passwordless") {
+      refuse(`${where}: passwordless login methods cannot be imported yet; drop the method, the user can sign in with a code again`);
     } else {
       refuse(`${where}.recipeId must be "emailpassword" or "thirdparty"`);
     }

@@ -1,5 +1,6 @@
 import { defineEventHandler } from "h3";
 import { listLoginMethods } from "../../methods/third-party/login-methods.js";
+import { passwordlessFlow } from "../../methods/passwordless/flow-type.js";
 import type { HttpDeps } from "../deps.js";
 
 /**
@@ -10,11 +11,12 @@ export const loginMethods = (deps: HttpDeps) =>
   defineEventHandler(() => {
     const m = listLoginMethods(deps.ctx);
     const thirdParty = m.providers.length > 0;
+    const passwordless = passwordlessFlow(deps.ctx.config);
     return {
       status: "OK",
       emailPassword: { enabled: m.emailPassword },
       thirdParty: { enabled: thirdParty, providers: m.providers },
-      passwordless: { enabled: false },
-      firstFactors: [...(m.emailPassword ? ["emailpassword"] : []), ...(thirdParty ? ["thirdparty"] : [])],
+      passwordless: { enabled: passwordless !== undefined },
+      firstFactors: [...(m.emailPassword ? ["emailpassword"] : []), ...(thirdParty ? ["thirdparty"] : []), ...(passwordless?.factors ?? [])],
     };
   });

@@ -70,7 +70,7 @@ export const sharedSchemas: Record<string, Json> = {
     type: "object", additionalProperties: false,
     required: ["recipeId", "recipeUserId", "tenantIds", "email", "timeJoined", "verified"],
     properties: {
-      recipeId: { enum: ["emailpassword", "thirdparty"] }, recipeUserId: { type: "string" },
+      recipeId: { enum: ["emailpassword", "thirdparty", "passwordless"] }, recipeUserId: { type: "string" },
       tenantIds: { type: "array", items: { type: "string" } }, email: { type: "string" },
       timeJoined: { type: "integer" }, verified: { type: "boolean" }, thirdParty: ref("ThirdPartyIdentity"),
     },

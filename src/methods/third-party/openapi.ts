@@ -61,7 +61,7 @@ export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenI
               enabled: { type: "boolean" },
               providers: { type: "array", items: { type: "object", required: ["id", "name"], additionalProperties: false, properties: { id: { type: "string" }, name: { type: "string" } } } },
             } },
-            firstFactors: { type: "array", items: { enum: ["emailpassword", "thirdparty"] } },
+            firstFactors: { type: "array", items: { enum: ["emailpassword", "thirdparty", "otp-email", "link-email"] } },
           }, ["emailPassword", "thirdParty", "passwordless", "firstFactors"])),
           ...errorsFor(),
         },

@@ -6,8 +6,8 @@ import { createId } from "../../util/random.js";
 import type { CoreContext } from "../../core/context.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../../store/schema.js";
-import { AuthError, badInput } from "../../core/errors.js";
-import { decideExistingMethod, decideNewMethod, decideSessionLink, joinPerson } from "../../core/linking.js";
+import { badInput } from "../../core/errors.js";
+import { decideSignInUp, joinPerson } from "../../core/linking.js";
 import { LINK_REFUSED, SIGN_IN_NOT_ALLOWED, SIGN_UP_NOT_ALLOWED } from "./refusals.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { getUser, type UserView } from "../../core/users.js";
@@ -78,8 +78,6 @@ export type UpsertResult =
   | { status: "OK"; user: UserView; recipeUserId: string; createdNewRecipeUser: boolean }
   | { status: "SIGN_IN_UP_NOT_ALLOWED"; reason: string };
 
-type Decision = { kind: "new" | "ok" } | { kind: "join"; personId: string; verified?: boolean } | { kind: "refused"; reason: string };
-
 /**
  * Signs in the user of (thirdPartyId, thirdPartyUserId), or creates them, in one transaction; the
  * stored email follows the provider's. With account linking (core/linking.ts) the decision comes
@@ -91,20 +89,9 @@ type Decision = { kind: "new" | "ok" } | { kind: "join"; personId: string; verif
  * retries as a sign-in.
  */
 export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: string; thirdPartyUserId: string; email: string; emailVerified: boolean; sessionUserId?: string }): Promise<UpsertResult> {
-  const linkToSession = p.sessionUserId !== undefined && ctx.config.accountLinking;
-  const decide = async (tx: Kysely<DB>, recipeUserId: string | undefined): Promise<Decision> => {
-    if (linkToSession) {
-      const d = await decideSessionLink(tx, { sessionUserId: p.sessionUserId!, email: p.email, verified: p.emailVerified, recipeUserId });
-      if (d === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
-      return d.kind === "refused" ? { kind: "refused", reason: LINK_REFUSED[d.why] } : d;
-    }
-    if (recipeUserId === undefined) {
-      const d = await decideNewMethod(tx, ctx, p.email, p.emailVerified);
-      return d.kind === "refused" ? { kind: "refused", reason: SIGN_UP_NOT_ALLOWED } : d;
-    }
-    const d = await decideExistingMethod(tx, ctx, { recipeUserId, email: p.email, verified: p.emailVerified });
-    return d.kind === "refused" ? { kind: "refused", reason: SIGN_IN_NOT_ALLOWED } : d;
-  };
+  const reasons = { signUp: SIGN_UP_NOT_ALLOWED, signIn: SIGN_IN_NOT_ALLOWED, link: LINK_REFUSED };
+  const decide = (tx: Kysely<DB>, recipeUserId: string | undefined) =>
+    decideSignInUp(tx, ctx, { sessionUserId: p.sessionUserId, email: p.email, verified: p.emailVerified, recipeUserId }, reasons);
   const source = `thirdparty:${p.thirdPartyId}`;
   for (let attempt = 0; ; attempt++) {
     const now = ctx.clock.now();

@@ -1,0 +1,47 @@
+import { renderMailLayout } from "./html-layout.js";
+
+/**
+ * The passwordless sign-in mails, one per flow type (docs/passwordless.md): the code large, the
+ * link as a button, or both. Same placeholders as every template; {{code}} is the 6-digit code.
+ */
+export type PasswordlessMailKind = "passwordless_code" | "passwordless_link" | "passwordless_code_link";
+
+const TITLE = "Sign in to your account";
+const INTRO = "Hello,";
+const NOT_YOU = "If you did not ask to sign in, you can ignore this mail: no one can sign in without it.";
+const VALID = "valid for {{validFor}} (until {{expiresAt}}) and works once";
+const VALID_BOTH = "valid for {{validFor}} (until {{expiresAt}}) and work once";
+
+export const passwordlessTemplates: Record<PasswordlessMailKind, { subject: string; text: string; html: string }> = {
+  passwordless_code: {
+    subject: "Your sign-in code",
+    text: `${INTRO}\n\nyour code to sign in as {{email}} is:\n\n    {{code}}\n\nType it on the page where you asked for it. The code is ${VALID}.\n${NOT_YOU}\n`,
+    html: renderMailLayout({
+      title: TITLE,
+      intro: [INTRO, "your code to sign in as <strong>{{email}}</strong> is:"],
+      code: "{{code}}",
+      outro: [`Type it on the page where you asked for it. The code is ${VALID}. ${NOT_YOU}`],
+    }),
+  },
+  passwordless_link: {
+    subject: "Sign in to your account",
+    text: `${INTRO}\n\nopen this link to sign in as {{email}}:\n\n{{link}}\n\nThe link is ${VALID}.\n${NOT_YOU}\n`,
+    html: renderMailLayout({
+      title: TITLE,
+      intro: [INTRO, "open this link to sign in as <strong>{{email}}</strong>."],
+      button: "Sign in",
+      outro: [`The link is ${VALID}. ${NOT_YOU}`],
+    }),
+  },
+  passwordless_code_link: {
+    subject: "Your sign-in code",
+    text: `${INTRO}\n\nyour code to sign in as {{email}} is:\n\n    {{code}}\n\nType it on the page where you asked for it, or open this link:\n\n{{link}}\n\nThe code and the link are ${VALID_BOTH}.\n${NOT_YOU}\n`,
+    html: renderMailLayout({
+      title: TITLE,
+      intro: [INTRO, "your code to sign in as <strong>{{email}}</strong> is:"],
+      code: "{{code}}",
+      button: "Sign in",
+      outro: [`Type the code on the page where you asked for it, or use the button. The code and the link are ${VALID_BOTH}. ${NOT_YOU}`],
+    }),
+  },
+};
