@@ -197,3 +197,38 @@ describe.each(backends)("passwordless sign-in ($name)", (backend) => {
     expect(await lastMailId(t)).toBeGreaterThan(0);
   });
 });
+
+describe.each(backends)("passwordless budgets ($name)", (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Production's budgets per address (mail-hourly 5/1h); a small per-IP budget to reach it quickly.
+    t = await createTestApp({ backend, start: true, config: { mode: "production", mailCatcher: true, mailCatcherPort: 0, smtpUrl: undefined, limitMailIp: "14/1h" } });
+  });
+  afterAll(async () => { await t?.close(); });
+
+  const shape = (r: Awaited<ReturnType<typeof pwPost>>) => ({ status: r.status, body: r.json, retryAfter: r.res.headers.get("retry-after") });
+
+  it("caps code requests and resends per address, the same way whether the address has an account", async () => {
+    const member = `member-${backend.name}@example.com`;
+    const f = await startFlow(t, member);
+    expect((await pwPost(t, "/signinup/code/consume", { preAuthSessionId: f.preAuthSessionId, linkCode: f.linkCode })).json.status).toBe("OK");
+    const stranger = `stranger-${backend.name}@example.com`;
+    for (let i = 0; i < 4; i++) expect((await pwPost(t, "/signinup/code", { email: member })).json.status).toBe("OK");
+    const first = await pwPost(t, "/signinup/code", { email: stranger });
+    for (let i = 0; i < 3; i++) {
+      expect((await pwPost(t, "/signinup/code/resend", { preAuthSessionId: first.json.preAuthSessionId, deviceId: first.json.deviceId })).json.status).toBe("OK");
+    }
+    expect((await pwPost(t, "/signinup/code", { email: stranger })).json.status).toBe("OK");
+    const a = await pwPost(t, "/signinup/code", { email: member });
+    const b = await pwPost(t, "/signinup/code/resend", { preAuthSessionId: first.json.preAuthSessionId, deviceId: first.json.deviceId });
+    expect(shape(a)).toEqual({ status: 429, body: { message: "Too many requests. Please try again later." }, retryAfter: expect.stringMatching(/^\d+$/) });
+    expect(shape(b)).toEqual(shape(a));
+  });
+
+  it("caps code requests per client IP (mail-ip), across addresses", async () => {
+    // 12 mail requests so far from this IP in the test above (1 + 4 + 1 + 3 + 1, and the 2 the address cap refused).
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await pwPost(t, "/signinup/code", { email: `ip${i}-${backend.name}@example.com` }));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 429]);
+  });
+});
