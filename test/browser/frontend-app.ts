@@ -23,6 +23,7 @@ const CACHE = join(ROOT, "node_modules/.cache/authsvc-browser");
 export const EXAMPLES = {
   prebuiltUi: join(ROOT, "examples/frontend/prebuilt-ui.tsx"),
   webJs: join(ROOT, "examples/frontend/web-js.ts"),
+  prebuiltUiPasswordless: join(ROOT, "examples/frontend/prebuilt-ui-passwordless.tsx"),
 };
 
 /**

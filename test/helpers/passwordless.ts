@@ -1,3 +1,4 @@
+import type { App } from "../../src/app.js";
 import type { TestApp } from "./test-app.js";
 import { waitForCaughtMail } from "./mail.js";
 import { modeHeaders, postJson } from "./session-client.js";
@@ -19,7 +20,7 @@ export async function readSignInMail(t: TestApp, email: string, afterId = 0) {
 
 /** Starts a flow for `email` and reads its mail: deviceId, preAuthSessionId, code, linkCode. */
 export async function startFlow(t: TestApp, email: string) {
-  const before = await lastMailId(t);
+  const before = await lastMailId(t.app);
   const r = await pwPost(t, "/signinup/code", { email, shouldTryLinkingWithSessionUser: false });
   if (r.json.status !== "OK") throw new Error(`createCode: ${JSON.stringify(r.json)}`);
   const mail = await readSignInMail(t, email.trim().toLowerCase(), before);
@@ -27,7 +28,7 @@ export async function startFlow(t: TestApp, email: string) {
 }
 
 /** The highest caught-mail id so far (0 when none). */
-export async function lastMailId(t: TestApp): Promise<number> {
-  const r = await t.app.store.db.selectFrom("caught_mail").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst();
+export async function lastMailId(app: App): Promise<number> {
+  const r = await app.store.db.selectFrom("caught_mail").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst();
   return Number(r?.id ?? 0);
 }
