@@ -22,12 +22,12 @@ export function tailMailCommand(io: CliIO): Command {
     .description("print mail caught by the built-in SMTP catcher (development)")
     .option("--to <address>", "only mail to this address")
     .option("--follow", "keep printing new mail until interrupted")
-    .option("--json", "one JSON object per line: to, subject, action, link, token, expiresAt, receivedAt")
+    .option("--json", "one JSON object per line: to, subject, action, link, token, code, expiresAt, receivedAt")
     .option("--limit <n>", "how many of the newest caught messages to print first", "20")
     .option("--wait", "wait for the first matching NEW mail with a token, print its token and exit")
     .option("--timeout <seconds>", "with --wait: give up after this long (exit 1)", "60")
     .option("--since <duration>", "with --wait: also accept mail caught this recently (e.g. 30s, 5m), newest first")
-    .addOption(new Option("--print <what>", "with --wait: what to print").choices(["token", "link"]).default("token"))
+    .addOption(new Option("--print <what>", "with --wait: what to print (code: a passwordless sign-in code)").choices(["token", "link", "code"]).default("token"))
     .addOption(new Option("--action <action>", "only mail of this action").choices([...caughtActions]))
     .option("--poll <ms>", "how often to look for new mail", "250");
   addConfigOptions(cmd, "common");
@@ -59,7 +59,7 @@ export function tailMailCommand(io: CliIO): Command {
       const stop = stopper(io);
       try {
         if (flags.wait) {
-          const valueOf = (v: CaughtMailView) => (flags.print === "link" ? v.link : v.token);
+          const valueOf = (v: CaughtMailView) => (flags.print === "link" ? v.link : flags.print === "code" ? v.code : v.token);
           let cursor = await lastCaughtMailId(db);
           if (sinceMs !== undefined) {
             const recent = (await listCaughtMail(db, { since: Date.now() - sinceMs, to })).map(viewCaughtMail).filter((v) => matches(v) && valueOf(v));
@@ -107,7 +107,7 @@ export function tailMailCommand(io: CliIO): Command {
 }
 
 function jsonOf(v: CaughtMailView) {
-  return { to: v.to, subject: v.subject, action: v.action, link: v.link, token: v.token, expiresAt: v.expiresAt, receivedAt: v.receivedAt };
+  return { to: v.to, subject: v.subject, action: v.action, link: v.link, token: v.token, code: v.code, expiresAt: v.expiresAt, receivedAt: v.receivedAt };
 }
 
 /** One readable block; the link and the token stand on lines of their own, for copy and paste. */
@@ -120,6 +120,7 @@ function block(v: CaughtMailView): string {
   ];
   if (v.link) lines.push("link:", v.link);
   if (v.token) lines.push("token:", v.token);
+  if (v.code) lines.push("code:", v.code);
   return lines.join("\n") + "\n";
 }
 

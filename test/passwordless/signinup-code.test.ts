@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { verifyUserEmail } from "../../src/core/users.js";
 import { backends } from "../helpers/backends.js";
+import { runCli } from "../helpers/cli.js";
 import { lastMailId, pwPost, readSignInMail, startFlow } from "../helpers/passwordless.js";
 import { decodeFrontToken, jwtPayload } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
@@ -189,6 +190,17 @@ describe.each(backends)("passwordless sign-in ($name)", (backend) => {
     expect(r.passwordlessCodes).toBeGreaterThanOrEqual(1);
     expect(await t.app.store.db.selectFrom("passwordless_codes").selectAll().where("pre_auth_session_id", "=", f.preAuthSessionId).execute()).toEqual([]);
     expect(await t.app.store.db.selectFrom("passwordless_devices").selectAll().where("pre_auth_session_id", "=", f.preAuthSessionId).execute()).toEqual([]);
+  });
+
+  it("tail-mail prints the code or the link of the newest sign-in mail", async () => {
+    const email = fresh();
+    const f = await startFlow(t, email);
+    const args = ["tail-mail", "--wait", "--since", "1h", "--to", email, "--database", t.config.database];
+    expect(await runCli([...args, "--print", "code"])).toMatchObject({ code: 0, stdout: `${f.code}\n` });
+    expect(await runCli([...args, "--print", "link"])).toMatchObject({ code: 0, stdout: `${f.link}\n` });
+    const human = await runCli(["tail-mail", "--to", email, "--database", t.config.database]);
+    expect(human.stdout).toContain("sign-in code or link");
+    expect(human.stdout).toContain(`code:\n${f.code}`);
   });
 
   it("answers email exists false for an address without a passwordless method, and 400 without one", async () => {
