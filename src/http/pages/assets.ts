@@ -8,6 +8,9 @@ import pagesCss from "./assets/pages.css?raw";
 import redirectTargetJs from "./assets/redirect-target.js?raw";
 import resetPasswordJs from "./assets/reset-password.js?raw";
 import signInJs from "./assets/sign-in.js?raw";
+import passwordlessJs from "./assets/passwordless.js?raw";
+import signInCodeJs from "./assets/sign-in-code.js?raw";
+import signInLinkJs from "./assets/sign-in-link.js?raw";
 import signOutJs from "./assets/sign-out.js?raw";
 import tokenJs from "./assets/token.js?raw";
 import verifyEmailJs from "./assets/verify-email.js?raw";
@@ -20,6 +23,7 @@ const types: Record<string, string> = { js: "text/javascript; charset=utf-8", cs
 const assets = new Map<string, Asset>(Object.entries({
   "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
+  "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs,
 }).map(([name, text]) => {
   const body = Buffer.from(text, "utf8");
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;

@@ -4,6 +4,7 @@ import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { escapeHtml, field, liveRegions, renderPage, type PageSpec } from "./layout.js";
+import { passwordlessChoice } from "./passwordless-choice.js";
 
 /** What every hosted page's script is told: where the API is, where to go afterwards, the policy. */
 function pageData(config: Readonly<Config>): Record<string, string> {
@@ -17,7 +18,7 @@ function pageData(config: Readonly<Config>): Record<string, string> {
 }
 
 /** A hosted page handler: same headers and layout for all; `main` is built once per config. */
-function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
+export function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
     const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config) });
@@ -31,7 +32,7 @@ function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets"
 const passwordHint = (c: Readonly<Config>) => `At least ${c.passwordMinLength} characters.`;
 
 /** Signed in but not verified yet: the view both sign-in and the third-party callback end in. */
-const checkMailView = `<section id="view-check-mail" hidden aria-labelledby="check-mail-title">
+export const checkMailView = `<section id="view-check-mail" hidden aria-labelledby="check-mail-title">
   <h1 id="check-mail-title" tabindex="-1">Check your email</h1>
   <p>We sent a link to <strong id="check-mail-address">your address</strong>. Open it to verify your email address.</p>
   <p id="resend-status" class="status" role="status" aria-live="polite"></p>
@@ -53,6 +54,7 @@ export const signInPage = hostedPage((c) => ({
     ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password.", hint: passwordHint(c) })}
     <button type="submit" id="submit">Sign in</button>
   </form>
+  ${passwordlessChoice}
   <p class="aside" id="forgot"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>
 </section>
 ${checkMailView}`,

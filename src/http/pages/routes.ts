@@ -6,6 +6,7 @@ import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
+import { signInCodePage, signInLinkPage } from "./passwordless-pages.js";
 
 /**
  * The pages' route table, beside the API's (routes.ts): paths are absolute (hosted pages under the
@@ -32,6 +33,9 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
+    if (config.passwordlessFlowType !== "off") {
+      out.push({ method: "GET", path: `${b}/sign-in-code`, handler: signInCodePage }, { method: "GET", path: `${b}/verify`, handler: signInLinkPage });
+    }
   }
   if (config.mode === "development") {
     out.push(

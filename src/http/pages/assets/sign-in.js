@@ -1,6 +1,7 @@
 // Sign-in / sign-up page: email and password through POST /signin or /signup, third-party buttons
 // through GET /authorisationurl (the provider sends the browser back to the callback page).
 import { call, callWithSession, checkRequired, describeStatus, finishSignIn, redirectTarget, say, setBusy, showFieldErrors, webBase } from "./api.js";
+import { offerPasswordless } from "./passwordless.js";
 
 const params = new URLSearchParams(window.location.search);
 const target = redirectTarget(params.get("redirectToPath"));
@@ -112,4 +113,5 @@ render();
 if (!(await resumeSession())) {
   document.getElementById("view-form").hidden = false;
   showProviders();
+  offerPasswordless(target);
 }
