@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { toUserJson } from "../core/users.js";
 import { signUpWithPassword } from "../methods/email-password/accounts.js";
+import { createPasswordlessUser } from "../methods/passwordless/consume.js";
 import { withApp, printJson } from "./context.js";
 import { addConfigOptions, addCreateOption } from "./options.js";
 import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";
@@ -13,10 +14,20 @@ export function createUserCommand(io: CliIO): Command {
     .option("--password-stdin", "read the password from standard input (recommended)")
     .option("--password <password>", "the password (visible in shell history and the process list; prefer --password-stdin)")
     .option("--verified", "mark the email address as verified")
+    .option("--passwordless", "no password: the user signs in with a code or link mailed to the address (verified)")
     .option("--json", "print the created user as JSON");
   addConfigOptions(cmd, "common");
   addCreateOption(cmd);
   return cmd.action(async (flags) => {
+    if (flags.passwordless) {
+      if (flags.passwordStdin || flags.password !== undefined) throw new CliError("--passwordless takes no password", 2);
+      return withApp(flags, io, async (app) => {
+        const r = await createPasswordlessUser(app.ctx, { email: flags.email, source: "cli" });
+        if (r.status !== "OK") throw new CliError(`could not create user: ${r.message}`);
+        if (flags.json) printJson(io, toUserJson(r.user));
+        else io.out(`created user ${r.user.id} <${r.user.email}> (passwordless, verified)`);
+      });
+    }
     if (flags.passwordStdin && flags.password !== undefined) throw new CliError("give either --password-stdin or --password, not both", 2);
     if (!flags.passwordStdin && !flags.password) throw new CliError("a password is required: pipe it in with --password-stdin", 2);
     const password: string = flags.passwordStdin ? await readPasswordFromStdin(io.stdin) : flags.password;

@@ -30,7 +30,7 @@ export function usersCommand(io: CliIO): Command {
       const u = await mustFind(app, ref);
       if (flags.json) return printJson(io, toUserJson(u));
       io.out(`id:        ${u.id}\nemail:     ${u.email}\nverified:  ${u.verified}\njoined:    ${new Date(u.timeJoined).toISOString()}\nlogin methods:`);
-      for (const m of u.loginMethods) io.out(`  - ${m.thirdParty ? `thirdparty (${m.thirdParty.id}, user ${m.thirdParty.userId})` : "emailpassword"}  ${m.email}  ${m.verified ? "verified" : "unverified"}  id ${m.recipeUserId}`);
+      for (const m of u.loginMethods) io.out(`  - ${m.thirdParty ? `thirdparty (${m.thirdParty.id}, user ${m.thirdParty.userId})` : m.recipeId}  ${m.email}  ${m.verified ? "verified" : "unverified"}  id ${m.recipeUserId}`);
     }));
   sub("delete", "delete a user and everything attached to them (asks first on a terminal; --yes otherwise)").argument("<email-or-id>")
     .option("-y, --yes", "do not ask (needed when not run on a terminal)")

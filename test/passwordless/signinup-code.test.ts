@@ -4,6 +4,7 @@ import { signUpWithPassword } from "../../src/methods/email-password/accounts.js
 import { verifyUserEmail } from "../../src/core/users.js";
 import { backends } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
+import { admin, KEY } from "../http/admin/admin-client.js";
 import { lastMailId, pwPost, readSignInMail, startFlow } from "../helpers/passwordless.js";
 import { decodeFrontToken, jwtPayload } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
@@ -242,5 +243,34 @@ describe.each(backends)("passwordless budgets ($name)", (backend) => {
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await pwPost(t, "/signinup/code", { email: `ip${i}-${backend.name}@example.com` }));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 429]);
+  });
+});
+
+describe.each(backends)("passwordless users made by admins ($name)", (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ backend, start: true, config: { mode: "production", mailCatcher: true, mailCatcherPort: 0, smtpUrl: undefined, adminApiKey: KEY } });
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it("the admin API creates a user with only a passwordless login, who then signs in with a mailed code", async () => {
+    const email = `admin-made-${backend.name}@example.com`;
+    const made = await admin(t, "POST", "/users", { email, passwordless: true });
+    expect(made).toMatchObject({ status: 201, body: { user: { email, loginMethods: [{ recipeId: "passwordless", verified: true }] } } });
+    expect(await admin(t, "POST", "/users", { email, passwordless: true })).toMatchObject({ status: 409, body: { message: "a passwordless user with this address exists already" } });
+    expect(await admin(t, "POST", "/users", { email, passwordless: true, password: "x" })).toMatchObject({ status: 400 });
+    const f = await startFlow(t, email);
+    const ok = await pwPost(t, "/signinup/code/consume", { preAuthSessionId: f.preAuthSessionId, deviceId: f.deviceId, userInputCode: f.code });
+    expect(ok.json).toMatchObject({ status: "OK", createdNewRecipeUser: false, user: { id: made.body.user.id } });
+  });
+
+  it("create-user --passwordless makes one from the CLI, and users show lists the method", async () => {
+    const email = `cli-made-${backend.name}@example.com`;
+    const r = await runCli(["create-user", "--email", email, "--passwordless", "--json", "--database", t.config.database]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ email, loginMethods: [{ recipeId: "passwordless", verified: true }] });
+    const shown = await runCli(["users", "show", email, "--database", t.config.database]);
+    expect(shown.stdout).toMatch(new RegExp(`- passwordless  ${email.replace(/\./g, "\\.")}  verified  id `));
+    expect((await runCli(["create-user", "--email", email, "--passwordless", "--database", t.config.database])).code).not.toBe(0);
   });
 });

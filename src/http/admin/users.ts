@@ -5,6 +5,7 @@ import { AuthError, badInput } from "../../core/errors.js";
 import { findUsersByEmail, listUserPage, setUserEmailVerified } from "../../core/user-directory.js";
 import { deleteUser, getUser, type FieldError } from "../../core/users.js";
 import { EMAIL_EXISTS, setPassword, signUpWithPassword } from "../../methods/email-password/accounts.js";
+import { createPasswordlessUser } from "../../methods/passwordless/consume.js";
 import { readJsonBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
 import { adminUserJson, booleanField, pathParam, queryParam, stringField } from "./input.js";
@@ -35,10 +36,24 @@ export const getUserHandler = (deps: HttpDeps) =>
     return { user: adminUserJson(user) };
   });
 
-/** POST /users {email, password, verified?}: the same rules as sign-up (policy, unique address). */
+/**
+ * POST /users {email, password, verified?}: the same rules as sign-up (policy, unique address).
+ * {email, passwordless: true} instead: a user who signs in with mailed codes only.
+ */
 export const createUserHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    if (booleanField(body, "passwordless", false)) {
+      if (body.password !== undefined) throw badInput("give either password or passwordless: true, not both");
+      const p = await createPasswordlessUser(deps.ctx, { email: stringField(body, "email"), source: "admin-api" });
+      if (p.status === "INVALID_EMAIL") throw badInput(p.message);
+      if (p.status !== "OK") {
+        setResponseStatus(event, 409);
+        return { message: p.message };
+      }
+      setResponseStatus(event, 201);
+      return { user: adminUserJson(p.user) };
+    }
     const r = await signUpWithPassword(deps.ctx, { email: stringField(body, "email"), password: stringField(body, "password"), verified: booleanField(body, "verified", false), source: "admin-api" });
     if (r.status === "SIGN_UP_NOT_ALLOWED") {
       setResponseStatus(event, 409);

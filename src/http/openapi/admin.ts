@@ -68,8 +68,8 @@ export const adminArea: OpenApiArea = {
           ...errorsFor(400),
         },
       }),
-      post: op("adminCreateUser", "Create an email/password user with sign-up's rules (address check, password policy, unique address)", {
-        requestBody: body(object({ email: { type: "string" }, password: { type: "string" }, verified: { type: "boolean", default: false } }, ["email", "password"]), true),
+      post: op("adminCreateUser", "Create an email/password user with sign-up's rules (address check, password policy, unique address), or with passwordless: true a user who signs in with mailed codes only", {
+        requestBody: body(object({ email: { type: "string" }, password: { type: "string" }, verified: { type: "boolean", default: false }, passwordless: { type: "boolean", default: false } }, ["email"]), true),
         responses: { 201: json("created", userAnswer), ...bodyErrors(409) },
       }),
     },

@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import type { FactorId } from "../../core/claims.js";
 import type { CoreContext } from "../../core/context.js";
+import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { badInput } from "../../core/errors.js";
 import { decideSignInUp, joinPerson } from "../../core/linking.js";
 import { getUser, type UserView } from "../../core/users.js";
+import { isUniqueViolation } from "../../store/database.js";
 import { insertEvent } from "../../store/events.js";
 import { lockAddress } from "../../store/people.js";
 import type { DB } from "../../store/schema.js";
@@ -86,14 +88,14 @@ export async function consumeCode(ctx: CoreContext, input: ConsumeInput): Promis
  * provider's email_verified): it joins the person who has the address verified, and is refused
  * (ERR_CODE_002/003) where a method with the address unverified belongs to someone else.
  */
-async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; sessionUserId?: string; factor: FactorId }): Promise<{ userId: string; created: boolean }> {
+async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; sessionUserId?: string; factor?: FactorId; source?: string }): Promise<{ userId: string; created: boolean }> {
   const now = ctx.clock.now();
   // Two flows of one address used at once decide one after the other (PostgreSQL; SQLite serialises writes).
   await lockAddress(tx, p.email);
   const existing = await store.findUserByEmail(tx, p.email);
   const d = await decideSignInUp(tx, ctx, { sessionUserId: p.sessionUserId, email: p.email, verified: true, recipeUserId: existing?.user_id }, PASSWORDLESS_REASONS);
   if (d.kind === "refused") throw new Refused(d.reason);
-  const data = { method: "passwordless", factor: p.factor };
+  const data = { method: "passwordless", ...(p.factor ? { factor: p.factor } : {}), ...(p.source ? { source: p.source } : {}) };
   if (existing) {
     await markEmailVerified(tx, existing.user_id, p.email, now);
     await insertEvent(tx, { at: now, type: "user.signed_in", userId: existing.user_id, data });
@@ -108,4 +110,33 @@ async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string
   await insertEvent(tx, { at: now, type: "user.signed_up", userId: personId ?? id, data: { ...data, recipeUserId: id } });
   if (personId !== null) await insertEvent(tx, { at: now, type: "user.linked", userId: personId, data: { recipeUserId: id, source: "passwordless" } });
   return { userId: id, created: true };
+}
+
+/** A refusal says why in `message` (the linking refusal's reason for SIGN_UP_NOT_ALLOWED). */
+export type CreateUserResult = { status: "OK"; user: UserView } | { status: "EMAIL_EXISTS" | "INVALID_EMAIL" | "SIGN_UP_NOT_ALLOWED"; message: string };
+
+/**
+ * Creates a user whose only login method is passwordless (admin API, CLI): they sign in with a
+ * mailed code. The address counts as verified, as after a sign-in, and account linking decides as
+ * for one (joins the person who has the address verified, refused beside an unverified one).
+ */
+export async function createPasswordlessUser(ctx: CoreContext, p: { email: string; source: string }): Promise<CreateUserResult> {
+  const email = canonicalEmail(p.email);
+  if (!isValidEmail(email)) return { status: "INVALID_EMAIL", message: "email must be a valid address" };
+  const exists = { status: "EMAIL_EXISTS", message: "a passwordless user with this address exists already" } as const;
+  try {
+    const r = await ctx.store.writeTx(async (tx) => {
+      await lockAddress(tx, email);
+      if (await store.findUserByEmail(tx, email)) return undefined;
+      return signInUpInTx(tx, ctx, { email, source: p.source });
+    });
+    if (!r) return exists;
+    const user = await getUser(ctx.store.db, r.userId);
+    if (!user) throw new Error("passwordless user vanished after creation");
+    return { status: "OK", user };
+  } catch (err) {
+    if (err instanceof Refused) return { status: "SIGN_UP_NOT_ALLOWED", message: err.reason };
+    if (isUniqueViolation(err)) return exists;
+    throw err;
+  }
 }
