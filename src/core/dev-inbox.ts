@@ -1,6 +1,6 @@
 import { caughtMailVersion, deleteAllCaughtMail, findCaughtMail, listLatestCaughtMail } from "../store/caught-mail.js";
 import { listLatestEvents } from "../store/events.js";
-import { findToken, tokensVersion } from "../store/one-time-tokens.js";
+import { findPasswordlessCodeExpiry, findToken, tokensVersion } from "../store/one-time-tokens.js";
 import { viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
 /** The actions as the inbox names them (one list for the inbox and tail-mail). */
 export { caughtActionLabels } from "../mail/caught-mail-view.js";
@@ -33,8 +33,14 @@ const purposes = { "verify-email": "email_verification", "reset-password": "pass
  * after it, expired (expired rows are purged too).
  */
 async function readTokenState(ctx: CoreContext, v: CaughtMailView): Promise<TokenState | null> {
-  if (!v.token || !(v.action === "verify-email" || v.action === "reset-password")) return null;
   const now = ctx.clock.now();
+  if (v.action === "passwordless" && v.link) {
+    // The link code (the fragment) names the code; the typed code maps to the same row.
+    const expiresAt = await findPasswordlessCodeExpiry(ctx.store.db, hashToken(new URL(v.link).hash.slice(1)));
+    if (expiresAt !== undefined) return expiresAt <= now ? "expired" : "valid";
+    return v.expiresAt && Date.parse(v.expiresAt) <= now ? "expired" : "used";
+  }
+  if (!v.token || !(v.action === "verify-email" || v.action === "reset-password")) return null;
   const row = await findToken(ctx.store.db, hashToken(v.token), purposes[v.action]);
   if (row) return Number(row.expires_at) <= now ? "expired" : "valid";
   return v.expiresAt && Date.parse(v.expiresAt) <= now ? "expired" : "used";

@@ -274,3 +274,33 @@ describe.each(backends)("passwordless users made by admins ($name)", (backend) =
     expect((await runCli(["create-user", "--email", email, "--passwordless", "--database", t.config.database])).code).not.toBe(0);
   });
 });
+
+describe.each(backends)("passwordless in development: the inbox and the hosted pages ($name)", (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ backend, start: true, config: { hostedPages: true, publicUrl: "http://127.0.0.1:9", websiteUrl: "http://localhost:3000", mailCatcher: true, mailCatcherPort: 0 } });
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it("the inbox shows the code and the link, valid, then used or expired", async () => {
+    const list = async () => ((await (await fetch(`${t.url}/_dev/mail/messages?to=inbox-&action=passwordless`)).json()) as { messages: Array<{ id: number; to: string; code: string; link: string; tokenState: string }> }).messages;
+    const used = await startFlow(t, "inbox-used@example.com");
+    const left = await startFlow(t, "inbox-left@example.com");
+    // Hosted pages on: the link goes to the hosted link page on the public URL.
+    expect(used.link).toMatch(/^http:\/\/127\.0\.0\.1:9\/auth\/verify\?preAuthSessionId=/);
+    expect((await list()).map((m) => [m.to, m.code, m.tokenState])).toEqual([["inbox-left@example.com", left.code, "valid"], ["inbox-used@example.com", used.code, "valid"]]);
+    await pwPost(t, "/signinup/code/consume", { preAuthSessionId: used.preAuthSessionId, linkCode: used.linkCode });
+    expect((await list()).map((m) => [m.to, m.tokenState])).toEqual([["inbox-left@example.com", "valid"], ["inbox-used@example.com", "used"]]);
+    t.clock.advance(t.config.passwordlessCodeLifetimeMs + 1);
+    expect((await list()).map((m) => [m.to, m.tokenState])[0]).toEqual(["inbox-left@example.com", "expired"]);
+  });
+
+  it("serves the hosted code and link pages, and the sign-in page has the passwordless button", async () => {
+    for (const path of ["/auth/sign-in-code", "/auth/verify"]) {
+      const res = await fetch(`${t.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    }
+    expect(await (await fetch(`${t.url}/auth`)).text()).toContain('id="passwordless-start"');
+  });
+});

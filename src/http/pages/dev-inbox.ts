@@ -37,7 +37,7 @@ export const inboxPage = (deps: HttpDeps): EventHandler => {
       <dt>From</dt><dd id="d-from"></dd>
       <dt>Received</dt><dd id="d-received"></dd>
       <dt>Action</dt><dd id="d-action"></dd>
-      <dt>Token</dt><dd><span id="d-token" class="token"></span> <span id="d-state" class="badge"></span></dd>
+      <dt>Token or code</dt><dd><span id="d-token" class="token"></span> <span id="d-state" class="badge"></span></dd>
       <dt>Expires</dt><dd id="d-expires"></dd>
     </dl>
     <div class="actions">

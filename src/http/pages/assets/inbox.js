@@ -76,14 +76,14 @@ async function openMessage(id, focus) {
   document.getElementById("d-from").textContent = m.from || "";
   document.getElementById("d-received").textContent = when(m.receivedAt);
   document.getElementById("d-action").textContent = actions[m.action];
-  document.getElementById("d-token").textContent = m.token || "none";
+  document.getElementById("d-token").textContent = m.token || m.code || "none";
   badge(document.getElementById("d-state"), m.tokenState);
   document.getElementById("d-expires").textContent = m.expiresAt ? when(m.expiresAt) : "";
   const link = document.getElementById("d-link");
   link.hidden = !m.link;
   if (m.link) link.href = m.link;
-  document.getElementById("d-copy").hidden = !m.token;
-  document.getElementById("d-copy").onclick = () => copy(m.token);
+  document.getElementById("d-copy").hidden = !(m.token || m.code);
+  document.getElementById("d-copy").onclick = () => copy(m.token || m.code);
   document.getElementById("d-text").textContent = m.text;
   const frame = document.getElementById("d-html");
   const src = `/_dev/mail/messages/${id}/html`;
