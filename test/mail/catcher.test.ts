@@ -45,6 +45,7 @@ describe.each(backends)("built-in mail catcher ($name)", (backend) => {
       action: "reset-password",
       link: "http://localhost:3000/auth/reset-password?token=abc_DEF-123&tenantId=public",
       token: "abc_DEF-123",
+      code: null,
       expiresAt: "2030-01-01T00:00:00.000Z",
       receivedAt: new Date(t.clock.now()).toISOString(),
     }]);

@@ -90,8 +90,8 @@ describe.each(backends)("third-party sign-in against a real OpenID provider ($na
       status: "OK",
       emailPassword: { enabled: true },
       thirdParty: { enabled: true, providers: [{ id: "oidc", name: "Test OIDC" }, { id: "oidc-pkce", name: "oidc-pkce" }, { id: "oauth2", name: "Plain OAuth2" }, { id: "down", name: "down" }, { id: "hang", name: "hang" }] },
-      passwordless: { enabled: false },
-      firstFactors: ["emailpassword", "thirdparty"],
+      passwordless: { enabled: true },
+      firstFactors: ["emailpassword", "thirdparty", "otp-email", "link-email"],
     });
     expect((await api(t, "/public/loginmethods")).status).toBe(200);
   });
