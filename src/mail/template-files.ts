@@ -8,6 +8,8 @@ export const templateFileStems: Record<MailKind, string> = {
   password_reset: "password-reset",
   third_party_account: "third-party-account",
   password_changed: "password-changed",
+  mfa_recovery_code_used: "mfa-recovery-code-used",
+  mfa_reset: "mfa-reset",
 };
 
 /**
