@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "puppeteer-core";
 import { generateCode } from "../../src/methods/totp/secrets.js";
 import { closedPort } from "../helpers/oidc-provider.js";
-import { bundleFrontend, startApi, startFrontend, TOKEN_MODES, type ApiServer, type FrontendServer } from "./frontend-app.js";
-import { launchBrowser, openTab } from "./harness.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
+import { bundleFrontend, createOffsetClock, startApi, startFrontend, TOKEN_MODES, type ApiServer, type FrontendServer } from "./frontend-app.js";
+import { expectAccessible, fill, launchBrowser, openTab, usePagesSuite, waitForText, waitVisible } from "./harness.js";
 import { clickUi, fillUi, waitForUiText } from "./prebuilt-ui-driver.js";
 
 /**
@@ -94,5 +95,77 @@ describe.each(TOKEN_MODES)("the prebuilt UI's second factor (TOTP) in $method mo
   it("said nothing worse than 401 to the SDK along the way (403 only while the second factor was missing)", () => {
     expect(calls.filter((c) => c.status >= 400 && c.status !== 401 && c.status !== 403)).toEqual([]);
     expect(calls.some((c) => c.path === "/auth/mfa/info" && c.status === 200)).toBe(true);
+  });
+});
+
+/**
+ * The hosted pages (no frontend of the app's own): "manage my second factor" for a signed-in user,
+ * the set-up page (QR code, key, confirm, recovery codes shown once), and at the next sign-in a
+ * recovery code in place of the app's code.
+ */
+describe("the hosted second-factor pages (Chromium)", () => {
+  const clock = createOffsetClock();
+  const suite = usePagesSuite({ pagesRedirectPaths: ["/auth/second-factor", "/"] }, { clock });
+  const email = "hosted-mfa@example.com";
+  let recoveryCodes: string[] = [];
+  beforeAll(async () => {
+    await signUpWithPassword(suite.s.app.ctx, { email, password: PASSWORD, verified: true });
+  });
+  const arrivedAt = (page: Page, path: string) => page.waitForFunction((u) => location.href === u, { timeout: 15_000 }, `${suite.s.url}${path}`);
+
+  async function signIn(page: Page): Promise<void> {
+    await page.goto(`${suite.s.url}/auth?redirectToPath=${encodeURIComponent("/auth/second-factor")}`);
+    await waitVisible(page, "#form");
+    await fill(page, "#email", email);
+    await fill(page, "#password", PASSWORD);
+    await page.click("#submit");
+  }
+
+  it("turns TOTP on from the manage page: QR code and key, a code from the key confirms, the recovery codes are shown once", async () => {
+    const page = await openTab(await suite.browser.createBrowserContext(), suite.s.url);
+    await signIn(page);
+    await arrivedAt(page, "/auth/second-factor");
+    await waitForText(page, "#state", /password only/);
+    await page.click("#add");
+    await waitVisible(page, "#setup-form");
+    expect(await page.$eval("#qr", (e) => (e as HTMLImageElement).src)).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(await page.$eval("#qr", (e) => (e as HTMLImageElement).naturalWidth)).toBeGreaterThan(0); // the strict CSP let it load
+    const secret = (await page.$eval("#secret", (e) => e.textContent ?? "")).replace(/\s/g, "");
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await fill(page, "#setup-code", generateCode(secret, clock.now()));
+    await page.click("#setup-form button[type=submit]");
+    await waitVisible(page, "#codes li");
+    recoveryCodes = await page.$$eval("#codes li", (items) => items.map((i) => i.textContent ?? ""));
+    expect(recoveryCodes).toHaveLength(10);
+    await expectAccessible(page, "the recovery codes");
+    await page.click("#codes-continue");
+    await arrivedAt(page, "/auth/second-factor");
+    await waitForText(page, "#devices", /TOTP Device 0/);
+    expect(page.problems).toEqual([]);
+  });
+
+  it("at the next sign-in asks for the code; a recovery code lets the user in once and mails them", async () => {
+    const page = await openTab(await suite.browser.createBrowserContext(), suite.s.url);
+    await signIn(page);
+    await waitVisible(page, "#code-form");
+    expect(new URL(page.url()).pathname).toBe("/auth/mfa");
+    await fill(page, "#code", "000000");
+    await page.click("#code-form button[type=submit]");
+    await waitForText(page, "#code-error", /not right/);
+    await page.click("#use-recovery");
+    await fill(page, "#recovery-code", recoveryCodes[3]);
+    await page.click("#recovery-form button[type=submit]");
+    await arrivedAt(page, "/auth/second-factor");
+    const mail = await suite.s.app.store.db.selectFrom("mail_outbox").select("subject").where("to_address", "=", email).where("kind", "=", "mfa_recovery_code_used").execute();
+    expect(mail).toEqual([{ subject: "A recovery code was used to sign in" }]);
+    // The same recovery code again, in another browser: refused.
+    const other = await openTab(await suite.browser.createBrowserContext(), suite.s.url);
+    await signIn(other);
+    await waitVisible(other, "#code-form");
+    await other.click("#use-recovery");
+    await fill(other, "#recovery-code", recoveryCodes[3]);
+    await other.click("#recovery-form button[type=submit]");
+    await waitForText(other, "#recovery-error", /not right/);
+    expect(page.problems).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ export const mfaArea = apiArea("mfa", "Second factor: the st-mfa claim, TOTP dev
     requestBody: body({ type: "object", properties: { deviceName: { type: "string", minLength: 1, maxLength: 256 } } }),
     responses: {
       200: json("OK, or DEVICE_ALREADY_EXISTS_ERROR (a verified device has that name)", { oneOf: [
-        statusOnly("OK", { deviceName: { type: "string" }, secret: { type: "string", pattern: "^[A-Z2-7]{32}$" }, qrCodeString: { type: "string", pattern: "^otpauth://totp/" } }, ["deviceName", "secret", "qrCodeString"]),
+        statusOnly("OK", { deviceName: { type: "string" }, secret: { type: "string", pattern: "^[A-Z2-7]{32}$" }, qrCodeString: { type: "string", pattern: "^otpauth://totp/" }, qrCodeImage: { type: "string", pattern: "^data:image/svg\\+xml;base64,", description: "authsvc: the URI as a QR code (SVG data URL)" } }, ["deviceName", "secret", "qrCodeString", "qrCodeImage"]),
         statusOnly("DEVICE_ALREADY_EXISTS_ERROR"),
       ] }),
       ...bodyErrors(401, 403),
