@@ -1,14 +1,16 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "other";
+export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "mfa-recovery-code-used" | "mfa-reset" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "mfa-recovery-code-used", "mfa-reset", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
   "reset-password": "Reset password",
   "password-changed": "Password changed",
   "third-party-account": "Third-party account notice",
+  "mfa-recovery-code-used": "Recovery code used",
+  "mfa-reset": "Second factor removed",
   other: "Other",
 };
 
