@@ -27,6 +27,9 @@ export async function verifySession(accessToken, { requireVerifiedEmail = false 
   }
   const emailVerified = payload["st-ev"]?.v === true;
   if (requireVerifiedEmail && !emailVerified) throw Object.assign(new Error("email not verified"), { code: "EMAIL_NOT_VERIFIED" });
+  // st-mfa.v false: signed in with the password, but the second factor (docs/mfa.md) is still due.
+  // Answer 403 as authsvc does; the frontend SDK sends the user to enter their code.
+  if (payload["st-mfa"]?.v === false) throw Object.assign(new Error("second factor required"), { code: "MFA_REQUIRED" });
   // `sub` is the user id: the key of everything your app stores about the user.
   return { userId: payload.sub, sessionHandle: payload.sessionHandle, emailVerified, expiresAt: payload.exp };
 }

@@ -43,6 +43,10 @@ def verify_session(access_token, require_verified_email=False):
     email_verified = (payload.get("st-ev") or {}).get("v") is True
     if require_verified_email and not email_verified:
         raise InvalidSession("email not verified")
+    # st-mfa.v false: signed in with the password, but the second factor (docs/mfa.md) is still due.
+    # Answer 403 as authsvc does; the frontend SDK sends the user to enter their code.
+    if (payload.get("st-mfa") or {}).get("v") is False:
+        raise InvalidSession("second factor required")
     # `sub` is the user id: the key of everything your app stores about the user.
     return {"userId": payload["sub"], "sessionHandle": payload["sessionHandle"],
             "emailVerified": email_verified, "expiresAt": payload["exp"]}

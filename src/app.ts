@@ -1,6 +1,7 @@
 import type { App as H3App } from "h3";
 import { ConfigError, type Config } from "./config.js";
 import { checkClaimProviders } from "./core/claims.js";
+import { createMfaClaim } from "./core/mfa.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./methods/third-party/registry.js";
@@ -82,7 +83,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     metrics: metrics?.sink ?? noMetrics,
     config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
     // Each room that puts a claim in access tokens lists its provider here.
-    claims: checkClaimProviders([]),
+    claims: checkClaimProviders([createMfaClaim(config)]),
     outboxNotify: () => worker?.kick(),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };

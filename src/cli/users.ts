@@ -6,8 +6,9 @@ import { addAdminSubcommand } from "./options.js";
 import { askYes, CliError, type CliIO } from "./io.js";
 import { describeUser as describe, resolveUserRef as mustFind } from "./user-ref.js";
 import { addTransferCommands } from "./users-transfer.js";
+import { addMfaCommands } from "./users-mfa.js";
 
-/** `authsvc users list | show | delete | verify | link | unlink`. */
+/** `authsvc users list | show | delete | verify | link | unlink | mfa reset`. */
 export function usersCommand(io: CliIO): Command {
   const users = new Command("users").description("list, inspect, delete and verify users");
   const sub = (name: string, desc: string) => addAdminSubcommand(users, name, desc);
@@ -68,5 +69,6 @@ export function usersCommand(io: CliIO): Command {
       io.out(`unlinked ${id}; the others are user ${r.remainingPersonId}`);
     }));
   addTransferCommands(users, io);
+  addMfaCommands(users, io);
   return users;
 }

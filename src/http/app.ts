@@ -61,7 +61,7 @@ export function createHttpApp(deps: HttpDeps): H3App {
     // Node drops the body of a HEAD response.
     const methods = r.method === "GET" ? ["GET", "HEAD"] : [r.method];
     for (const p of paths) {
-      router.add(p, handler, methods.map((m) => m.toLowerCase() as "get" | "head" | "post"));
+      router.add(p, handler, methods.map((m) => m.toLowerCase() as "get" | "head" | "post" | "put"));
       methodsByPath.set(p, [...(methodsByPath.get(p) ?? []), ...methods]);
     }
   }

@@ -13,6 +13,6 @@ export async function readLinkingSessionUser(event: H3Event, deps: HttpDeps, bod
   const flag = body.shouldTryLinkingWithSessionUser;
   if (flag === undefined || flag === null || flag === false) return undefined;
   if (flag !== true) throw badInput("shouldTryLinkingWithSessionUser must be a boolean");
-  const session = await requireSession(event, deps, { checkDatabase: true });
+  const session = await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
   return session.userId;
 }

@@ -11,10 +11,12 @@ import { openApi } from "./handlers/openapi.js";
 import { emailPasswordRoutes } from "../methods/email-password/routes.js";
 import { thirdPartyRoutes } from "../methods/third-party/routes.js";
 import { passwordlessRoutes } from "../methods/passwordless/routes.js";
+import { totpRoutes } from "../methods/totp/routes.js";
+import { mfaInfo } from "./handlers/mfa-info.js";
 import { refresh } from "./handlers/refresh.js";
 import { signOut } from "./handlers/signout.js";
 
-export type Method = "GET" | "POST";
+export type Method = "GET" | "POST" | "PUT";
 
 /**
  * The one route table: method, path (under the API base path unless `root`), what session it
@@ -54,7 +56,9 @@ export const routes: readonly Route[] = [
   { method: "GET", path: "/.well-known/openid-configuration", session: "none", handler: openidConfiguration },
   { method: "GET", path: "/openapi.json", session: "none", handler: openApi },
   { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },
+  { method: "PUT", path: "/mfa/info", session: "required+db", handler: mfaInfo },
   ...emailPasswordRoutes,
   ...thirdPartyRoutes,
   ...passwordlessRoutes,
+  ...totpRoutes,
 ];

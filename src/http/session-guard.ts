@@ -5,6 +5,8 @@ import { isCachedAccessToken, verifyAccessTokenCached } from "../core/verified-t
 import { AuthError } from "../core/errors.js";
 import type { FactorId } from "../core/claims.js";
 import { createSession, getSessionState, reissueAccessToken } from "../core/sessions.js";
+import { assertMfaClaimSatisfied } from "../core/mfa.js";
+import { claimsOf } from "../core/claims.js";
 import type { HttpDeps } from "./deps.js";
 import { ACCESS_COOKIE, attachTokens, clearTokens, cookiePolicy, readBearer, readCookieValues, selectCreationMode, wantsBodyMode, type AuthMode } from "./session-transport.js";
 
@@ -25,6 +27,12 @@ export interface SessionInfo {
 export interface SessionOptions {
   /** Also check the session row (revoked → 401 unauthorised + clearing). One query, no writes. */
   checkDatabase?: boolean;
+  /**
+   * Serve a session whose second factor is still missing (`st-mfa.v` false). Off by default: every
+   * other route answers 403 invalid claim, as the SDKs' global validator does. On only for what the
+   * SDKs call with an incomplete session: MFA and factor endpoints, sign-out, email verification.
+   */
+  allowIncompleteMfa?: boolean;
 }
 
 const tryRefresh = () => new AuthError("TRY_REFRESH_TOKEN", "try refresh token");
@@ -59,6 +67,7 @@ export async function optionalSession(event: H3Event, deps: HttpDeps, opts: Sess
   if (!found) return undefined;
   if (needsCsrfHeader(event, deps, found.mode)) throw tryRefresh();
   const payload = await verifyAccessTokenCached(deps.ctx, found.token, found.header);
+  if (!opts.allowIncompleteMfa) assertMfaClaimSatisfied(payload);
   const session: SessionInfo = { userId: payload.rsub, primaryUserId: payload.sub, sessionHandle: payload.sessionHandle, payload, mode: found.mode };
   if (opts.checkDatabase) {
     const state = await getSessionState(deps.ctx, payload.sessionHandle);
@@ -107,5 +116,18 @@ export async function updateEmailVerificationClaim(event: H3Event, deps: HttpDep
   const t = await reissueAccessToken(deps.ctx, session.payload, verified);
   session.payload = t.payload;
   session.emailVerified = verified;
+  return attachTokens(event, deps.ctx.config, session.mode, { accessToken: t.token, accessTokenPayload: t.payload, accessTokenExpiresAt: t.expiresAt }, deps.ctx.clock.now());
+}
+
+/**
+ * Brings rooms' claims in the session's token up to date (e.g. `st-mfa` after a factor completes):
+ * re-issues the access token (+ front-token) in the session's mode when a value changed, and
+ * returns the body fields to merge; {} when nothing changed.
+ */
+export async function updateSessionClaims(event: H3Event, deps: HttpDeps, session: SessionInfo, changed: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const current = claimsOf(session.payload);
+  if (Object.entries(changed).every(([k, v]) => JSON.stringify(current[k]) === JSON.stringify(v))) return {};
+  const t = await reissueAccessToken(deps.ctx, session.payload, session.payload["st-ev"].v, { ...current, ...changed });
+  session.payload = t.payload;
   return attachTokens(event, deps.ctx.config, session.mode, { accessToken: t.token, accessTokenPayload: t.payload, accessTokenExpiresAt: t.expiresAt }, deps.ctx.clock.now());
 }

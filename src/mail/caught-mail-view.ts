@@ -1,8 +1,8 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "other";
+export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "mfa-recovery-code-used" | "mfa-reset" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
@@ -10,6 +10,8 @@ export const caughtActionLabels: Record<CaughtAction, string> = {
   "password-changed": "Password changed",
   "third-party-account": "Third-party account notice",
   passwordless: "Sign-in code or link",
+  "mfa-recovery-code-used": "Recovery code used",
+  "mfa-reset": "Second factor removed",
   other: "Other",
 };
 

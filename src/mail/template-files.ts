@@ -11,6 +11,8 @@ export const templateFileStems: Record<MailKind, string> = {
   passwordless_code: "passwordless-code",
   passwordless_link: "passwordless-link",
   passwordless_code_link: "passwordless-code-link",
+  mfa_recovery_code_used: "mfa-recovery-code-used",
+  mfa_reset: "mfa-reset",
 };
 
 /**

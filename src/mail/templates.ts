@@ -8,8 +8,8 @@ import { describeDurationInWords } from "../util/duration.js";
 import { renderMailLayout } from "./html-layout.js";
 import { passwordlessTemplates, type PasswordlessMailKind } from "./passwordless-templates.js";
 
-export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind;
-export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link"];
+export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind | "mfa_recovery_code_used" | "mfa_reset";
+export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link", "mfa_recovery_code_used", "mfa_reset"];
 
 export interface MailVars {
   /** The recipient's canonical address. */
@@ -76,6 +76,26 @@ const defaults: Record<MailKind, Required<TemplateOverride>> = {
     }),
   },
   ...passwordlessTemplates,
+  mfa_recovery_code_used: {
+    subject: "A recovery code was used to sign in",
+    text: "Hello,\n\na recovery code was just used in place of an authenticator code to sign in to the account {{email}}. Each code works once.\n\nIf this was not you, your password and a recovery code are known to someone else: change your password and make new recovery codes at once:\n\n{{link}}\n",
+    html: renderMailLayout({
+      title: "A recovery code was used to sign in",
+      intro: ["Hello,", "a recovery code was just used in place of an authenticator code to sign in to the account <strong>{{email}}</strong>. Each code works once.", "If this was not you, your password and a recovery code are known to someone else: change your password and make new recovery codes at once."],
+      button: "Manage my second factor",
+      outro: ["If it was you, consider making a new set of recovery codes."],
+    }),
+  },
+  mfa_reset: {
+    subject: "Your second factor was removed",
+    text: "Hello,\n\nan administrator removed the second factor (authenticator app and recovery codes) of the account {{email}}. You now sign in with your password alone until you set a second factor up again:\n\n{{link}}\n\nIf you did not ask for this, contact the administrator at once.\n",
+    html: renderMailLayout({
+      title: "Your second factor was removed",
+      intro: ["Hello,", "an administrator removed the second factor (authenticator app and recovery codes) of the account <strong>{{email}}</strong>. You now sign in with your password alone until you set a second factor up again."],
+      button: "Set up a second factor",
+      outro: ["If you did not ask for this, contact the administrator at once."],
+    }),
+  },
 };
 
 /** Renders one mail; parts missing from `override` come from the built-in templates. */

@@ -167,6 +167,53 @@ export interface RateLimitsTable {
   blocked_until: number;
 }
 
+/** A factor a session has completed (the `st-mfa` claim's `c`). */
+export interface MfaSessionFactorsTable {
+  session_handle: string;
+  factor_id: string;
+  completed_at: number;
+}
+
+/** A secondary factor a person requires at every sign-in (set when they set one up). */
+export interface MfaRequiredFactorsTable {
+  user_id: string;
+  factor_id: string;
+  created_at: number;
+}
+
+/** A TOTP device: the Base32 secret, encrypted with the server secret ("enc:v1:…") when one is set. */
+export interface TotpDevicesTable {
+  user_id: string;
+  name: string;
+  secret_enc: string;
+  period: number;
+  skew: number;
+  created_at: number;
+  verified_at: number | null;
+}
+
+/** A TOTP code already accepted for a user, refused again until `expires_at` (replay protection). */
+export interface TotpUsedCodesTable {
+  user_id: string;
+  code: string;
+  expires_at: number;
+}
+
+/** Consecutive wrong second-factor codes of a user (the lock-out); a right one resets it. */
+export interface TotpAttemptsTable {
+  user_id: string;
+  failures: number;
+  last_failure_at: number;
+}
+
+/** A recovery code: only its SHA-256 is kept; `used_at` set once it has been used. */
+export interface MfaRecoveryCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: number;
+  used_at: number | null;
+}
+
 export interface DB {
   users: UsersTable;
   email_password_credentials: EmailPasswordCredentialsTable;
@@ -183,4 +230,10 @@ export interface DB {
   passwordless_users: PasswordlessUsersTable;
   passwordless_devices: PasswordlessDevicesTable;
   passwordless_codes: PasswordlessCodesTable;
+  mfa_session_factors: MfaSessionFactorsTable;
+  mfa_required_factors: MfaRequiredFactorsTable;
+  totp_devices: TotpDevicesTable;
+  totp_used_codes: TotpUsedCodesTable;
+  totp_attempts: TotpAttemptsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
 }

@@ -2,6 +2,7 @@ import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { generateCode } from "../../src/methods/totp/secrets.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { readBlocks } from "../helpers/readme-blocks.js";
@@ -122,6 +123,18 @@ describe.each(backends)("verifying sessions in the app's backend on $name", (bac
     expect(JSON.parse(internal.stdout)).toMatchObject({ userId });
     const forged = await runPython(access.slice(0, -4) + "AAAA", { AUTHSVC_URL: base });
     expect([forged.code, forged.stderr]).toEqual([1, expect.stringContaining("invalid session: invalid token: Signature verification failed")]);
+  });
+
+  it("refuses a session whose second factor is still due (st-mfa.v false), in Node.js and Python", async () => {
+    const { access } = await signUp("two-factor@example.com");
+    const headers = { authorization: `Bearer ${access}`, "content-type": "application/json" };
+    const dev = (await (await fetch(`${base}/auth/totp/device`, { method: "POST", headers, body: "{}" })).json()) as { deviceName: string; secret: string };
+    const ok = await fetch(`${base}/auth/totp/device/verify`, { method: "POST", headers, body: JSON.stringify({ deviceName: dev.deviceName, totp: generateCode(dev.secret, Date.now()) }) });
+    expect(((await ok.json()) as { status: string }).status).toBe("OK");
+    const again = await postJson(`${base}/auth/signin`, credentials("two-factor@example.com"), { "authsvc-auth-mode": "body" });
+    const pending = ((await again.json()) as { accessToken: string }).accessToken;
+    await expect(verifySession(pending)).rejects.toMatchObject({ code: "MFA_REQUIRED", message: "second factor required" });
+    if (python) expect(await runPython(pending, { AUTHSVC_URL: base })).toMatchObject({ code: 1, stderr: "invalid session: second factor required\n" });
   });
 
   it("the revocation caveat holds: after sign-out the token still verifies locally, while authsvc says 401", async () => {

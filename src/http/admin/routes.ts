@@ -1,6 +1,7 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "../deps.js";
 import { linkUsersHandler, unlinkUserHandler } from "./links.js";
+import { resetMfaHandler } from "./mfa.js";
 import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
 import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
 
@@ -28,5 +29,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: "DELETE", path: "/users/:id/links", handler: unlinkUserHandler },
   { method: "GET", path: "/users/:id/sessions", handler: userSessions },
   { method: "DELETE", path: "/users/:id/sessions", handler: revokeUserSessionsHandler },
+  { method: "DELETE", path: "/users/:id/mfa", handler: resetMfaHandler },
   { method: "DELETE", path: "/sessions/:handle", handler: revokeOneSession },
 ];

@@ -8,7 +8,7 @@ import { requireSession, updateEmailVerificationClaim } from "../session-guard.j
  */
 export const emailVerifyStatus = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true });
+    const session = await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
     const tokenFields = await updateEmailVerificationClaim(event, deps, session);
     return { status: "OK", isVerified: session.emailVerified === true, ...tokenFields };
   });

@@ -13,7 +13,7 @@ import { requireSession, updateEmailVerificationClaim } from "../session-guard.j
  */
 export const emailVerifyToken = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true });
+    const session = await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
     await enforceVerificationMailLimits(deps.ctx, session.userId);
     const r = await requestEmailVerification(deps.ctx, session.userId);
     if (r.status === "EMAIL_ALREADY_VERIFIED_ERROR") {

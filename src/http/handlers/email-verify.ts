@@ -19,8 +19,8 @@ export const emailVerify = (deps: HttpDeps) =>
     // The token's shape first, as the SuperTokens SDK does: a malformed body is a 400 either way.
     const token = requireTokenString(body.token, "email verification");
     const session = deps.ctx.config.emailVerificationRequiresSession
-      ? await requireSession(event, deps, { checkDatabase: true })
-      : await optionalSession(event, deps);
+      ? await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true })
+      : await optionalSession(event, deps, { allowIncompleteMfa: true });
     const r = await verifyEmailWithToken(deps.ctx, token, { sessionUserId: session?.userId });
     setResponseHeader(event, "cache-control", "no-store");
     if (r.status !== "OK") return { status: r.status };

@@ -12,7 +12,7 @@ import { clearTokens } from "../session-transport.js";
  */
 export const signOut = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const s = await requireSession(event, deps);
+    const s = await requireSession(event, deps, { allowIncompleteMfa: true });
     const revoked = await revokeSession(deps.ctx, s.sessionHandle, s.userId, "signout");
     clearTokens(event, deps.ctx.config, s.mode);
     if (!revoked) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });

@@ -110,6 +110,11 @@ export const adminArea: OpenApiArea = {
         responses: { 200: json("unlinked; remainingUserId is the id of the user the other methods form", object({ userId: { type: "string" }, remainingUserId: { type: "string" } })), ...errorsFor(400, 409) },
       }),
     },
+    "/users/{id}/mfa": {
+      delete: op("adminResetMfa", "Remove the user's second factor (TOTP devices, recovery codes); records mfa.reset and mails the user", {
+        parameters: [userId], responses: { 200: json("`changed` is false when there was none", object({ userId: { type: "string" }, removedDevices: { type: "integer", minimum: 0 }, changed: { type: "boolean" } })), ...errorsFor(400) },
+      }),
+    },
     "/users/{id}/sessions": {
       get: op("adminListSessions", "The user's live sessions, newest first (handles and times, never tokens)", {
         parameters: [userId], responses: { 200: json("the sessions", object({ sessions: { type: "array", items: ref("AdminSession") } })), ...errorsFor(400) },

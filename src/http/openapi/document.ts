@@ -6,10 +6,11 @@ import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
 import { thirdPartyArea } from "../../methods/third-party/openapi.js";
 import { passwordlessArea } from "../../methods/passwordless/openapi.js";
+import { mfaArea } from "../../methods/totp/openapi.js";
 import type { Json, OpenApiArea } from "./types.js";
 
 /** The public API, area by area. */
-export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, passwordlessArea, keysArea, healthArea];
+export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, passwordlessArea, mfaArea, keysArea, healthArea];
 /** Everything a server can answer: the public API and the admin API. */
 export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea];
 

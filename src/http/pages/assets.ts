@@ -14,6 +14,8 @@ import signInLinkJs from "./assets/sign-in-link.js?raw";
 import signOutJs from "./assets/sign-out.js?raw";
 import tokenJs from "./assets/token.js?raw";
 import verifyEmailJs from "./assets/verify-email.js?raw";
+import mfaJs from "./assets/mfa.js?raw";
+import secondFactorJs from "./assets/second-factor.js?raw";
 
 interface Asset { body: Buffer; type: string; etag: string }
 
@@ -24,6 +26,7 @@ const assets = new Map<string, Asset>(Object.entries({
   "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
   "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs,
+  "mfa.js": mfaJs, "second-factor.js": secondFactorJs,
 }).map(([name, text]) => {
   const body = Buffer.from(text, "utf8");
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;

@@ -7,6 +7,7 @@ import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
 import { signInCodePage, signInLinkPage } from "./passwordless-pages.js";
+import { mfaPage, secondFactorPage } from "./mfa-pages.js";
 
 /**
  * The pages' route table, beside the API's (routes.ts): paths are absolute (hosted pages under the
@@ -31,6 +32,8 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/reset-password`, handler: resetPasswordPage },
       { method: "GET", path: `${b}/sign-out`, handler: signOutPage },
       { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
+      { method: "GET", path: `${b}/mfa`, handler: mfaPage },
+      { method: "GET", path: `${b}/second-factor`, handler: secondFactorPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
     if (config.passwordlessFlowType !== "off") {

@@ -6,6 +6,7 @@ import * as m003 from "./003-hardening.js";
 import * as m004 from "./004-admin.js";
 import * as m005 from "./005-account-linking.js";
 import * as m006 from "./006-passwordless.js";
+import * as m007 from "./007-mfa.js";
 
 export interface Migration {
   name: string;
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   { name: "004-admin", up: m004.up },
   { name: "005-account-linking", up: m005.up },
   { name: "006-passwordless", up: m006.up },
+  { name: "007-mfa", up: m007.up },
 ];

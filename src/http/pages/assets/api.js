@@ -137,10 +137,17 @@ export function setBusy(form, busy) {
 }
 
 /**
- * After any sign-in: continue to the app when the address is verified, otherwise send the
- * verification mail (as the SDK does in REQUIRED mode) and show "check your email".
+ * After any sign-in: the second factor first when one is due (mfa.js), then continue to the app
+ * when the address is verified, otherwise send the verification mail (as the SDK does in REQUIRED mode) and show "check your email".
  */
 export async function finishSignIn(email, target) {
+  // A second factor due (st-mfa.v false): the MFA page completes it, then goes on to the target.
+  const mfa = await callWithSession("PUT", "/mfa/info", {}, "multifactorauth");
+  if (mfa.status === 200 && mfa.json.factors.next.length > 0) {
+    const to = new URL(target, window.location.href);
+    window.location.assign(`${webBase}/mfa?redirectToPath=${encodeURIComponent(to.pathname + to.search)}`);
+    return;
+  }
   const state = await callWithSession("GET", "/user/email/verify", undefined, "emailverification");
   if (state.status === 200 && state.json && state.json.isVerified) {
     window.location.assign(target);

@@ -1,0 +1,141 @@
+import type { Kysely } from "kysely";
+import type { Config } from "../config.js";
+import type { DB } from "../store/schema.js";
+import { addRequiredFactor, findRequiredFactors, findSessionFactors, removeRequiredFactor, upsertSessionFactor } from "../store/mfa.js";
+import { findUserById } from "../store/users.js";
+import type { ClaimProvider, FactorId } from "./claims.js";
+import type { CoreContext } from "./context.js";
+import { AuthError } from "./errors.js";
+
+/**
+ * Multi-factor authentication's kernel (the SDKs' `multifactorauth` recipe): the `st-mfa` claim,
+ * each person's requirements and each session's completed factors. Factor rooms (methods/totp, and
+ * later otp-email, webauthn…) set a factor up with requireFactor/dropRequiredFactor and report a
+ * completed factor with completeFactor, inside their own transaction.
+ */
+export const MFA_CLAIM = "st-mfa";
+
+/** The claim's value (N `multiFactorAuthClaim.ts`): completed factors (epoch seconds) and whether the requirements are met. */
+export interface MfaClaimValue { c: Record<string, number>; v: boolean }
+
+/** Second factors this server offers; `--mfa required` makes every person complete one of them. */
+export const secondaryFactors: readonly FactorId[] = ["totp"];
+
+/** The SDK's 403 bodies (`claimValidationErrors`). */
+const notSatisfied = "MFA requirement for auth is not satisfied";
+const setupRefused = "Completed factors in the session does not satisfy the MFA requirements for auth";
+const invalidClaim = (message: string) => new AuthError("INVALID_CLAIM", "invalid claim", { claimValidationErrors: [{ id: MFA_CLAIM, reason: { message } }] });
+
+/** What a session knows about its person's MFA: the claim and the group of factors still to complete. */
+export interface MfaState {
+  claim: MfaClaimValue;
+  /** Factors the person requires (one of them completes the requirement); empty: none. */
+  required: FactorId[];
+  /** The person's set-up secondary factors. */
+  setUp: FactorId[];
+}
+
+/** The claim and requirements of a session, read inside `tx`. */
+export async function readMfaState(tx: Kysely<DB>, config: Readonly<Config>, personId: string, sessionHandle: string): Promise<MfaState> {
+  const done = await findSessionFactors(tx, sessionHandle);
+  const setUp = (await findRequiredFactors(tx, personId)) as FactorId[];
+  const required = [...new Set<FactorId>([...setUp, ...(config.mfa === "required" ? secondaryFactors : [])])];
+  const c: Record<string, number> = {};
+  for (const f of done) c[f.factor_id] = Math.floor(f.completed_at / 1000);
+  const v = required.length === 0 || required.some((f) => f in c);
+  return { claim: { c, v }, required, setUp };
+}
+
+/**
+ * The `st-mfa` claim provider: when a session starts, its first factor is recorded as completed;
+ * at every refresh the value is recomputed from the stored factors and the current requirements,
+ * so a requirement added meanwhile (or `--mfa required`) takes effect at the next refresh.
+ */
+export function createMfaClaim(config: Readonly<Config>): ClaimProvider {
+  return {
+    key: MFA_CLAIM,
+    async compute(tx, subject, now) {
+      if (subject.firstFactor) await upsertSessionFactor(tx, subject.sessionHandle, subject.firstFactor, now);
+      return (await readMfaState(tx, config, subject.personId, subject.sessionHandle)).claim;
+    },
+  };
+}
+
+/**
+ * Records that the session completed `factor` (in the caller's transaction) and returns the new
+ * claim, which the caller puts in a re-issued access token.
+ */
+export async function completeFactor(tx: Kysely<DB>, ctx: CoreContext, s: { personId: string; sessionHandle: string }, factor: FactorId): Promise<MfaClaimValue> {
+  await upsertSessionFactor(tx, s.sessionHandle, factor, ctx.clock.now());
+  return (await readMfaState(tx, ctx.config, s.personId, s.sessionHandle)).claim;
+}
+
+/** Marks a factor as set up for a person: from now on every sign-in needs it (or another required one). */
+export async function requireFactor(tx: Kysely<DB>, personId: string, factor: FactorId, now: number): Promise<void> {
+  await addRequiredFactor(tx, personId, factor, now);
+}
+
+/** The person no longer has `factor` set up (last device removed, operator reset). */
+export async function dropRequiredFactor(tx: Kysely<DB>, personId: string, factor: FactorId): Promise<boolean> {
+  return removeRequiredFactor(tx, personId, factor);
+}
+
+/**
+ * The factor set-up guard (N `assertAllowedToSetupFactorElseThrowInvalidClaimError`): allowed when
+ * the requirements are met, or when none of the unmet group is set up yet and `factor` belongs to
+ * it (first set-up right after sign-in). Otherwise 403 invalid claim: a password alone must not
+ * be enough to add a second factor to an account that has one.
+ */
+export function assertAllowedToSetUp(state: MfaState, factor: FactorId): void {
+  if (state.claim.v) return;
+  if (state.required.includes(factor) && !state.required.some((f) => state.setUp.includes(f))) return;
+  throw invalidClaim(setupRefused);
+}
+
+/** 403 invalid claim unless the state's requirements are met (e.g. removing a verified device). */
+export function assertMfaComplete(state: MfaState): void {
+  if (!state.claim.v) throw invalidClaim(setupRefused);
+}
+
+/**
+ * The global claim check of the SDKs (`hasCompletedMFARequirementsForAuth`) on an access-token
+ * payload: 403 with the SDK's body while `st-mfa.v` is false. A token without the claim passes.
+ */
+export function assertMfaClaimSatisfied(payload: Readonly<Record<string, unknown>>): void {
+  const claim = payload[MFA_CLAIM] as Partial<MfaClaimValue> | undefined;
+  if (claim && claim.v === false) throw invalidClaim(notSatisfied);
+}
+
+/** `PUT /mfa/info`'s answer (N `multifactorauth/api/resyncSessionAndFetchMFAInfo.ts`). */
+export interface MfaInfo {
+  claim: MfaClaimValue;
+  factors: { next: FactorId[]; alreadySetup: FactorId[]; allowedToSetup: FactorId[] };
+  emails: Record<string, string[]>;
+  phoneNumbers: Record<string, string[]>;
+}
+
+/** The session's MFA picture: what is set up, what may be set up, what comes next. */
+export async function getMfaInfo(ctx: CoreContext, s: { userId: string; personId: string; sessionHandle: string }): Promise<MfaInfo> {
+  const tx = ctx.store.db;
+  const state = await readMfaState(tx, ctx.config, s.personId, s.sessionHandle);
+  const user = await findUserById(tx, s.userId);
+  const firstFactors = Object.keys(state.claim.c).filter((f) => !secondaryFactors.includes(f as FactorId)) as FactorId[];
+  const alreadySetup = [...new Set<FactorId>([...firstFactors, ...state.setUp])];
+  const allowedToSetup = secondaryFactors.filter((f) => !alreadySetup.includes(f) && isAllowed(state, f));
+  let next: FactorId[] = [];
+  if (!state.claim.v) {
+    const setUpInGroup = state.required.filter((f) => alreadySetup.includes(f));
+    next = setUpInGroup.length > 0 ? setUpInGroup : state.required.filter((f) => allowedToSetup.includes(f));
+  }
+  const emails = user ? [user.email] : [];
+  return {
+    claim: state.claim,
+    factors: { next, alreadySetup, allowedToSetup },
+    emails: { emailpassword: emails, "otp-email": emails, "link-email": emails },
+    phoneNumbers: { "otp-phone": [], "link-phone": [] },
+  };
+}
+
+function isAllowed(state: MfaState, factor: FactorId): boolean {
+  try { assertAllowedToSetUp(state, factor); return true; } catch { return false; }
+}

@@ -1,0 +1,13 @@
+import { defineEventHandler } from "h3";
+import { AuthError } from "../../core/errors.js";
+import { resetSecondFactor } from "../../methods/totp/reset.js";
+import type { HttpDeps } from "../deps.js";
+import { pathParam } from "./input.js";
+
+/** DELETE /users/:id/mfa: removes the user's second factor (devices, recovery codes), records an event and mails them. */
+export const resetMfaHandler = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const r = await resetSecondFactor(deps.ctx, pathParam(event, "id"), "admin-api");
+    if (r.status === "NOT_FOUND") throw new AuthError("NOT_FOUND", "No such user");
+    return { userId: r.userId, removedDevices: r.removedDevices, changed: r.changed };
+  });

@@ -1,0 +1,74 @@
+// The second-factor page: after a sign-in whose st-mfa claim is not satisfied (api.js finishSignIn
+// sends the browser here), or from the manage page (?setup=true). Set-up: POST /totp/device (QR
+// code and key), then POST /totp/device/verify, then the recovery codes once. Otherwise a code:
+// POST /totp/verify, or a recovery code: POST /totp/recovery-code/verify.
+import { callWithSession, checkRequired, redirectTarget, say, setBusy, showFieldErrors, showView, webBase } from "./api.js";
+
+const params = new URLSearchParams(window.location.search);
+const target = params.get("then") === "manage" ? `${webBase}/second-factor` : redirectTarget(params.get("redirectToPath"));
+let deviceName = "";
+
+/** The SDKs' statuses as sentences. */
+function describe(json) {
+  if (json.status === "INVALID_TOTP_ERROR" || json.status === "INVALID_RECOVERY_CODE_ERROR") {
+    const left = json.maxNumberOfFailedAttempts - json.currentNumberOfFailedAttempts;
+    return `That code is not right (or was already used). ${left > 0 ? `${left} more tr${left === 1 ? "y" : "ies"} before a 15-minute pause.` : "Next time you will have to wait 15 minutes."}`;
+  }
+  if (json.status === "LIMIT_REACHED_ERROR") return `Too many wrong codes. Try again in ${Math.ceil(json.retryAfterMs / 60000)} minute(s).`;
+  if (json.status === "UNKNOWN_DEVICE_ERROR") return "This set-up was replaced; reload the page to start again.";
+  return json.message || "Something went wrong. Please try again.";
+}
+
+/** Sends one code form; `ok(json)` runs on success. */
+function handle(formId, inputId, errorId, send, ok) {
+  const form = document.getElementById(formId);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    say(errorId, "");
+    if (showFieldErrors(form, checkRequired(form))) return;
+    setBusy(form, true);
+    const r = await send(document.getElementById(inputId).value.trim());
+    setBusy(form, false);
+    if (r.status !== 200) return say(errorId, r.status === 403 ? "Please sign in again." : r.message);
+    if (r.json.status !== "OK") {
+      say(errorId, describe(r.json));
+      document.getElementById(inputId).select();
+      return;
+    }
+    ok(r.json);
+  });
+}
+
+function showCodes(codes) {
+  const list = document.getElementById("codes");
+  list.replaceChildren(...codes.map((c) => Object.assign(document.createElement("li"), { textContent: c })));
+  document.getElementById("codes-continue").href = target;
+  showView("view-codes");
+}
+
+handle("setup-form", "setup-code", "setup-error", (totp) => callWithSession("POST", "/totp/device/verify", { deviceName, totp }, "totp"), (json) => {
+  if (json.recoveryCodes) showCodes(json.recoveryCodes);
+  else window.location.assign(target);
+});
+handle("code-form", "code", "code-error", (totp) => callWithSession("POST", "/totp/verify", { totp }, "totp"), () => window.location.assign(target));
+handle("recovery-form", "recovery-code", "recovery-error", (recoveryCode) => callWithSession("POST", "/totp/recovery-code/verify", { recoveryCode }, "totp"), () => window.location.assign(target));
+document.getElementById("use-recovery").addEventListener("click", () => showView("view-recovery"));
+document.getElementById("use-app").addEventListener("click", () => showView("view-code"));
+
+async function start() {
+  const info = await callWithSession("PUT", "/mfa/info", {}, "multifactorauth");
+  if (info.status === 401) return window.location.assign(`${webBase}?redirectToPath=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+  if (info.status !== 200) return say("form-error", info.message);
+  const { next, alreadySetup } = info.json.factors;
+  const setup = params.get("setup") === "true";
+  if (!setup && next.length === 0) return window.location.replace(target);
+  if (!setup && alreadySetup.includes("totp")) return showView("view-code");
+  const dev = await callWithSession("POST", "/totp/device", {}, "totp");
+  if (dev.status !== 200 || dev.json.status !== "OK") return say("form-error", dev.status === 403 ? "Enter a code from your app first: sign in again." : dev.message || describe(dev.json));
+  deviceName = dev.json.deviceName;
+  document.getElementById("qr").src = dev.json.qrCodeImage;
+  document.getElementById("secret").textContent = dev.json.secret.match(/.{1,4}/g).join(" ");
+  showView("view-setup");
+}
+
+start();

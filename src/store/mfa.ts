@@ -1,0 +1,32 @@
+import type { Kysely } from "kysely";
+import type { DB } from "./schema.js";
+
+/** Records that a session completed a factor (again: the newer time wins). */
+export async function upsertSessionFactor(db: Kysely<DB>, sessionHandle: string, factorId: string, at: number): Promise<void> {
+  await db.insertInto("mfa_session_factors").values({ session_handle: sessionHandle, factor_id: factorId, completed_at: at })
+    .onConflict((oc) => oc.columns(["session_handle", "factor_id"]).doUpdateSet({ completed_at: at })).execute();
+}
+
+/** The factors a session has completed, with when (ms). */
+export async function findSessionFactors(db: Kysely<DB>, sessionHandle: string): Promise<Array<{ factor_id: string; completed_at: number }>> {
+  const rows = await db.selectFrom("mfa_session_factors").select(["factor_id", "completed_at"]).where("session_handle", "=", sessionHandle).execute();
+  return rows.map((r) => ({ factor_id: r.factor_id, completed_at: Number(r.completed_at) }));
+}
+
+/** The secondary factors a person requires at sign-in. */
+export async function findRequiredFactors(db: Kysely<DB>, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom("mfa_required_factors").select("factor_id").where("user_id", "=", userId).orderBy("factor_id").execute();
+  return rows.map((r) => r.factor_id);
+}
+
+/** Adds a factor to a person's requirements (no-op when there already). */
+export async function addRequiredFactor(db: Kysely<DB>, userId: string, factorId: string, at: number): Promise<void> {
+  await db.insertInto("mfa_required_factors").values({ user_id: userId, factor_id: factorId, created_at: at })
+    .onConflict((oc) => oc.columns(["user_id", "factor_id"]).doNothing()).execute();
+}
+
+/** Removes a factor from a person's requirements; true when it was there. */
+export async function removeRequiredFactor(db: Kysely<DB>, userId: string, factorId: string): Promise<boolean> {
+  const r = await db.deleteFrom("mfa_required_factors").where("user_id", "=", userId).where("factor_id", "=", factorId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
