@@ -25,7 +25,7 @@ export interface InboxMessageDetail extends InboxMessage {
   hasHtml: boolean;
 }
 
-const purposes = { "verify-email": "email_verification", "reset-password": "password_reset" } as const;
+const purposes = { "verify-email": "email_verification", "reset-password": "password_reset", "recover-passkey": "webauthn_recovery" } as const;
 
 /**
  * Valid while the token's row exists and has not expired. Tokens are deleted when used (and when a
@@ -33,7 +33,7 @@ const purposes = { "verify-email": "email_verification", "reset-password": "pass
  * after it, expired (expired rows are purged too).
  */
 async function readTokenState(ctx: CoreContext, v: CaughtMailView): Promise<TokenState | null> {
-  if (!v.token || !(v.action === "verify-email" || v.action === "reset-password")) return null;
+  if (!v.token || !(v.action === "verify-email" || v.action === "reset-password" || v.action === "recover-passkey")) return null;
   const now = ctx.clock.now();
   const row = await findToken(ctx.store.db, hashToken(v.token), purposes[v.action]);
   if (row) return Number(row.expires_at) <= now ? "expired" : "valid";

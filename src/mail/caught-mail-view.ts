@@ -1,14 +1,15 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "other";
+export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "recover-passkey" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "recover-passkey", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
   "reset-password": "Reset password",
   "password-changed": "Password changed",
   "third-party-account": "Third-party account notice",
+  "recover-passkey": "Recover passkey",
   other: "Other",
 };
 
@@ -44,7 +45,7 @@ export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
   const header = headers.get("x-authsvc-action");
   // authsvc's own mail says what it is; other mail is read from its link.
   const action: CaughtAction = header ? (caughtActions.find((a) => a === header && a !== "other") ?? "other")
-    : path.endsWith("/verify-email") ? "verify-email" : path.endsWith("/reset-password") ? "reset-password" : "other";
+    : path.endsWith("/verify-email") ? "verify-email" : path.endsWith("/reset-password") ? "reset-password" : path.endsWith("/webauthn/recover") ? "recover-passkey" : "other";
   const expires = headers.get("x-authsvc-expires-at");
   return {
     id: Number(row.id),

@@ -8,6 +8,7 @@ export const templateFileStems: Record<MailKind, string> = {
   password_reset: "password-reset",
   third_party_account: "third-party-account",
   password_changed: "password-changed",
+  webauthn_recovery: "webauthn-recovery",
 };
 
 /**

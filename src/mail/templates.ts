@@ -7,8 +7,8 @@
 import { describeDurationInWords } from "../util/duration.js";
 import { renderMailLayout } from "./html-layout.js";
 
-export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed";
-export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed"];
+export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | "webauthn_recovery";
+export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed", "webauthn_recovery"];
 
 export interface MailVars {
   /** The recipient's canonical address. */
@@ -70,6 +70,16 @@ const defaults: Record<MailKind, Required<TemplateOverride>> = {
       intro: ["Hello,", "the password of the account <strong>{{email}}</strong> was just changed, and every device signed in to it was signed out.", "If this was not you, reset your password at once."],
       button: "Reset my password",
       outro: ["If it was you, there is nothing to do."],
+    }),
+  },
+  webauthn_recovery: {
+    subject: "Create a new passkey",
+    text: "Hello,\n\nsomeone (hopefully you) asked to recover the account {{email}}, which signs in with a passkey. Create a new passkey here:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once. Your other passkeys keep working.\nIf you did not ask for this, ignore this mail.\n",
+    html: renderMailLayout({
+      title: "Create a new passkey",
+      intro: ["Hello,", "someone (hopefully you) asked to recover the account <strong>{{email}}</strong>, which signs in with a passkey."],
+      button: "Create a new passkey",
+      outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. Your other passkeys keep working. If you did not ask for this, ignore this mail."],
     }),
   },
 };

@@ -15,6 +15,7 @@ export const loginMethods = (deps: HttpDeps) =>
       emailPassword: { enabled: m.emailPassword },
       thirdParty: { enabled: thirdParty, providers: m.providers },
       passwordless: { enabled: false },
-      firstFactors: [...(m.emailPassword ? ["emailpassword"] : []), ...(thirdParty ? ["thirdparty"] : [])],
+      webauthn: { enabled: true },
+      firstFactors: [...(m.emailPassword ? ["emailpassword"] : []), ...(thirdParty ? ["thirdparty"] : []), "webauthn"],
     };
   });

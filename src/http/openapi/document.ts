@@ -5,10 +5,11 @@ import { emailPasswordArea } from "../../methods/email-password/openapi.js";
 import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
 import { thirdPartyArea } from "../../methods/third-party/openapi.js";
+import { webauthnArea } from "../../methods/webauthn/openapi.js";
 import type { Json, OpenApiArea } from "./types.js";
 
 /** The public API, area by area. */
-export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, keysArea, healthArea];
+export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, webauthnArea, keysArea, healthArea];
 /** Everything a server can answer: the public API and the admin API. */
 export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea];
 
