@@ -48,3 +48,9 @@ export async function deleteExpiredRefreshTokens(db: Kysely<DB>, hashes: string[
   const r = await db.deleteFrom("refresh_tokens").where("token_hash", "in", hashes).where("expires_at", "<=", now).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** Deletes passkey options (challenges) expired at `now`: small rows, one statement. */
+export async function deleteExpiredWebauthnOptions(db: Kysely<DB>, now: number): Promise<number> {
+  const r = await db.deleteFrom("webauthn_options").where("expires_at", "<=", now).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -33,7 +33,7 @@ export class SoftwareAuthenticator {
     const authData = Buffer.concat([
       sha256(rpId), Buffer.from([0x45]), u32(counter), Buffer.alloc(16), Buffer.from([0, idBytes.length]), idBytes, Buffer.from(cose),
     ]);
-    const attestationObject = isoCBOR.encode(new Map<string, string | Uint8Array | Map<string, never>>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+    const attestationObject = isoCBOR.encode(new Map<string, string | Uint8Array | Map<string, never>>([["fmt", "none"], ["attStmt", new Map<string, never>()], ["authData", authData]]));
     const clientDataJSON = this.clientData("webauthn.create", options.challenge, o.origin);
     this.keys.set(id, { id, alg: this.alg, privateKey, cose, counter, userHandle: options.user.id, rpId });
     return {

@@ -5,6 +5,8 @@ import { SoftwareAuthenticator } from "../helpers/software-authenticator.js";
 import { postWithSession, readTokens, type Tokens } from "../helpers/session-client.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { listEvents } from "../../src/store/events.js";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
+import { verifyUserEmail } from "../../src/core/users.js";
 
 const ORIGIN = "http://localhost:3000";
 
@@ -227,5 +229,26 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     expect(r.json.status).toBe("REGISTER_CREDENTIAL_NOT_ALLOWED");
     expect((await postWithSession(t.url, "/webauthn/credential/remove", a.tokens, { webauthnCredentialId: b.credential.id })).json).toEqual({ status: "CREDENTIAL_NOT_FOUND_ERROR" });
     expect(await counts(t)).toEqual({ users: 2, credentials: 2 });
+  });
+
+  it("follows the account-linking rules: an unverified passkey sign-up beside someone else's address is refused; with a session it joins the signed-in user", async () => {
+    const pw = await signUpWithPassword(t.app.ctx, { email: "ned@example.com", password: "correct horse battery staple" });
+    if (pw.status !== "OK") throw new Error("sign-up failed");
+    const refused = await signUp(t, new SoftwareAuthenticator(ORIGIN), "ned@example.com");
+    expect(refused.body).toEqual({ status: "SIGN_UP_NOT_ALLOWED", reason: expect.stringContaining("(ERR_CODE_025)") });
+
+    await verifyUserEmail(t.app.ctx, pw.recipeUserId);
+    const signin = await fetch(`${t.url}/auth/signin`, { method: "POST", headers: { "content-type": "application/json", "st-auth-mode": "header" }, body: JSON.stringify({ formFields: [{ id: "email", value: "ned@example.com" }, { id: "password", value: "correct horse battery staple" }] }) });
+    const session = readTokens(signin, "header");
+    await signin.json();
+    const auth = new SoftwareAuthenticator(ORIGIN);
+    const options = await call(t, "POST", "/webauthn/options/register", { email: "ned@example.com" });
+    const credential = auth.register(options.body as never);
+    const linked = await postWithSession(t.url, "/webauthn/signup", session, { webauthnGeneratedOptionsId: options.body.webauthnGeneratedOptionsId, credential, shouldTryLinkingWithSessionUser: true });
+    expect(linked.json.status).toBe("OK");
+    expect(linked.json.user).toMatchObject({ id: pw.user.id, isPrimaryUser: true });
+    expect(linked.json.user.loginMethods.map((m: { recipeId: string; verified: boolean }) => [m.recipeId, m.verified])).toEqual([["emailpassword", true], ["webauthn", true]]);
+    const back = await signIn(t, auth);
+    expect(back.body.user.id).toBe(pw.user.id);
   });
 });

@@ -15,12 +15,6 @@ export async function takeOptions(db: Kysely<DB>, id: string): Promise<OptionsRo
   return db.deleteFrom("webauthn_options").where("id", "=", id).returningAll().executeTakeFirst();
 }
 
-/** Deletes options that expired before `now`; returns how many. */
-export async function deleteExpiredOptions(db: Kysely<DB>, now: number): Promise<number> {
-  const r = await db.deleteFrom("webauthn_options").where("expires_at", "<", now).executeTakeFirst();
-  return Number(r.numDeletedRows);
-}
-
 /** Inserts a passkey login; throws a unique violation if the address has one already. */
 export async function insertAccount(db: Kysely<DB>, row: AccountRow): Promise<void> {
   await db.insertInto("webauthn_accounts").values(row).execute();
