@@ -4,6 +4,7 @@ import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { escapeHtml, field, liveRegions, renderPage, type PageSpec } from "./layout.js";
+import { lostPasskeyLink, passkeySignInBlock } from "./passkey-markup.js";
 
 /** What every hosted page's script is told: where the API is, where to go afterwards, the policy. */
 function pageData(config: Readonly<Config>): Record<string, string> {
@@ -17,7 +18,7 @@ function pageData(config: Readonly<Config>): Record<string, string> {
 }
 
 /** A hosted page handler: same headers and layout for all; `main` is built once per config. */
-function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
+export function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
     const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config) });
@@ -47,6 +48,7 @@ export const signInPage = hostedPage((c) => ({
   <h1 id="form-title" tabindex="-1">Sign in</h1>
   <p class="switch"><span id="switch-text">No account yet?</span> <button type="button" class="link" id="switch">Sign up</button></p>
   <div id="providers" class="providers" hidden></div>
+  ${passkeySignInBlock}
   ${liveRegions}
   <form id="form" novalidate>
     ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
@@ -54,6 +56,7 @@ export const signInPage = hostedPage((c) => ({
     <button type="submit" id="submit">Sign in</button>
   </form>
   <p class="aside" id="forgot"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>
+  ${lostPasskeyLink(c)}
 </section>
 ${checkMailView}`,
 }));

@@ -6,6 +6,7 @@ import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
+import { passkeyRecoverPage, passkeysPage } from "./passkey-pages.js";
 
 /**
  * The pages' route table, beside the API's (routes.ts): paths are absolute (hosted pages under the
@@ -30,6 +31,8 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/reset-password`, handler: resetPasswordPage },
       { method: "GET", path: `${b}/sign-out`, handler: signOutPage },
       { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
+      { method: "GET", path: `${b}/passkeys`, handler: passkeysPage },
+      { method: "GET", path: `${b}/webauthn/recover`, handler: passkeyRecoverPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
   }

@@ -29,6 +29,16 @@ export async function listPersonCredentials(ctx: CoreContext, userId: string): P
   return rows.map((r) => ({ webauthnCredentialId: r.id, relyingPartyId: r.rp_id, createdAt: Number(r.created_at), lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at), recipeUserId: r.user_id }));
 }
 
+/**
+ * Who the passkeys page is adding a passkey for: the person's address, and their passkey logins
+ * (a new passkey goes on the first; without one, a passkey login is linked to the person).
+ */
+export async function describePasskeyOwner(ctx: CoreContext, userId: string): Promise<{ email: string; passkeyLogins: { recipeUserId: string; email: string }[] } | undefined> {
+  const person = await getUser(ctx.store.db, userId);
+  if (!person) return undefined;
+  return { email: person.email, passkeyLogins: person.loginMethods.filter((m) => m.recipeId === "webauthn").map((m) => ({ recipeUserId: m.recipeUserId, email: m.email })) };
+}
+
 export type AddCredentialResult =
   | { status: "OK"; webauthnCredentialId: string }
   | { status: OptionsProblem | "INVALID_CREDENTIALS_ERROR" }

@@ -47,7 +47,9 @@ export const webauthnArea = apiArea("webauthn", "Passkeys (WebAuthn): sign-up, s
     responses: { 200: json("OK with the user, or why not", { oneOf: [statusOnly("OK", { user: ref("User"), email: str }, ["user", "email"]), statusOnly("RECOVER_ACCOUNT_TOKEN_INVALID_ERROR"), ...optionsProblems] }), ...bodyErrors(429) },
   }) },
   "/webauthn/credential/list": { get: op("webauthnListCredentials", "The signed-in user's passkeys", {
-    responses: { 200: json("OK", statusOnly("OK", { credentials: { type: "array", items: { type: "object", required: ["webauthnCredentialId", "relyingPartyId", "createdAt", "recipeUserId"], properties: { webauthnCredentialId: str, relyingPartyId: str, createdAt: { type: "integer" }, lastUsedAt: { type: ["integer", "null"] }, recipeUserId: str } } } }, ["credentials"])), ...errorsFor(401) },
+    responses: { 200: json("OK", statusOnly("OK", { credentials: { type: "array", items: { type: "object", required: ["webauthnCredentialId", "relyingPartyId", "createdAt", "recipeUserId"], properties: { webauthnCredentialId: str, relyingPartyId: str, createdAt: { type: "integer" }, lastUsedAt: { type: ["integer", "null"] }, recipeUserId: str } } },
+      email: { type: "string", description: "the user's address (for the hosted passkeys page)" },
+      passkeyLogins: { type: "array", items: { type: "object", required: ["recipeUserId", "email"], properties: { recipeUserId: str, email: str } }, description: "the user's passkey logins: a new passkey goes on one of them" } }, ["credentials"])), ...errorsFor(401) },
   }) },
   "/webauthn/credential": { post: op("webauthnAddCredential", "Add a passkey to the signed-in user's passkey login", {
     requestBody: credentialBody({ recipeUserId: str }, ["recipeUserId"]),

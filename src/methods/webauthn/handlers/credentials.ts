@@ -3,15 +3,19 @@ import { badInput } from "../../../core/errors.js";
 import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
 import { requireSession } from "../../../http/session-guard.js";
-import { addCredential, listPersonCredentials, removeCredential } from "../credentials.js";
+import { addCredential, describePasskeyOwner, listPersonCredentials, removeCredential } from "../credentials.js";
 import { parseOptionsId, parseRegistrationCredential } from "./input.js";
 
-/** GET /webauthn/credential/list: the signed-in person's passkeys. */
+/**
+ * GET /webauthn/credential/list: the signed-in person's passkeys, plus (beyond the SDK's shape, for
+ * the hosted passkeys page) the person's address and passkey logins.
+ */
 export const listCredentialsHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const session = await requireSession(event, deps, { checkDatabase: true });
     const credentials = (await listPersonCredentials(deps.ctx, session.userId)) ?? [];
-    return { status: "OK", credentials };
+    const owner = await describePasskeyOwner(deps.ctx, session.userId);
+    return { status: "OK", credentials, email: owner?.email ?? "", passkeyLogins: owner?.passkeyLogins ?? [] };
   });
 
 /** POST /webauthn/credential `{webauthnGeneratedOptionsId, recipeUserId, credential}`: adds a passkey. */
