@@ -15,7 +15,7 @@ async function resolveUser(app: App, ref: string): Promise<UserView> {
   const found = await findUsersByRef(app.ctx, ref);
   if (found.length === 0) throw new CliError(`no user ${ref}`);
   if (found.length > 1) {
-    const lines = found.map((u) => `  ${u.id}  ${u.loginMethods.map((m) => (m.thirdParty ? `thirdparty:${m.thirdParty.id}` : "emailpassword")).join(",")}`);
+    const lines = found.map((u) => `  ${u.id}  ${u.loginMethods.map((m) => (m.thirdParty ? `thirdparty:${m.thirdParty.id}` : m.recipeId)).join(",")}`);
     throw new CliError(`${ref} belongs to ${found.length} users; pass one of their ids with --user:\n${lines.join("\n")}`);
   }
   return found[0];

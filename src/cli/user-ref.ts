@@ -4,7 +4,7 @@ import { CliError } from "./io.js";
 
 /** One line per user: id, email, verified, login methods, when they joined. */
 export function describeUser(u: UserView): string {
-  const methods = u.loginMethods.map((m) => (m.thirdParty ? `thirdparty:${m.thirdParty.id}` : "emailpassword")).join(",");
+  const methods = u.loginMethods.map((m) => (m.thirdParty ? `thirdparty:${m.thirdParty.id}` : m.recipeId)).join(",");
   return `${u.id}  ${u.email}  ${u.verified ? "verified" : "unverified"}  ${methods}  joined ${new Date(u.timeJoined).toISOString()}`;
 }
 
