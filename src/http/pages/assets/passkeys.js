@@ -102,5 +102,6 @@ export function mountPasskeys(target) {
     if (!r.json || r.json.status !== "OK") return say("form-error", r.message);
     await finishSignIn(email, target);
   });
-  return { show(signUp) { signInButton.hidden = signUp; signUpButton.hidden = !signUp; } };
+  const lost = document.getElementById("lost-passkey");
+  return { show(signUp) { signInButton.hidden = signUp; signUpButton.hidden = !signUp; if (lost) lost.hidden = signUp; } };
 }
