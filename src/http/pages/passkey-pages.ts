@@ -1,7 +1,7 @@
 import type { Config } from "../../config.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { hostedPage } from "./hosted-pages.js";
-import { escapeHtml, field, liveRegions } from "./layout.js";
+import { escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "./layout.js";
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */
 export const passkeysPage = hostedPage((c) => ({
@@ -25,16 +25,7 @@ export const passkeyRecoverPage = hostedPage((c) => ({
   title: "Recover your account",
   script: "passkey-recover.js",
   takesToken: true,
-  main: `<section id="view-request" hidden aria-labelledby="request-title">
-  <h1 id="request-title" tabindex="-1">Lost your passkey?</h1>
-  <p>Enter your email address and we will send you a link to create a new passkey.</p>
-  <p id="request-error" class="error" role="alert"></p>
-  <form id="request-form" novalidate>
-    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
-    <button type="submit">Send the link</button>
-  </form>
-  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
-</section>
+  main: `${requestLinkView(c.websiteBasePath, "Lost your passkey?", "Enter your email address and we will send you a link to create a new passkey.")}
 <section id="view-sent" hidden aria-labelledby="sent-title">
   <h1 id="sent-title" tabindex="-1">Check your email</h1>
   <p>If a passkey account exists for <strong id="sent-address"></strong>, we sent it a link to create a new passkey. The link works for ${escapeHtml(describeDurationInWords(c.webauthnRecoveryTokenLifetimeMs))}.</p>
@@ -50,9 +41,5 @@ export const passkeyRecoverPage = hostedPage((c) => ({
   <h1 id="done-title" tabindex="-1">Your new passkey is ready</h1>
   <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in with it</a></p>
 </section>
-<section id="view-invalid" hidden aria-labelledby="invalid-title">
-  <h1 id="invalid-title" tabindex="-1">This link no longer works</h1>
-  <p>The link has expired, has already been used, or was replaced by a newer one.</p>
-  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">Ask for a new link</a></p>
-</section>`,
+${invalidLinkView(`${c.websiteBasePath}/webauthn/recover`)}`,
 }));

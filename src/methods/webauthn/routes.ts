@@ -3,8 +3,7 @@ import { addCredentialHandler, listCredentialsHandler, removeCredentialHandler }
 import { passkeyEmailExistsHandler } from "./handlers/email-exists.js";
 import { registerOptions, signInOptions } from "./handlers/options.js";
 import { recoverAccount, recoveryToken } from "./handlers/recovery.js";
-import { passkeySignIn } from "./handlers/sign-in.js";
-import { passkeySignUp } from "./handlers/sign-up.js";
+import { passkeySignIn, passkeySignUp } from "./handlers/sign-in-up.js";
 
 /** Passkeys' slice of the route table (http/routes.ts lists it with the others); docs/passkeys.md. */
 export const webauthnRoutes: readonly Route[] = [
