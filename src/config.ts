@@ -53,6 +53,11 @@ export interface Config {
   passwordlessCodeLifetimeMs: number;
   /** Second factor (docs/mfa.md): "optional" = each user chooses; "required" = everyone sets one up. */
   mfa: "optional" | "required";
+  // Passkeys (issue 22, docs/passkeys.md)
+  webauthnRpId: string;
+  webauthnRpName: string;
+  webauthnOrigins: readonly string[];
+  webauthnRecoveryTokenLifetimeMs: number;
   cookieSameSite: SameSite;
   cookieSecure: "auto" | "true" | "false";
   cookieDomain: string | undefined;
@@ -160,6 +165,11 @@ const origin: Parser = (v) => {
   if (u.protocol !== "http:" && u.protocol !== "https:") fail("expected an http or https URL");
   if (u.pathname !== "/" || u.search || u.hash || u.username) fail("expected an origin only (scheme, host and port; no path, query or credentials)");
   return u.origin;
+};
+/** A WebAuthn relying party ID: a bare host name (no scheme, port or path), lowercased. */
+const rpId: Parser = (v) => {
+  const s = (str(v) as string).trim().toLowerCase();
+  return /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(s) ? s : fail("expected a host name such as example.com (no scheme, port or path)");
 };
 const originList: Parser = (v) => {
   const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : fail("expected a comma-separated list of origins");
@@ -279,6 +289,11 @@ export const settings: readonly Setting[] = [
   { key: "pagesProductName", flag: "pages-product-name", env: "AUTHSVC_PAGES_PRODUCT_NAME", parse: (v) => { const s = str(v) as string; return s.length <= 60 ? s : fail("expected at most 60 characters"); }, default: () => "authsvc", doc: "product name shown on the hosted pages" },
   { key: "pagesLogoUrl", flag: "pages-logo-url", env: "AUTHSVC_PAGES_LOGO_URL", parse: parseLogoUrl, default: () => undefined, doc: "logo on the hosted pages: an https URL, or a path on this server (its origin is added to the pages' img-src)" },
   { key: "pagesRedirectPaths", flag: "pages-redirect-paths", env: "AUTHSVC_PAGES_REDIRECT_PATHS", parse: parsePathList, default: () => ["/"], doc: "comma-separated paths on the website URL a hosted sign-in may return to (?redirectToPath=); the first is the default; a trailing * allows a prefix" },
+  // Passkeys (issue 22, docs/passkeys.md): after the hosted pages, whose settings the defaults read.
+  { key: "webauthnRpId", flag: "webauthn-rp-id", env: "AUTHSVC_WEBAUTHN_RP_ID", parse: rpId, default: (c) => new URL(c.websiteUrl!).hostname, doc: "passkeys: the relying party ID, a domain that every passkey origin is on (default: the website URL's host); passkeys stay bound to it, so choose it once" },
+  { key: "webauthnRpName", flag: "webauthn-rp-name", env: "AUTHSVC_WEBAUTHN_RP_NAME", parse: str, default: (c) => c.pagesProductName ?? "authsvc", doc: "passkeys: the name the browser shows when a passkey is made (default: the hosted pages' product name)" },
+  { key: "webauthnOrigins", flag: "webauthn-origins", env: "AUTHSVC_WEBAUTHN_ORIGINS", parse: originList, default: (c) => [...new Set([c.websiteUrl!, ...(c.hostedPages ? [c.publicUrl!] : [])])], doc: "passkeys: comma-separated origins whose pages may make and use passkeys (default: the website URL, and the public URL when the hosted pages are on)" },
+  { key: "webauthnRecoveryTokenLifetimeMs", flag: "webauthn-recovery-token-lifetime", env: "AUTHSVC_WEBAUTHN_RECOVERY_TOKEN_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 3_600_000, doc: "passkeys: validity of the \"lost my passkey\" recovery link" },
   // Rate limits: one block, docs/security.md "Rate limits" explains each bucket.
   { key: "rateLimits", flag: "rate-limits", env: "AUTHSVC_RATE_LIMITS", parse: bool, default: () => true, doc: "rate limits on (false switches every bucket off)" },
   { key: "trustedProxies", flag: "trusted-proxies", env: "AUTHSVC_TRUSTED_PROXIES", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (default: none, the socket's address counts)" },
@@ -377,6 +392,9 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
   if (c.cookieSameSite === "none" && c.cookieSecure === "false") {
     throw new ConfigError("invalid value for --cookie-same-site: \"none\": browsers drop SameSite=None cookies that are not Secure");
   }
+  // A browser refuses a passkey whose RP ID is not the page's host or a parent domain of it.
+  const offRp = c.webauthnOrigins.filter((o) => { const h = new URL(o).hostname; return h !== c.webauthnRpId && !h.endsWith(`.${c.webauthnRpId}`); });
+  if (offRp.length) throw new ConfigError(`invalid value for --webauthn-rp-id: "${c.webauthnRpId}": the passkey origins ${offRp.join(", ")} are not on that domain (set --webauthn-rp-id to a domain they share, or --webauthn-origins)`);
   deepFreeze(c);
   return Object.freeze({ config: c, sources: Object.freeze(sources), configFile });
 }

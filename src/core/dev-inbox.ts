@@ -25,7 +25,7 @@ export interface InboxMessageDetail extends InboxMessage {
   hasHtml: boolean;
 }
 
-const purposes = { "verify-email": "email_verification", "reset-password": "password_reset" } as const;
+const purposes = { "verify-email": "email_verification", "reset-password": "password_reset", "recover-passkey": "webauthn_recovery" } as const;
 
 /**
  * Valid while the token's row exists and has not expired. Tokens are deleted when used (and when a
@@ -40,7 +40,7 @@ async function readTokenState(ctx: CoreContext, v: CaughtMailView): Promise<Toke
     if (expiresAt !== undefined) return expiresAt <= now ? "expired" : "valid";
     return v.expiresAt && Date.parse(v.expiresAt) <= now ? "expired" : "used";
   }
-  if (!v.token || !(v.action === "verify-email" || v.action === "reset-password")) return null;
+  if (!v.token || !(v.action === "verify-email" || v.action === "reset-password" || v.action === "recover-passkey")) return null;
   const row = await findToken(ctx.store.db, hashToken(v.token), purposes[v.action]);
   if (row) return Number(row.expires_at) <= now ? "expired" : "valid";
   return v.expiresAt && Date.parse(v.expiresAt) <= now ? "expired" : "used";

@@ -16,6 +16,7 @@ export const mailActions: Record<MailKind, string> = {
   passwordless_code_link: "passwordless",
   mfa_recovery_code_used: "mfa-recovery-code-used",
   mfa_reset: "mfa-reset",
+  webauthn_recovery: "recover-passkey",
 };
 
 /**
@@ -60,7 +61,7 @@ export function notifyOutbox(ctx: CoreContext): void {
  * A website link with a token, as the SuperTokens frontends expect it (FDI notes §7.3, §8.2). With
  * hosted pages on, the pages live at this server's public URL, so the links point there.
  */
-export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "second-factor" | "", token?: string): string {
+export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "second-factor" | "webauthn/recover" | "", token?: string): string {
   const origin = ctx.config.hostedPages ? ctx.config.publicUrl : ctx.config.websiteUrl;
   const base = `${origin}${ctx.config.websiteBasePath}${page ? `/${page}` : ""}`;
   return token === undefined ? base : `${base}?token=${encodeURIComponent(token)}&tenantId=public`;

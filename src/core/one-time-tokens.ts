@@ -10,7 +10,10 @@ import { queueMail, websiteLink } from "./mail-queue.js";
 export type TokenPurpose = tokens.TokenPurpose;
 
 /** The website page each token's link opens (FDI notes §7.3, §8.2). */
-const pages = { email_verification: "verify-email", password_reset: "reset-password" } as const;
+const pages = { email_verification: "verify-email", password_reset: "reset-password", webauthn_recovery: "webauthn/recover" } as const;
+
+/** How long each purpose's token lives (the settings of the same names). */
+const lifetimes = { email_verification: "emailVerificationTokenLifetimeMs", password_reset: "passwordResetTokenLifetimeMs", webauthn_recovery: "webauthnRecoveryTokenLifetimeMs" } as const;
 
 /** What stands in for a token in anything kept beyond the mail itself. */
 export const REDACTED_TOKEN = "REDACTED";
@@ -28,7 +31,7 @@ export const REDACTED_TOKEN = "REDACTED";
  * leaves this function once, for the caller to return in development mode only.
  */
 export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { purpose: TokenPurpose; userId: string; email: string; now: number; source: string }): Promise<{ token: string; expiresAt: number }> {
-  const lifetimeMs = t.purpose === "email_verification" ? ctx.config.emailVerificationTokenLifetimeMs : ctx.config.passwordResetTokenLifetimeMs;
+  const lifetimeMs = ctx.config[lifetimes[t.purpose]];
   const token = createSecretToken();
   const tokenHash = hashToken(token);
   const expiresAt = t.now + lifetimeMs;
@@ -48,7 +51,7 @@ export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { 
  * returns it. Anything longer than any token we issue cannot match; it is still looked up by hash,
  * so its length tells nothing.
  */
-export function requireTokenString(token: unknown, what: "email verification" | "password reset"): string {
+export function requireTokenString(token: unknown, what: "email verification" | "password reset" | "account recovery"): string {
   if (token === undefined || token === null) throw badInput(`Please provide the ${what} token`);
   if (typeof token !== "string") throw badInput(`The ${what} token must be a string`);
   return token;

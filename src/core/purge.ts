@@ -7,7 +7,7 @@ export const ENDED_SESSION_KEEP_MS = 7 * 86_400_000;
 /** Rows per transaction: small enough that a purge never holds the write lock for long. */
 export const PURGE_BATCH_SIZE = 500;
 
-export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshTokens: number; rateLimits: number; passwordlessCodes: number }
+export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshTokens: number; rateLimits: number; passwordlessCodes: number; webauthnOptions: number }
 
 /**
  * Deletes what no request can use any more: one-time tokens and passwordless codes past their expiry; sessions that ended
@@ -23,7 +23,7 @@ export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number
   const limit = opts.batchSize ?? PURGE_BATCH_SIZE;
   const now = ctx.clock.now();
   const endedBefore = now - ENDED_SESSION_KEEP_MS;
-  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0, passwordlessCodes: 0 };
+  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0 };
   await inBatches(limit, () => repo.listExpiredOneTimeTokens(ctx.store.db, now, limit), async (hashes) => {
     out.oneTimeTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredOneTimeTokens(tx, hashes, now));
   });
@@ -41,6 +41,7 @@ export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number
   });
   // Rate-limit counters whose window and lock have both passed (one statement: they are tiny rows).
   out.rateLimits = await purgeExpiredLimits(ctx);
+  out.webauthnOptions = await ctx.store.writeTx((tx) => repo.deleteExpiredWebauthnOptions(tx, now));
   return out;
 }
 
@@ -53,7 +54,7 @@ export function schedulePurge(ctx: CoreContext, everyMs = 3_600_000): () => Prom
   const timer = setInterval(() => {
     if (running) return;
     running = purgeDeadData(ctx)
-      .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens + r.rateLimits + r.passwordlessCodes > 0) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
+      .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens + r.rateLimits + r.passwordlessCodes + r.webauthnOptions > 0) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
       .catch((err) => ctx.logger.warn("purge failed", { err }))
       .finally(() => { running = undefined; });
   }, everyMs);

@@ -5,18 +5,21 @@ import * as users from "../store/users.js";
 import * as identityStore from "../methods/third-party/store.js";
 import * as credentials from "../methods/email-password/store.js";
 import * as passwordless from "../methods/passwordless/store.js";
+import * as passkeys from "../methods/webauthn/store.js";
 import { insertEvent } from "../store/events.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail } from "./emails.js";
 import { linkAfterVerification } from "./linking.js";
 
 export interface LoginMethod {
-  recipeId: "emailpassword" | "thirdparty" | "passwordless";
+  recipeId: "emailpassword" | "thirdparty" | "passwordless" | "webauthn";
   recipeUserId: string;
   email: string;
   timeJoined: number;
   verified: boolean;
   thirdParty?: { id: string; userId: string };
+  /** A passkey login: the ids of its passkeys. */
+  webauthn?: { credentialIds: string[] };
 }
 
 /** A user as the API and the CLI show it: never a hash or a token. */
@@ -51,11 +54,12 @@ export async function getUser(db: Kysely<DB>, id: string): Promise<UserView | un
   const methods: LoginMethod[] = [];
   let timeJoined = Number(row.time_joined);
   for (const member of members) {
-    const [memberRow, cred, identities, pwless] = await Promise.all([
+    const [memberRow, cred, identities, pwless, passkeyLogin] = await Promise.all([
       member === personId ? row : users.findUserById(db, member),
       credentials.findCredentialByUserId(db, member),
       identityStore.findIdentitiesByUserId(db, member),
       passwordless.findUserByUserId(db, member),
+      passkeys.findAccountByUserId(db, member),
     ]);
     if (memberRow) timeJoined = Math.min(timeJoined, Number(memberRow.time_joined));
     if (cred) methods.push({ recipeId: "emailpassword", recipeUserId: member, email: cred.email, timeJoined: Number(cred.created_at), verified: await isVerified(cred.email) });
@@ -65,6 +69,10 @@ export async function getUser(db: Kysely<DB>, id: string): Promise<UserView | un
         recipeId: "thirdparty", recipeUserId: member, email: i.email, timeJoined: Number(i.created_at),
         verified: await isVerified(i.email), thirdParty: { id: i.provider_id, userId: i.provider_user_id },
       });
+    }
+    if (passkeyLogin) {
+      const ids = (await passkeys.listCredentials(db, [member])).map((c) => c.id);
+      methods.push({ recipeId: "webauthn", recipeUserId: member, email: passkeyLogin.email, timeJoined: Number(passkeyLogin.created_at), verified: await isVerified(passkeyLogin.email), webauthn: { credentialIds: ids } });
     }
   }
   methods.sort((a, b) => a.timeJoined - b.timeJoined);
@@ -80,6 +88,7 @@ export function toUserJson(u: UserView) {
     emails: [...new Set(u.loginMethods.map((m) => m.email))],
     phoneNumbers: [] as string[],
     thirdParty: u.loginMethods.filter((m) => m.thirdParty).map((m) => m.thirdParty!),
+    webauthn: { credentialIds: u.loginMethods.flatMap((m) => m.webauthn?.credentialIds ?? []) },
     tenantIds: ["public"],
     isPrimaryUser: u.isPrimaryUser,
     loginMethods: u.loginMethods.map((m) => ({
@@ -90,6 +99,7 @@ export function toUserJson(u: UserView) {
       timeJoined: m.timeJoined,
       verified: m.verified,
       ...(m.thirdParty ? { thirdParty: m.thirdParty } : {}),
+      ...(m.webauthn ? { webauthn: m.webauthn } : {}),
     })),
   };
 }

@@ -49,7 +49,8 @@ export function clientKey(event: H3Event, config: Readonly<Config>): string {
   return ipKey(address) ?? (address || "unknown");
 }
 
-const isInvalidToken = (r: unknown) => typeof (r as { status?: unknown })?.status === "string" && (r as { status: string }).status.endsWith("_INVALID_TOKEN_ERROR");
+// RESET_PASSWORD_INVALID_TOKEN_ERROR, EMAIL_VERIFICATION_INVALID_TOKEN_ERROR, RECOVER_ACCOUNT_TOKEN_INVALID_ERROR (passkeys).
+const isInvalidToken = (r: unknown) => typeof (r as { status?: unknown })?.status === "string" && /_(INVALID_TOKEN|TOKEN_INVALID)_ERROR$/.test((r as { status: string }).status);
 
 /**
  * Wraps a route's handler with its per-client-IP buckets (the route table names them). Every bucket

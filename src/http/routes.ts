@@ -13,6 +13,7 @@ import { thirdPartyRoutes } from "../methods/third-party/routes.js";
 import { passwordlessRoutes } from "../methods/passwordless/routes.js";
 import { totpRoutes } from "../methods/totp/routes.js";
 import { mfaInfo } from "./handlers/mfa-info.js";
+import { webauthnRoutes } from "../methods/webauthn/routes.js";
 import { refresh } from "./handlers/refresh.js";
 import { signOut } from "./handlers/signout.js";
 
@@ -61,4 +62,5 @@ export const routes: readonly Route[] = [
   ...thirdPartyRoutes,
   ...passwordlessRoutes,
   ...totpRoutes,
+  ...webauthnRoutes,
 ];

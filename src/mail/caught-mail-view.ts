@@ -1,8 +1,8 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "mfa-recovery-code-used" | "mfa-reset" | "other";
+export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "mfa-recovery-code-used" | "mfa-reset" | "recover-passkey" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "recover-passkey", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
@@ -12,6 +12,7 @@ export const caughtActionLabels: Record<CaughtAction, string> = {
   passwordless: "Sign-in code or link",
   "mfa-recovery-code-used": "Recovery code used",
   "mfa-reset": "Second factor removed",
+  "recover-passkey": "Recover passkey",
   other: "Other",
 };
 
@@ -50,7 +51,8 @@ export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
   const header = headers.get("x-authsvc-action");
   // authsvc's own mail says what it is; other mail is read from its link.
   const action: CaughtAction = header ? (caughtActions.find((a) => a === header && a !== "other") ?? "other")
-    : path.endsWith("/verify-email") ? "verify-email" : path.endsWith("/reset-password") ? "reset-password" : path.endsWith("/verify") ? "passwordless" : "other";
+    : path.endsWith("/verify-email") ? "verify-email" : path.endsWith("/reset-password") ? "reset-password" : path.endsWith("/verify") ? "passwordless"
+    : path.endsWith("/webauthn/recover") ? "recover-passkey" : "other";
   const expires = headers.get("x-authsvc-expires-at");
   return {
     id: Number(row.id),

@@ -13,6 +13,7 @@ export const templateFileStems: Record<MailKind, string> = {
   passwordless_code_link: "passwordless-code-link",
   mfa_recovery_code_used: "mfa-recovery-code-used",
   mfa_reset: "mfa-reset",
+  webauthn_recovery: "webauthn-recovery",
 };
 
 /**

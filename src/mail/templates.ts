@@ -8,8 +8,8 @@ import { describeDurationInWords } from "../util/duration.js";
 import { renderMailLayout } from "./html-layout.js";
 import { passwordlessTemplates, type PasswordlessMailKind } from "./passwordless-templates.js";
 
-export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind | "mfa_recovery_code_used" | "mfa_reset";
-export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link", "mfa_recovery_code_used", "mfa_reset"];
+export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind | "mfa_recovery_code_used" | "mfa_reset" | "webauthn_recovery";
+export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link", "mfa_recovery_code_used", "mfa_reset", "webauthn_recovery"];
 
 export interface MailVars {
   /** The recipient's canonical address. */
@@ -94,6 +94,16 @@ const defaults: Record<MailKind, Required<TemplateOverride>> = {
       intro: ["Hello,", "an administrator removed the second factor (authenticator app and recovery codes) of the account <strong>{{email}}</strong>. You now sign in with your password alone until you set a second factor up again."],
       button: "Set up a second factor",
       outro: ["If you did not ask for this, contact the administrator at once."],
+    }),
+  },
+  webauthn_recovery: {
+    subject: "Create a new passkey",
+    text: "Hello,\n\nsomeone (hopefully you) asked to recover the account {{email}}, which signs in with a passkey. Create a new passkey here:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once. Your other passkeys keep working.\nIf you did not ask for this, ignore this mail.\n",
+    html: renderMailLayout({
+      title: "Create a new passkey",
+      intro: ["Hello,", "someone (hopefully you) asked to recover the account <strong>{{email}}</strong>, which signs in with a passkey."],
+      button: "Create a new passkey",
+      outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. Your other passkeys keep working. If you did not ask for this, ignore this mail."],
     }),
   },
 };

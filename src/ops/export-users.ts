@@ -21,7 +21,8 @@ export async function* exportUsers(store: Store, opts: { batchSize?: number } = 
       email: u.email,
       timeJoined: u.timeJoined,
       verified: u.verified,
-      loginMethods: u.loginMethods.map((m) => ({
+      // Passkeys are bound to this server's RP ID and stay out of the export (docs/passkeys.md).
+      loginMethods: u.loginMethods.flatMap((m) => (m.recipeId === "webauthn" ? [] : [{ ...m, recipeId: m.recipeId }])).map((m) => ({
         recipeId: m.recipeId,
         email: m.email,
         verified: m.verified,

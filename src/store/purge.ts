@@ -64,3 +64,9 @@ export async function deleteExpiredPasswordlessCodes(db: Kysely<DB>, hashes: str
     .execute();
   return Number(r.numDeletedRows);
 }
+
+/** Deletes passkey options (challenges) expired at `now`: small rows, one statement. */
+export async function deleteExpiredWebauthnOptions(db: Kysely<DB>, now: number): Promise<number> {
+  const r = await db.deleteFrom("webauthn_options").where("expires_at", "<=", now).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

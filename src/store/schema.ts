@@ -68,7 +68,7 @@ export interface VerifiedEmailsTable {
 /** One-time tokens (email verification, password reset): only the SHA-256 of the token is kept. */
 export interface OneTimeTokensTable {
   token_hash: string;
-  purpose: "email_verification" | "password_reset";
+  purpose: "email_verification" | "password_reset" | "webauthn_recovery";
   user_id: string;
   email: string;
   created_at: number;
@@ -214,6 +214,40 @@ export interface MfaRecoveryCodesTable {
   used_at: number | null;
 }
 
+/** A passkey login (recipe user); the address is unique among passkey logins. */
+export interface WebauthnAccountsTable {
+  user_id: string;
+  email: string;
+  created_at: number;
+}
+
+/** A registered passkey: the authenticator's public key (COSE, base64url) and its signature counter. */
+export interface WebauthnCredentialsTable {
+  /** The credential id (base64url), as the authenticator gives it. */
+  id: string;
+  user_id: string;
+  rp_id: string;
+  public_key: string;
+  counter: number;
+  /** JSON array of transports ("internal", "usb", ...), or null. */
+  transports: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** Registration or sign-in options handed out: the challenge, used once, until `expires_at`. */
+export interface WebauthnOptionsTable {
+  id: string;
+  kind: "registration" | "authentication";
+  challenge: string;
+  email: string | null;
+  user_handle: string | null;
+  rp_id: string;
+  user_verification: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   email_password_credentials: EmailPasswordCredentialsTable;
@@ -236,4 +270,7 @@ export interface DB {
   totp_used_codes: TotpUsedCodesTable;
   totp_attempts: TotpAttemptsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
+  webauthn_accounts: WebauthnAccountsTable;
+  webauthn_credentials: WebauthnCredentialsTable;
+  webauthn_options: WebauthnOptionsTable;
 }

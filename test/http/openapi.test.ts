@@ -79,7 +79,7 @@ describe.each(backends)("OpenAPI description on $name", (backend) => {
     ]);
     expect(checkAnswer("GET", "/auth/jwt/jwks.json", 200, "application/json", JSON.stringify({ keys: [], extra: 1 }))).toHaveLength(1);
     expect(checkAnswer("GET", "/auth/loginmethods", 200, "application/json", JSON.stringify({
-      status: "OK", emailPassword: { enabled: true }, thirdParty: { enabled: false, providers: [] }, passwordless: { enabled: false }, firstFactors: ["emailpassword"],
+      status: "OK", emailPassword: { enabled: true }, thirdParty: { enabled: false, providers: [] }, passwordless: { enabled: false }, webauthn: { enabled: true }, firstFactors: ["emailpassword", "webauthn"],
     }))).toEqual([]);
     // Admin paths have parameters: /admin/v1/sessions/abc is checked as /admin/v1/sessions/{handle}.
     expect(checkAnswer("DELETE", "/admin/v1/sessions/abc", 200, "application/json", JSON.stringify({ handle: "abc", userId: "u", revoked: true }))).toEqual([]);

@@ -91,7 +91,8 @@ describe.each(backends)("third-party sign-in against a real OpenID provider ($na
       emailPassword: { enabled: true },
       thirdParty: { enabled: true, providers: [{ id: "oidc", name: "Test OIDC" }, { id: "oidc-pkce", name: "oidc-pkce" }, { id: "oauth2", name: "Plain OAuth2" }, { id: "down", name: "down" }, { id: "hang", name: "hang" }] },
       passwordless: { enabled: true },
-      firstFactors: ["emailpassword", "thirdparty", "otp-email", "link-email"],
+      webauthn: { enabled: true },
+      firstFactors: ["emailpassword", "thirdparty", "otp-email", "link-email", "webauthn"],
     });
     expect((await api(t, "/public/loginmethods")).status).toBe(200);
   });

@@ -2,6 +2,7 @@ import type { EventHandler } from "h3";
 import type { HttpDeps } from "../deps.js";
 import { linkUsersHandler, unlinkUserHandler } from "./links.js";
 import { resetMfaHandler } from "./mfa.js";
+import { removeUserPasskey, userPasskeys } from "./passkeys.js";
 import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
 import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
 
@@ -31,4 +32,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: "DELETE", path: "/users/:id/sessions", handler: revokeUserSessionsHandler },
   { method: "DELETE", path: "/users/:id/mfa", handler: resetMfaHandler },
   { method: "DELETE", path: "/sessions/:handle", handler: revokeOneSession },
+  { method: "GET", path: "/users/:id/passkeys", handler: userPasskeys },
+  { method: "DELETE", path: "/users/:id/passkeys/:credentialId", handler: removeUserPasskey },
 ];

@@ -17,6 +17,7 @@ export const loginMethods = (deps: HttpDeps) =>
       emailPassword: { enabled: m.emailPassword },
       thirdParty: { enabled: thirdParty, providers: m.providers },
       passwordless: { enabled: passwordless !== undefined },
-      firstFactors: [...(m.emailPassword ? ["emailpassword"] : []), ...(thirdParty ? ["thirdparty"] : []), ...(passwordless?.factors ?? [])],
+      webauthn: { enabled: true },
+      firstFactors: [...(m.emailPassword ? ["emailpassword"] : []), ...(thirdParty ? ["thirdparty"] : []), ...(passwordless?.factors ?? []), "webauthn"],
     };
   });

@@ -123,6 +123,17 @@ export const adminArea: OpenApiArea = {
         parameters: [userId], responses: { 200: json("how many were revoked", object({ revoked: { type: "integer", minimum: 0 } })), ...errorsFor(400) },
       }),
     },
+    "/users/{id}/passkeys": {
+      get: op("adminListPasskeys", "The user's passkeys (credential ids and times, never a key)", {
+        parameters: [userId], responses: { 200: json("the passkeys", object({ passkeys: { type: "array", items: ref("AdminPasskey") } })), ...errorsFor(400) },
+      }),
+    },
+    "/users/{id}/passkeys/{credentialId}": {
+      delete: op("adminRemovePasskey", "Remove one passkey of the user; 409 when it is their last way to sign in", {
+        parameters: [userId, param("credentialId", "the passkey's credential id (base64url)")],
+        responses: { 200: json("removed", object({ removed: { const: true } })), ...errorsFor(400, 409) },
+      }),
+    },
     "/sessions/{handle}": {
       delete: op("adminRevokeSession", "Revoke one session", {
         parameters: [param("handle", "the session handle")],
@@ -138,6 +149,9 @@ export const adminArea: OpenApiArea = {
     AdminSession: object({
       handle: { type: "string" }, userId: { type: "string" }, createdAt: { type: "integer" }, expiresAt: { type: "integer" },
       lastRefreshedAt: { type: ["integer", "null"] },
+    }),
+    AdminPasskey: object({
+      webauthnCredentialId: { type: "string" }, relyingPartyId: { type: "string" }, createdAt: { type: "integer" }, lastUsedAt: { type: ["integer", "null"] }, recipeUserId: { type: "string" },
     }),
     AdminError: object({
       message: { type: "string" },

@@ -70,14 +70,18 @@ export const sharedSchemas: Record<string, Json> = {
     type: "object", additionalProperties: false,
     required: ["recipeId", "recipeUserId", "tenantIds", "email", "timeJoined", "verified"],
     properties: {
-      recipeId: { enum: ["emailpassword", "thirdparty", "passwordless"] }, recipeUserId: { type: "string" },
+      recipeId: { enum: ["emailpassword", "thirdparty", "passwordless", "webauthn"] }, recipeUserId: { type: "string" },
       tenantIds: { type: "array", items: { type: "string" } }, email: { type: "string" },
-      timeJoined: { type: "integer" }, verified: { type: "boolean" }, thirdParty: ref("ThirdPartyIdentity"),
+      timeJoined: { type: "integer" }, verified: { type: "boolean" }, thirdParty: ref("ThirdPartyIdentity"), webauthn: ref("WebauthnIds"),
     },
   },
   ThirdPartyIdentity: {
     type: "object", required: ["id", "userId"], additionalProperties: false,
     properties: { id: { type: "string" }, userId: { type: "string" } },
+  },
+  WebauthnIds: {
+    type: "object", required: ["credentialIds"], additionalProperties: false,
+    properties: { credentialIds: { type: "array", items: { type: "string" }, description: "passkey credential ids (base64url)" } },
   },
   User: {
     type: "object", additionalProperties: false,
@@ -85,7 +89,7 @@ export const sharedSchemas: Record<string, Json> = {
     properties: {
       id: { type: "string" }, email: { type: "string", format: "email" }, timeJoined: { type: "integer", description: "ms since the epoch" },
       emails: { type: "array", items: { type: "string" } }, phoneNumbers: { type: "array", maxItems: 0 },
-      thirdParty: { type: "array", items: ref("ThirdPartyIdentity") }, tenantIds: { type: "array", items: { const: "public" } },
+      thirdParty: { type: "array", items: ref("ThirdPartyIdentity") }, webauthn: ref("WebauthnIds"), tenantIds: { type: "array", items: { const: "public" } },
       isPrimaryUser: { type: "boolean", description: "true when several login methods are linked into this user (account linking)" }, loginMethods: { type: "array", items: ref("LoginMethod") },
     },
   },

@@ -7,10 +7,11 @@ import { sessionArea } from "./session.js";
 import { thirdPartyArea } from "../../methods/third-party/openapi.js";
 import { passwordlessArea } from "../../methods/passwordless/openapi.js";
 import { mfaArea } from "../../methods/totp/openapi.js";
+import { webauthnArea } from "../../methods/webauthn/openapi.js";
 import type { Json, OpenApiArea } from "./types.js";
 
 /** The public API, area by area. */
-export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, passwordlessArea, mfaArea, keysArea, healthArea];
+export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, passwordlessArea, webauthnArea, mfaArea, keysArea, healthArea];
 /** Everything a server can answer: the public API and the admin API. */
 export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea];
 

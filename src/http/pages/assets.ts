@@ -4,6 +4,9 @@ import { AuthError } from "../../core/errors.js";
 import apiJs from "./assets/api.js?raw";
 import callbackJs from "./assets/callback.js?raw";
 import inboxJs from "./assets/inbox.js?raw";
+import passkeyListJs from "./assets/passkey-list.js?raw";
+import passkeyRecoverJs from "./assets/passkey-recover.js?raw";
+import passkeysJs from "./assets/passkeys.js?raw";
 import pagesCss from "./assets/pages.css?raw";
 import redirectTargetJs from "./assets/redirect-target.js?raw";
 import resetPasswordJs from "./assets/reset-password.js?raw";
@@ -24,6 +27,7 @@ const types: Record<string, string> = { js: "text/javascript; charset=utf-8", cs
 /** The pages' static files, bundled as text; hashed once at start for their ETag and cache-busting URL. */
 const assets = new Map<string, Asset>(Object.entries({
   "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
+  "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs,
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
   "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs,
   "mfa.js": mfaJs, "second-factor.js": secondFactorJs,

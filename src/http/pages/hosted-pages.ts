@@ -3,8 +3,9 @@ import type { Config } from "../../config.js";
 import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
 import { describeDurationInWords } from "../../util/duration.js";
-import { escapeHtml, field, liveRegions, renderPage, type PageSpec } from "./layout.js";
 import { passwordlessChoice } from "./passwordless-choice.js";
+import { escapeHtml, field, invalidLinkView, liveRegions, renderPage, requestLinkView, type PageSpec } from "./layout.js";
+import { lostPasskeyLink, passkeySignInBlock } from "./passkey-markup.js";
 
 /** What every hosted page's script is told: where the API is, where to go afterwards, the policy. */
 function pageData(config: Readonly<Config>): Record<string, string> {
@@ -48,6 +49,7 @@ export const signInPage = hostedPage((c) => ({
   <h1 id="form-title" tabindex="-1">Sign in</h1>
   <p class="switch"><span id="switch-text">No account yet?</span> <button type="button" class="link" id="switch">Sign up</button></p>
   <div id="providers" class="providers" hidden></div>
+  ${passkeySignInBlock}
   ${liveRegions}
   <form id="form" novalidate>
     ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
@@ -56,6 +58,7 @@ export const signInPage = hostedPage((c) => ({
   </form>
   ${passwordlessChoice}
   <p class="aside" id="forgot"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>
+  ${lostPasskeyLink(c)}
 </section>
 ${checkMailView}`,
 }));
@@ -122,16 +125,7 @@ export const resetPasswordPage = hostedPage((c) => ({
   title: "Reset your password",
   script: "reset-password.js",
   takesToken: true,
-  main: `<section id="view-request" hidden aria-labelledby="request-title">
-  <h1 id="request-title" tabindex="-1">Reset your password</h1>
-  <p>Enter your email address and we will send you a link to choose a new password.</p>
-  <p id="request-error" class="error" role="alert"></p>
-  <form id="request-form" novalidate>
-    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
-    <button type="submit">Send the link</button>
-  </form>
-  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
-</section>
+  main: `${requestLinkView(c.websiteBasePath, "Reset your password", "Enter your email address and we will send you a link to choose a new password.")}
 <section id="view-sent" hidden aria-labelledby="sent-title">
   <h1 id="sent-title" tabindex="-1">Check your email</h1>
   <p>If an account exists for <strong id="sent-address"></strong>, we sent it a link to reset the password. The link works for ${escapeHtml(describeDurationInWords(c.passwordResetTokenLifetimeMs))}.</p>
@@ -160,9 +154,5 @@ export const resetPasswordPage = hostedPage((c) => ({
   <p>Your password was changed and you were signed out everywhere.</p>
   <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in</a></p>
 </section>
-<section id="view-invalid" hidden aria-labelledby="invalid-title">
-  <h1 id="invalid-title" tabindex="-1">This link no longer works</h1>
-  <p>The link has expired, has already been used, or was replaced by a newer one.</p>
-  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}/reset-password">Ask for a new link</a></p>
-</section>`,
+${invalidLinkView(`${c.websiteBasePath}/reset-password`)}`,
 }));

@@ -70,3 +70,26 @@ export function field(o: { id: string; label: string; type: string; autocomplete
 /** Live regions every page has: progress (polite) and failures (alert, read at once). */
 export const liveRegions = `<p id="status" class="status" role="status" aria-live="polite"></p>
 <p id="form-error" class="error" role="alert"></p>`;
+
+/** The "ask for a link by mail" view (password reset, passkey recovery): `intro` says what the link does. */
+export function requestLinkView(websiteBasePath: string, title: string, intro: string): string {
+  return `<section id="view-request" hidden aria-labelledby="request-title">
+  <h1 id="request-title" tabindex="-1">${escapeHtml(title)}</h1>
+  <p>${escapeHtml(intro)}</p>
+  <p id="request-error" class="error" role="alert"></p>
+  <form id="request-form" novalidate>
+    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
+    <button type="submit">Send the link</button>
+  </form>
+  <p class="aside"><a href="${escapeHtml(websiteBasePath)}">Back to sign in</a></p>
+</section>`;
+}
+
+/** The view of a mailed link that no longer works, with the way to ask for a new one at `askAgain`. */
+export function invalidLinkView(askAgain: string): string {
+  return `<section id="view-invalid" hidden aria-labelledby="invalid-title">
+  <h1 id="invalid-title" tabindex="-1">This link no longer works</h1>
+  <p>The link has expired, has already been used, or was replaced by a newer one.</p>
+  <p><a class="button" href="${escapeHtml(askAgain)}">Ask for a new link</a></p>
+</section>`;
+}

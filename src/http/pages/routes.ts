@@ -8,6 +8,7 @@ import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage }
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
 import { signInCodePage, signInLinkPage } from "./passwordless-pages.js";
 import { mfaPage, secondFactorPage } from "./mfa-pages.js";
+import { passkeyRecoverPage, passkeysPage } from "./passkey-pages.js";
 
 /**
  * The pages' route table, beside the API's (routes.ts): paths are absolute (hosted pages under the
@@ -34,6 +35,8 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
       { method: "GET", path: `${b}/mfa`, handler: mfaPage },
       { method: "GET", path: `${b}/second-factor`, handler: secondFactorPage },
+      { method: "GET", path: `${b}/passkeys`, handler: passkeysPage },
+      { method: "GET", path: `${b}/webauthn/recover`, handler: passkeyRecoverPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
     if (config.passwordlessFlowType !== "off") {

@@ -56,12 +56,12 @@ export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenI
         parameters: [query("clientType", false, "accepted and ignored")],
         responses: {
           200: json("the methods of the one tenant", statusOnly("OK", {
-            emailPassword: enabled(), passwordless: enabled(),
+            emailPassword: enabled(), passwordless: enabled(), webauthn: enabled(),
             thirdParty: { type: "object", required: ["enabled", "providers"], additionalProperties: false, properties: {
               enabled: { type: "boolean" },
               providers: { type: "array", items: { type: "object", required: ["id", "name"], additionalProperties: false, properties: { id: { type: "string" }, name: { type: "string" } } } },
             } },
-            firstFactors: { type: "array", items: { enum: ["emailpassword", "thirdparty", "otp-email", "link-email"] } },
+            firstFactors: { type: "array", items: { enum: ["emailpassword", "thirdparty", "otp-email", "link-email", "webauthn"] } },
           }, ["emailPassword", "thirdParty", "passwordless", "firstFactors"])),
           ...errorsFor(),
         },

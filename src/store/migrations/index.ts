@@ -7,6 +7,7 @@ import * as m004 from "./004-admin.js";
 import * as m005 from "./005-account-linking.js";
 import * as m006 from "./006-passwordless.js";
 import * as m007 from "./007-mfa.js";
+import * as m008 from "./008-webauthn.js";
 
 export interface Migration {
   name: string;
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   { name: "005-account-linking", up: m005.up },
   { name: "006-passwordless", up: m006.up },
   { name: "007-mfa", up: m007.up },
+  { name: "008-webauthn", up: m008.up },
 ];

@@ -2,12 +2,14 @@
 // through GET /authorisationurl (the provider sends the browser back to the callback page).
 import { call, callWithSession, checkRequired, describeStatus, finishSignIn, redirectTarget, say, setBusy, showFieldErrors, webBase } from "./api.js";
 import { offerPasswordless } from "./passwordless.js";
+import { mountPasskeys } from "./passkeys.js";
 
 const params = new URLSearchParams(window.location.search);
 const target = redirectTarget(params.get("redirectToPath"));
 const form = document.getElementById("form");
 const password = document.getElementById("password");
 let signUp = params.get("show") === "signup";
+const passkeys = mountPasskeys(target);
 
 function render() {
   const title = signUp ? "Sign up" : "Sign in";
@@ -19,6 +21,7 @@ function render() {
   password.autocomplete = signUp ? "new-password" : "current-password";
   document.getElementById("password-hint").hidden = !signUp;
   document.getElementById("forgot").hidden = signUp;
+  passkeys.show(signUp);
   showFieldErrors(form, []);
   say("form-error", "");
 }

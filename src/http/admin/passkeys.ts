@@ -1,0 +1,22 @@
+import { defineEventHandler } from "h3";
+import { AuthError } from "../../core/errors.js";
+import { listPersonCredentials, removeCredential } from "../../methods/webauthn/credentials.js";
+import type { HttpDeps } from "../deps.js";
+import { pathParam } from "./input.js";
+
+/** GET /users/:id/passkeys: the user's passkeys (ids and times, never a key). */
+export const userPasskeys = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const passkeys = await listPersonCredentials(deps.ctx, pathParam(event, "id"));
+    if (!passkeys) throw new AuthError("NOT_FOUND", "No such user");
+    return { passkeys };
+  });
+
+/** DELETE /users/:id/passkeys/:credentialId: removes one; 409 when it is the user's last way in. */
+export const removeUserPasskey = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const r = await removeCredential(deps.ctx, { userId: pathParam(event, "id"), credentialId: pathParam(event, "credentialId"), source: "admin-api" });
+    if (r.status === "CREDENTIAL_NOT_FOUND_ERROR") throw new AuthError("NOT_FOUND", "No such passkey for this user");
+    if (r.status === "LAST_WAY_IN") throw new AuthError("CONFLICT", r.reason);
+    return { removed: true };
+  });

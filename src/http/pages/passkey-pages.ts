@@ -1,0 +1,45 @@
+import type { Config } from "../../config.js";
+import { describeDurationInWords } from "../../util/duration.js";
+import { hostedPage } from "./hosted-pages.js";
+import { escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "./layout.js";
+
+/** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */
+export const passkeysPage = hostedPage((c) => ({
+  title: "Your passkeys",
+  script: "passkey-list.js",
+  main: `<section id="view-list" hidden aria-labelledby="list-title">
+  <h1 id="list-title" tabindex="-1">Your passkeys</h1>
+  ${liveRegions}
+  <p id="none" hidden>You have no passkeys yet.</p>
+  <ul id="passkey-list" class="passkeys"></ul>
+  <button type="button" id="add-passkey">Add a passkey</button>
+</section>
+<section id="view-signed-out" hidden aria-labelledby="signed-out-title">
+  <h1 id="signed-out-title" tabindex="-1">Sign in first</h1>
+  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in</a></p>
+</section>`,
+}));
+
+/** GET {websiteBasePath}/webauthn/recover[?token=…]: ask for a recovery link, or create a new passkey with it. */
+export const passkeyRecoverPage = hostedPage((c) => ({
+  title: "Recover your account",
+  script: "passkey-recover.js",
+  takesToken: true,
+  main: `${requestLinkView(c.websiteBasePath, "Lost your passkey?", "Enter your email address and we will send you a link to create a new passkey.")}
+<section id="view-sent" hidden aria-labelledby="sent-title">
+  <h1 id="sent-title" tabindex="-1">Check your email</h1>
+  <p>If a passkey account exists for <strong id="sent-address"></strong>, we sent it a link to create a new passkey. The link works for ${escapeHtml(describeDurationInWords(c.webauthnRecoveryTokenLifetimeMs))}.</p>
+  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
+</section>
+<section id="view-new" hidden aria-labelledby="new-title">
+  <h1 id="new-title" tabindex="-1">Create a new passkey</h1>
+  <p>Your other passkeys keep working; remove a lost one on your passkeys page.</p>
+  <p id="new-error" class="error" role="alert"></p>
+  <button type="button" id="create">Create a new passkey</button>
+</section>
+<section id="view-done" hidden aria-labelledby="done-title">
+  <h1 id="done-title" tabindex="-1">Your new passkey is ready</h1>
+  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in with it</a></p>
+</section>
+${invalidLinkView(`${c.websiteBasePath}/webauthn/recover`)}`,
+}));
