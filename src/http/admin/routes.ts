@@ -1,5 +1,6 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "../deps.js";
+import { webhookAdminRoutes } from "../../webhooks/admin.js";
 import { linkUsersHandler, unlinkUserHandler } from "./links.js";
 import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
 import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
@@ -29,4 +30,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: "GET", path: "/users/:id/sessions", handler: userSessions },
   { method: "DELETE", path: "/users/:id/sessions", handler: revokeUserSessionsHandler },
   { method: "DELETE", path: "/sessions/:handle", handler: revokeOneSession },
+  ...webhookAdminRoutes,
 ];

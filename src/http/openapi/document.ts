@@ -6,11 +6,12 @@ import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
 import { thirdPartyArea } from "../../methods/third-party/openapi.js";
 import type { Json, OpenApiArea } from "./types.js";
+import { webhooksAdminArea } from "../../webhooks/openapi.js";
 
 /** The public API, area by area. */
 export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, keysArea, healthArea];
 /** Everything a server can answer: the public API and the admin API. */
-export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea];
+export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea, webhooksAdminArea];
 
 /**
  * What this configuration serves: the admin API only when it is on (AUTHSVC_ADMIN_API_KEY set).
