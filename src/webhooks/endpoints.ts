@@ -15,7 +15,7 @@ import { checkEndpointUrl, checkSecret, type ConfiguredEndpoint } from "./settin
 /** An endpoint as operators see it: never its secret. */
 export function endpointView(r: repo.EndpointRow) {
   return {
-    id: r.id, url: r.url, events: r.events === "*" ? "*" : r.events.split(",").filter(Boolean), description: r.description,
+    id: r.id, url: r.url, events: (r.events === "*" ? "*" : r.events.split(",").filter(Boolean)) as "*" | string[], description: r.description,
     source: r.source, enabled: r.enabled === 1, failureStreak: r.failure_streak,
     disabledAt: r.disabled_at, disabledReason: r.disabled_reason, createdAt: r.created_at,
   };
