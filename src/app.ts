@@ -28,6 +28,14 @@ import { startBackupSchedule, type BackupSchedule } from "./ops/backup-schedule.
 import { isPostgresUrl, sqliteFilePath } from "./store/database.js";
 import { findLoosePaths } from "./util/private-files.js";
 import { dirname, resolve } from "node:path";
+import { setEventHook } from "./store/events.js";
+import { queueWebhookDeliveries } from "./webhooks/queue.js";
+import { syncConfiguredEndpoints } from "./webhooks/endpoints.js";
+import { createWebhookWorker } from "./webhooks/worker.js";
+import type { QueueWorker } from "./store/queue-worker.js";
+
+// Every event queues its webhook deliveries in its own transaction (src/webhooks/queue.ts).
+setEventHook("webhooks", queueWebhookDeliveries);
 
 export interface AppOverrides {
   clock?: Clock;
@@ -59,6 +67,8 @@ export interface App {
     metricsServer(): { host: string; port: number } | undefined;
     backups(): BackupSchedule | undefined;
   };
+  /** Webhooks: one delivery pass now (the running worker's, or a one-off one). */
+  webhooks: { flush(): Promise<{ sent: number; failed: number }> };
 }
 
 /** Composition root: builds db, clock, logger, services and the HTTP app from a config. */
@@ -73,6 +83,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   dummyHash.catch(() => {});
   const keys = createKeyRing({ config, store, clock, logger });
   let worker: OutboxWorker | undefined;
+  let webhookWorker: QueueWorker | undefined;
   let catcher: MailCatcher | undefined;
   // Metrics exist only when asked for (--metrics, or --metrics-port): never on by accident.
   const metrics = config.metrics || config.metricsPort !== undefined ? createMetrics({ store, clock }) : undefined;
@@ -95,6 +106,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     if (config.mode === "development" && config.mailCatcher) return createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
     return undefined;
   };
+  const newWebhookWorker = () => createWebhookWorker({ store, clock, logger, timeoutMs: config.webhookTimeoutMs, failureLimit: config.webhookFailureLimit, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
   const newWorker = (transport: MailTransport) => createOutboxWorker({ store, clock, logger, transport, from: config.mailFrom, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
 
   let shuttingDown = false;
@@ -154,6 +166,11 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       } else {
         logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
       }
+      await syncConfiguredEndpoints(ctx, config.webhooks);
+      const hooks = newWebhookWorker();
+      webhookWorker = hooks;
+      stoppers.push(() => hooks.stop());
+      hooks.start();
       if (metrics && config.metricsPort !== undefined) {
         const m = await startMetricsServer(metrics, config.metricsHost, config.metricsPort, logger);
         metricsServer = m;
@@ -185,6 +202,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     ops: {
       metricsServer: () => (metricsServer ? { host: metricsServer.host, port: metricsServer.port } : undefined),
       backups: () => backups,
+    },
+    webhooks: {
+      flush: () => (webhookWorker ?? newWebhookWorker()).runOnce(),
     },
     close: async () => {
       if (closed) return;

@@ -8,6 +8,7 @@ import { describeFsError } from "./util/fs-error.js";
 import { findProductionProblems } from "./config-guards.js";
 import { isLocalDevelopment, localDevelopmentLimits } from "./limit-defaults.js";
 import { normaliseCidr, normaliseLimitSpec, parseLimitSpec, type LimitSpec } from "./util/limit-spec.js";
+import { parseWebhooksSetting, type ConfiguredEndpoint } from "./webhooks/settings.js";
 
 export { parseLimitSpec, type LimitSpec };
 export { localDevelopmentLimits };
@@ -110,6 +111,10 @@ export interface Config {
   limitTokenIp: string;
   limitInvalidTokenIp: string;
   limitAdminKeyIp: string;
+  // Webhooks (docs/webhooks.md)
+  webhooks: readonly ConfiguredEndpoint[];
+  webhookTimeoutMs: number;
+  webhookFailureLimit: number;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -311,6 +316,10 @@ export const settings: readonly Setting[] = [
   limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP"),
   limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused"),
   limit("limitAdminKeyIp", "admin-key-ip", "20/1h", "wrong admin API keys per client IP (guessing); over it, every admin request from that client is refused"),
+  // Webhooks (docs/webhooks.md); endpoints may also be added with `authsvc webhooks add` or the admin API.
+  { key: "webhooks", env: "AUTHSVC_WEBHOOKS", parse: (v) => parseWebhooksSetting(v), secret: "all", default: () => [], doc: "webhook endpoints (JSON array of {url, secret, events}; config file or env; see docs/webhooks.md)" },
+  { key: "webhookTimeoutMs", flag: "webhook-timeout", env: "AUTHSVC_WEBHOOK_TIMEOUT", parse: duration(1000, 60_000), default: () => 10_000, doc: "how long a webhook endpoint may take to answer before the attempt counts as failed" },
+  { key: "webhookFailureLimit", flag: "webhook-failure-limit", env: "AUTHSVC_WEBHOOK_FAILURE_LIMIT", parse: int(1, 1_000_000), default: () => 200, doc: "failed webhook attempts in a row after which an endpoint is disabled (with a webhook.endpoint_disabled event)" },
 ];
 
 export interface ConfigInput {
@@ -417,7 +426,7 @@ export function describeConfig(resolved: ResolvedConfig): Array<{ key: string; f
     const v = resolved.config[s.key];
     // Every duration setting is named …Ms inside and read from the file as "15m" or seconds.
     let value: unknown = s.key.endsWith("Ms") && typeof v === "number" ? formatDuration(v) : v;
-    if (s.secret === "all" && v !== undefined && !(Array.isArray(v) && v.length === 0)) value = s.key === "providers" ? maskProviders(v as ProviderConfig[]) : "********";
+    if (s.secret === "all" && v !== undefined && !(Array.isArray(v) && v.length === 0)) value = s.key === "providers" || s.key === "webhooks" ? maskProviders(v) : "********";
     else if (s.secret === "url-password" && typeof v === "string") value = maskUrl(v);
     return { key: fileKey(s), flag: s.flag ? `--${s.flag}` : undefined, env: s.env, value, source: resolved.sources[s.key] };
   });

@@ -16,9 +16,10 @@ import { rawText } from "../build-info.mjs";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const PASSWORD = "a long benchmark passphrase";
 
-async function startServer(dir, name, extra) {
+/** `authsvc serve` on a SQLite file of its own in `dir`, with extra flags and environment (scripts/bench/webhooks.mjs too). */
+export async function startServer(dir, name, extra, env = {}) {
   const database = join(dir, `${name}.db`);
-  const child = spawn(process.execPath, [join(root, "bin/authsvc"), "serve", "--port", "0", "--host", "127.0.0.1", "--database", database, "--bcrypt-cost", "10", "--no-mail-catcher", "--log-level", "warn", ...extra], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [join(root, "bin/authsvc"), "serve", "--port", "0", "--host", "127.0.0.1", "--database", database, "--bcrypt-cost", "10", "--no-mail-catcher", "--log-level", "warn", ...extra], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
   const port = await new Promise((resolve, reject) => {
     let buf = "";
     child.stderr.on("data", (d) => { buf += d; const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
@@ -39,10 +40,10 @@ async function startServer(dir, name, extra) {
   return { call, stop };
 }
 
-const creds = (i) => ({ formFields: [{ id: "email", value: `bench${i}@example.com` }, { id: "password", value: PASSWORD }] });
+export const creds = (i) => ({ formFields: [{ id: "email", value: `bench${i}@example.com` }, { id: "password", value: PASSWORD }] });
 
 /** `total` requests over `concurrency` workers; returns every latency (ms) and the requests per second. */
-async function load(total, concurrency, fn) {
+export async function load(total, concurrency, fn) {
   const latencies = [];
   let next = 0;
   const started = process.hrtime.bigint();
@@ -102,7 +103,7 @@ async function measureInProcess(dir, rounds) {
   }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export default async function run({ quick = false, log = () => {} } = {}) {
   // Many short alternating batches (off, on, on, off, …): drift on a shared machine hits both alike.

@@ -12,6 +12,7 @@ import { passkeysCommand } from "./passkeys.js";
 import { resetPasswordCommand } from "./reset-password.js";
 import { serveCommand } from "./serve.js";
 import { sessionsCommand } from "./sessions.js";
+import { webhooksCommand } from "./webhooks.js";
 import { tailMailCommand } from "./tail-mail.js";
 import { usersCommand } from "./users.js";
 import { isSingleExecutable } from "../native/addons.js";
@@ -35,7 +36,7 @@ export function createProgram(io: CliIO): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, webhooksCommand]) {
     program.addCommand(make(io));
   }
   for (const cmd of backupCommands(io)) program.addCommand(cmd);

@@ -7,6 +7,7 @@ import { maskUrlPassword } from "../util/mask-url.js";
 import { ensurePrivateFile } from "../util/private-files.js";
 import { namedStatements } from "./prepared.js";
 import { runTransaction } from "./outage.js";
+import { withAfterCommit } from "./after-commit.js";
 import { SyncedSqliteDialect } from "./sqlite-driver.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 import { WalSync } from "./wal-sync.js";
@@ -93,7 +94,7 @@ function openSqlite(opts: OpenOptions): Store {
   if (syncNow !== (sync === "FULL" && memory ? 2 : 1) || fk !== 1) { raw.close(); throw new Error(`SQLite pragmas not applied for ${file}`); }
   if (memory) {
     const db = new Kysely<DB>({ dialect: new SyncedSqliteDialect(raw, {}) });
-    return { db, dialect: "sqlite", description: file, writeTx: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
+    return { db, dialect: "sqlite", description: file, writeTx: (fn) => withAfterCommit((body) => db.transaction().execute(body), fn), close: () => db.destroy() };
   }
   // Checkpoints (an fsync of the WAL and of the database each) run in a worker thread; this
   // connection's own automatic checkpoint stays as a far-off safety net (10,000 pages, ~40 MB).
@@ -111,7 +112,7 @@ function openSqlite(opts: OpenOptions): Store {
     }
   }
   const db = new Kysely<DB>({ dialect: new SyncedSqliteDialect(raw, { walSync, checkpointer }) });
-  return { db, dialect: "sqlite", description: file, file, writeTx: (fn) => db.transaction().execute(fn), close: () => db.destroy() };
+  return { db, dialect: "sqlite", description: file, file, writeTx: (fn) => withAfterCommit((body) => db.transaction().execute(body), fn), close: () => db.destroy() };
 }
 
 function openPostgres(opts: OpenOptions): Store {
@@ -154,7 +155,7 @@ function openPostgres(opts: OpenOptions): Store {
     description: maskUrlPassword(opts.url),
     pgSchema: schema,
     // A connection lost during COMMIT leaves the outcome unknown: say so (store/outage.ts).
-    writeTx: (fn) => runTransaction((body) => db.transaction().execute(body), fn),
+    writeTx: (fn) => withAfterCommit((outer) => runTransaction((body) => db.transaction().execute(body), outer), fn),
     close: () => db.destroy(),
   };
 }

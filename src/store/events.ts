@@ -1,9 +1,26 @@
 import type { Kysely } from "kysely";
 import type { DB } from "./schema.js";
 
-/** Appends one event to the audit log (inside the caller's transaction). */
-export async function insertEvent(db: Kysely<DB>, e: { at: number; type: string; userId: string | null; data?: unknown }): Promise<void> {
+export interface NewEvent { at: number; type: string; userId: string | null; data?: unknown }
+/** Work that commits with every event, in the event's own transaction (webhooks queue their deliveries). */
+export type EventHook = (tx: Kysely<DB>, e: NewEvent) => Promise<void>;
+
+// Set once by the composition root (app.ts); a hook holds no state of an app, it works on the
+// transaction it is given, so one process-wide list serves every store.
+const hooks = new Map<string, EventHook>();
+
+/** Registers (or replaces) the hook of that name; every insertEvent runs it inside its transaction. */
+export function setEventHook(name: string, hook: EventHook): void {
+  hooks.set(name, hook);
+}
+
+/**
+ * Appends one event to the audit log (inside the caller's transaction), then runs the event hooks
+ * in the same transaction: what they queue exists if and only if the event committed.
+ */
+export async function insertEvent(db: Kysely<DB>, e: NewEvent): Promise<void> {
   await db.insertInto("events").values({ at: e.at, type: e.type, user_id: e.userId, data: e.data === undefined ? null : JSON.stringify(e.data) }).execute();
+  for (const hook of hooks.values()) await hook(db, e);
 }
 
 export async function listEvents(db: Kysely<DB>, opts: { type?: string; userId?: string; limit?: number } = {}) {

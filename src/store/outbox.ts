@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { Dialect } from "./database.js";
 import type { DB, MailOutboxTable } from "./schema.js";
+import { claimDueRows, renewRowLeases } from "./leased-queue.js";
 
 export type OutboxRow = Selectable<MailOutboxTable>;
 export type NewOutboxRow = Insertable<MailOutboxTable>;
@@ -10,37 +11,14 @@ export async function insertOutboxMessage(db: Kysely<DB>, row: NewOutboxRow): Pr
   await db.insertInto("mail_outbox").values(row).execute();
 }
 
-/**
- * Claims up to `limit` due messages for `owner` until `leaseUntil` and counts the attempt. Run it in a
- * write transaction: on PostgreSQL the rows are picked with FOR UPDATE SKIP LOCKED, so workers of
- * several instances never claim the same row; on SQLite BEGIN IMMEDIATE serialises the claimers.
- * A row whose lease ran out (its worker died mid-delivery) is due again.
- */
-export async function claimDueMessages(db: Kysely<DB>, dialect: Dialect, opts: { now: number; owner: string; leaseUntil: number; limit: number }): Promise<OutboxRow[]> {
-  const { now } = opts;
-  const due = db.selectFrom("mail_outbox").select("id")
-    .where("status", "=", "pending").where("next_attempt_at", "<=", now)
-    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
-    .orderBy("next_attempt_at").orderBy("created_at").limit(opts.limit);
-  const picked = dialect === "postgres" ? due.forUpdate().skipLocked() : due;
-  return db.updateTable("mail_outbox")
-    .set((eb) => ({ lease_owner: opts.owner, lease_until: opts.leaseUntil, attempts: eb("attempts", "+", 1) }))
-    .where("id", "in", picked)
-    .where("status", "=", "pending")
-    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
-    .returningAll()
-    .execute();
+/** Claims due messages for `owner` (see claimDueRows: leases, SKIP LOCKED, attempt counted). */
+export function claimDueMessages(db: Kysely<DB>, dialect: Dialect, opts: { now: number; owner: string; leaseUntil: number; limit: number }): Promise<OutboxRow[]> {
+  return claimDueRows<OutboxRow>(db, dialect, "mail_outbox", opts);
 }
 
-/**
- * Heartbeat: extends the lease of the given messages, only where `owner` still holds it (a row that
- * was sent, failed or taken over is left alone). Returns how many leases were extended.
- */
-export async function renewLeases(db: Kysely<DB>, owner: string, ids: readonly string[], leaseUntil: number): Promise<number> {
-  if (ids.length === 0) return 0;
-  const r = await db.updateTable("mail_outbox").set({ lease_until: leaseUntil })
-    .where("id", "in", [...ids]).where("lease_owner", "=", owner).where("status", "=", "pending").executeTakeFirst();
-  return Number(r.numUpdatedRows);
+/** Heartbeat: extends the leases `owner` still holds on these messages (see renewRowLeases). */
+export function renewLeases(db: Kysely<DB>, owner: string, ids: readonly string[], leaseUntil: number): Promise<number> {
+  return renewRowLeases(db, "mail_outbox", owner, ids, leaseUntil);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EventHandler } from "h3";
 import type { HttpDeps } from "../deps.js";
+import { webhookAdminRoutes } from "../../webhooks/admin.js";
 import { linkUsersHandler, unlinkUserHandler } from "./links.js";
 import { resetMfaHandler } from "./mfa.js";
 import { removeUserPasskey, userPasskeys } from "./passkeys.js";
@@ -34,4 +35,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: "DELETE", path: "/sessions/:handle", handler: revokeOneSession },
   { method: "GET", path: "/users/:id/passkeys", handler: userPasskeys },
   { method: "DELETE", path: "/users/:id/passkeys/:credentialId", handler: removeUserPasskey },
+  ...webhookAdminRoutes,
 ];

@@ -48,6 +48,9 @@ function op(operationId: string, summary: string, rest: Json): Json {
   return { operationId, tags, summary, security, ...rest };
 }
 
+/** The admin API's building blocks, for the rooms that describe admin routes of their own (src/webhooks/openapi.ts). */
+export const adminOpenApi = { op, errorsFor, bodyErrors, object, body, param, query };
+
 const user = sharedSchemas.User as { required: string[]; properties: Record<string, Json> };
 
 export const adminArea: OpenApiArea = {

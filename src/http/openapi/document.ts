@@ -9,11 +9,12 @@ import { passwordlessArea } from "../../methods/passwordless/openapi.js";
 import { mfaArea } from "../../methods/totp/openapi.js";
 import { webauthnArea } from "../../methods/webauthn/openapi.js";
 import type { Json, OpenApiArea } from "./types.js";
+import { webhooksAdminArea } from "../../webhooks/openapi.js";
 
 /** The public API, area by area. */
 export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, passwordlessArea, webauthnArea, mfaArea, keysArea, healthArea];
 /** Everything a server can answer: the public API and the admin API. */
-export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea];
+export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea, webhooksAdminArea];
 
 /**
  * What this configuration serves: the admin API only when it is on (AUTHSVC_ADMIN_API_KEY set).

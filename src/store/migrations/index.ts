@@ -8,6 +8,7 @@ import * as m005 from "./005-account-linking.js";
 import * as m006 from "./006-passwordless.js";
 import * as m007 from "./007-mfa.js";
 import * as m008 from "./008-webauthn.js";
+import * as m009 from "./009-webhooks.js";
 
 export interface Migration {
   name: string;
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   { name: "006-passwordless", up: m006.up },
   { name: "007-mfa", up: m007.up },
   { name: "008-webauthn", up: m008.up },
+  { name: "009-webhooks", up: m009.up },
 ];

@@ -1,0 +1,57 @@
+import type { NewEvent } from "../store/events.js";
+
+/**
+ * The one table that says which internal events (src/store/events.ts insertEvent types) become
+ * webhooks, and under which public name. A room that adds an event adds one line here (and one row
+ * to the table in docs/webhooks.md); an internal event not listed here never leaves the server.
+ * `data` adds fields the public payload always has (on top of the event's own data and userId).
+ */
+export const webhookEvents: Readonly<Record<string, { type: string; data?: Record<string, unknown> }>> = {
+  "user.signed_up": { type: "user.created" },
+  "user.email_verified": { type: "user.email_verified" },
+  "user.email_unverified": { type: "user.email_unverified" },
+  "user.email_changed": { type: "user.email_changed" },
+  "session.created": { type: "user.signed_in" },
+  "user.password_changed": { type: "user.password_changed" },
+  "password_reset.completed": { type: "user.password_reset" },
+  "session.revoked": { type: "session.revoked" },
+  "sessions.revoked": { type: "session.revoked" },
+  "session.token_theft_detected": { type: "session.revoked", data: { reason: "token_theft" } },
+  "user.deleted": { type: "user.deleted" },
+  "user.linked": { type: "user.linked" },
+  "user.unlinked": { type: "user.unlinked" },
+  // Second factors (TOTP, passkeys) add their enrol/remove events here as "user.second_factor_changed".
+  "mfa.factor_added": { type: "user.second_factor_changed", data: { change: "added" } },
+  "mfa.factor_removed": { type: "user.second_factor_changed", data: { change: "removed" } },
+  "rate_limit.locked": { type: "limits.locked" },
+  "webhook.endpoint_disabled": { type: "webhook.endpoint_disabled" },
+};
+
+/** Every public event type an endpoint may subscribe to, sorted. */
+export const webhookEventTypes: readonly string[] = [...new Set(Object.values(webhookEvents).map((e) => e.type))].sort();
+
+/** A delivery's body as the Standard Webhooks specification shapes it: type, timestamp, data. */
+export interface WebhookPayload {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** The public payload of an internal event, or undefined when that event is not a webhook. */
+export function toWebhookPayload(e: NewEvent): WebhookPayload | undefined {
+  const mapped = webhookEvents[e.type];
+  if (!mapped) return undefined;
+  const own = e.data && typeof e.data === "object" && !Array.isArray(e.data) ? (e.data as Record<string, unknown>) : {};
+  return { type: mapped.type, timestamp: new Date(e.at).toISOString(), data: { userId: e.userId, ...own, ...mapped.data } };
+}
+
+/** Parses an endpoint's event list ("*" or known public types); throws a message naming the unknown one. */
+export function normaliseEventList(events: unknown): string[] | "*" {
+  if (events === undefined || events === "*" || (Array.isArray(events) && events.length === 1 && events[0] === "*")) return "*";
+  const list = typeof events === "string" ? events.split(",").map((s) => s.trim()).filter(Boolean) : events;
+  if (!Array.isArray(list) || list.length === 0) throw new Error(`events must be "*" or a list of: ${webhookEventTypes.join(", ")}`);
+  for (const t of list) {
+    if (typeof t !== "string" || !webhookEventTypes.includes(t)) throw new Error(`unknown event type ${JSON.stringify(t)}; known: ${webhookEventTypes.join(", ")}`);
+  }
+  return [...new Set(list as string[])].sort();
+}
