@@ -11,6 +11,9 @@ export const mailActions: Record<MailKind, string> = {
   password_reset: "reset-password",
   third_party_account: "third-party-account",
   password_changed: "password-changed",
+  email_change: "change-email",
+  email_changed: "email-changed",
+  account_deletion: "account-deletion",
 };
 
 /**
@@ -55,7 +58,7 @@ export function notifyOutbox(ctx: CoreContext): void {
  * A website link with a token, as the SuperTokens frontends expect it (FDI notes §7.3, §8.2). With
  * hosted pages on, the pages live at this server's public URL, so the links point there.
  */
-export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "", token?: string): string {
+export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "account" | "", token?: string): string {
   const origin = ctx.config.hostedPages ? ctx.config.publicUrl : ctx.config.websiteUrl;
   const base = `${origin}${ctx.config.websiteBasePath}${page ? `/${page}` : ""}`;
   return token === undefined ? base : `${base}?token=${encodeURIComponent(token)}&tenantId=public`;

@@ -10,7 +10,7 @@ import { queueMail, websiteLink } from "./mail-queue.js";
 export type TokenPurpose = tokens.TokenPurpose;
 
 /** The website page each token's link opens (FDI notes §7.3, §8.2). */
-const pages = { email_verification: "verify-email", password_reset: "reset-password" } as const;
+const pages = { email_verification: "verify-email", password_reset: "reset-password", email_change: "account" } as const;
 
 /** What stands in for a token in anything kept beyond the mail itself. */
 export const REDACTED_TOKEN = "REDACTED";
@@ -28,7 +28,8 @@ export const REDACTED_TOKEN = "REDACTED";
  * leaves this function once, for the caller to return in development mode only.
  */
 export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { purpose: TokenPurpose; userId: string; email: string; now: number; source: string }): Promise<{ token: string; expiresAt: number }> {
-  const lifetimeMs = t.purpose === "email_verification" ? ctx.config.emailVerificationTokenLifetimeMs : ctx.config.passwordResetTokenLifetimeMs;
+  // A new address is confirmed like a verification: the same lifetime.
+  const lifetimeMs = t.purpose === "password_reset" ? ctx.config.passwordResetTokenLifetimeMs : ctx.config.emailVerificationTokenLifetimeMs;
   const token = createSecretToken();
   const tokenHash = hashToken(token);
   const expiresAt = t.now + lifetimeMs;

@@ -10,6 +10,7 @@ import { jwks, openidConfiguration } from "./handlers/jwks.js";
 import { openApi } from "./handlers/openapi.js";
 import { emailPasswordRoutes } from "../methods/email-password/routes.js";
 import { thirdPartyRoutes } from "../methods/third-party/routes.js";
+import { accountRoutes } from "../account/routes.js";
 import { refresh } from "./handlers/refresh.js";
 import { signOut } from "./handlers/signout.js";
 
@@ -55,4 +56,5 @@ export const routes: readonly Route[] = [
   { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },
   ...emailPasswordRoutes,
   ...thirdPartyRoutes,
+  ...accountRoutes,
 ];

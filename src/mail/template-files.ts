@@ -8,6 +8,9 @@ export const templateFileStems: Record<MailKind, string> = {
   password_reset: "password-reset",
   third_party_account: "third-party-account",
   password_changed: "password-changed",
+  email_change: "email-change",
+  email_changed: "email-changed",
+  account_deletion: "account-deletion",
 };
 
 /**

@@ -2,6 +2,8 @@ import type { EventHandler } from "h3";
 import type { HttpDeps } from "../deps.js";
 import { linkUsersHandler, unlinkUserHandler } from "./links.js";
 import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
+import { roleAdminRoutes } from "../../roles/admin.js";
+import { metadataAdminRoutes } from "../../metadata/admin.js";
 import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
 
 export const ADMIN_PREFIX = "/admin/v1";
@@ -29,4 +31,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: "GET", path: "/users/:id/sessions", handler: userSessions },
   { method: "DELETE", path: "/users/:id/sessions", handler: revokeUserSessionsHandler },
   { method: "DELETE", path: "/sessions/:handle", handler: revokeOneSession },
+  ...roleAdminRoutes,
+  ...metadataAdminRoutes,
 ];

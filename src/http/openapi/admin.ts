@@ -48,6 +48,9 @@ function op(operationId: string, summary: string, rest: Json): Json {
   return { operationId, tags, summary, security, ...rest };
 }
 
+/** The helpers other rooms describe their admin routes with (src/roles/openapi.ts, src/metadata/openapi.ts). */
+export const adminOpenApi = { op, errorsFor, bodyErrors, object, body, param, userId };
+
 const user = sharedSchemas.User as { required: string[]; properties: Record<string, Json> };
 
 export const adminArea: OpenApiArea = {

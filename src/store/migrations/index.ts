@@ -5,6 +5,7 @@ import * as m002 from "./002-rate-limits.js";
 import * as m003 from "./003-hardening.js";
 import * as m004 from "./004-admin.js";
 import * as m005 from "./005-account-linking.js";
+import * as m010 from "./010-roles-metadata.js";
 
 export interface Migration {
   name: string;
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   { name: "003-hardening", up: m003.up },
   { name: "004-admin", up: m004.up },
   { name: "005-account-linking", up: m005.up },
+  { name: "010-roles-metadata", up: m010.up },
 ];
