@@ -14,9 +14,9 @@ export type DeletionResult =
   | { status: "WRONG_CREDENTIALS_ERROR" }
   | { status: "REAUTHENTICATION_REQUIRED" };
 
-/** The link in the grace mail that keeps the account (the account page reads `cancel-deletion`). */
+/** The link in the grace mail that keeps the account (the account page reads `action` and `token`). */
 export function cancelDeletionLink(ctx: CoreContext, token: string): string {
-  return `${websiteLink(ctx, "account")}?cancel-deletion=${encodeURIComponent(token)}`;
+  return `${websiteLink(ctx, "account")}?action=cancel-deletion&token=${encodeURIComponent(token)}`;
 }
 
 /**

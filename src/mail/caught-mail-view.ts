@@ -1,14 +1,17 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "other";
+export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "change-email" | "email-changed" | "account-deletion" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "change-email", "email-changed", "account-deletion", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
   "reset-password": "Reset password",
   "password-changed": "Password changed",
   "third-party-account": "Third-party account notice",
+  "change-email": "Confirm new email",
+  "email-changed": "Email changed",
+  "account-deletion": "Account deletion",
   other: "Other",
 };
 
