@@ -9,6 +9,7 @@ import { keysCommand } from "./keys.js";
 import { limitsCommand } from "./limits.js";
 import { migrateCommand } from "./migrate.js";
 import { resetPasswordCommand } from "./reset-password.js";
+import { rolesCommand } from "./roles.js";
 import { serveCommand } from "./serve.js";
 import { sessionsCommand } from "./sessions.js";
 import { tailMailCommand } from "./tail-mail.js";
@@ -34,7 +35,7 @@ export function createProgram(io: CliIO): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, rolesCommand]) {
     program.addCommand(make(io));
   }
   for (const cmd of backupCommands(io)) program.addCommand(cmd);

@@ -6,6 +6,7 @@ import { addAdminSubcommand } from "./options.js";
 import { askYes, CliError, type CliIO } from "./io.js";
 import { describeUser as describe, resolveUserRef as mustFind } from "./user-ref.js";
 import { addTransferCommands } from "./users-transfer.js";
+import { addUserRoleAndMetadataCommands } from "./roles.js";
 
 /** `authsvc users list | show | delete | verify | link | unlink`. */
 export function usersCommand(io: CliIO): Command {
@@ -68,5 +69,6 @@ export function usersCommand(io: CliIO): Command {
       io.out(`unlinked ${id}; the others are user ${r.remainingPersonId}`);
     }));
   addTransferCommands(users, io);
+  addUserRoleAndMetadataCommands(users, io);
   return users;
 }
