@@ -11,6 +11,7 @@ import signInJs from "./assets/sign-in.js?raw";
 import signOutJs from "./assets/sign-out.js?raw";
 import tokenJs from "./assets/token.js?raw";
 import verifyEmailJs from "./assets/verify-email.js?raw";
+import accountJs from "../../account/account-page.js?raw";
 
 interface Asset { body: Buffer; type: string; etag: string }
 
@@ -20,6 +21,7 @@ const types: Record<string, string> = { js: "text/javascript; charset=utf-8", cs
 const assets = new Map<string, Asset>(Object.entries({
   "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
+  "account.js": accountJs,
 }).map(([name, text]) => {
   const body = Buffer.from(text, "utf8");
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;

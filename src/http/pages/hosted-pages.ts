@@ -17,7 +17,7 @@ function pageData(config: Readonly<Config>): Record<string, string> {
 }
 
 /** A hosted page handler: same headers and layout for all; `main` is built once per config. */
-function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
+export function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
     const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config) });

@@ -5,6 +5,7 @@ import { serveAsset } from "./assets.js";
 import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
+import { accountPage } from "../../account/page.js";
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
 
 /**
@@ -30,6 +31,7 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/reset-password`, handler: resetPasswordPage },
       { method: "GET", path: `${b}/sign-out`, handler: signOutPage },
       { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
+      { method: "GET", path: `${b}/account`, handler: accountPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
   }
