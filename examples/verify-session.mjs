@@ -27,8 +27,17 @@ export async function verifySession(accessToken, { requireVerifiedEmail = false 
   }
   const emailVerified = payload["st-ev"]?.v === true;
   if (requireVerifiedEmail && !emailVerified) throw Object.assign(new Error("email not verified"), { code: "EMAIL_NOT_VERIFIED" });
-  // `sub` is the user id: the key of everything your app stores about the user.
-  return { userId: payload.sub, sessionHandle: payload.sessionHandle, emailVerified, expiresAt: payload.exp };
+  // `sub` is the user id: the key of everything your app stores about the user. Roles and
+  // permissions (authsvc roles …) ride in st-role / st-perm, current as of the token's last refresh.
+  return {
+    userId: payload.sub, sessionHandle: payload.sessionHandle, emailVerified, expiresAt: payload.exp,
+    roles: payload["st-role"]?.v ?? [], permissions: payload["st-perm"]?.v ?? [],
+  };
+}
+
+/** A route's check: `requirePermission(session, "posts:write")` throws (answer 403) unless a role of the user carries it. */
+export function requirePermission(session, permission) {
+  if (!session.permissions.includes(permission)) throw Object.assign(new Error(`missing permission ${permission}`), { code: "FORBIDDEN" });
 }
 
 /** The real cause of a failed check, in words (jose's code stays on `code`). */
