@@ -5,6 +5,7 @@ import { badInput } from "../core/errors.js";
 import { insertEvent } from "../store/events.js";
 import { findUserById } from "../store/users.js";
 import { createSecretToken, hashToken } from "../util/random.js";
+import { runEvery } from "../util/run-every.js";
 import { findMembers, reauthenticate, type AccountSubject } from "./reauth.js";
 import * as store from "./store.js";
 
@@ -73,14 +74,7 @@ export async function deleteDueAccounts(ctx: CoreContext, limit = 100): Promise<
 
 /** Runs deleteDueAccounts every `everyMs` (unref'd; one run at a time). Returns a stop function. */
 export function scheduleAccountDeletions(ctx: CoreContext, everyMs = 60_000): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = deleteDueAccounts(ctx)
-      .then((n) => { if (n > 0) ctx.logger.info("deleted accounts whose grace period passed", { count: n }); })
-      .catch((err) => ctx.logger.warn("account deletion failed", { err }))
-      .finally(() => { running = undefined; });
-  }, everyMs);
-  timer.unref();
-  return async () => { clearInterval(timer); await running; };
+  return runEvery(everyMs, () => deleteDueAccounts(ctx)
+    .then((n) => { if (n > 0) ctx.logger.info("deleted accounts whose grace period passed", { count: n }); })
+    .catch((err) => ctx.logger.warn("account deletion failed", { err })));
 }
