@@ -30,8 +30,17 @@ export async function verifySession(accessToken, { requireVerifiedEmail = false 
   // st-mfa.v false: signed in with the password, but the second factor (docs/mfa.md) is still due.
   // Answer 403 as authsvc does; the frontend SDK sends the user to enter their code.
   if (payload["st-mfa"]?.v === false) throw Object.assign(new Error("second factor required"), { code: "MFA_REQUIRED" });
-  // `sub` is the user id: the key of everything your app stores about the user.
-  return { userId: payload.sub, sessionHandle: payload.sessionHandle, emailVerified, expiresAt: payload.exp };
+  // `sub` is the user id: the key of everything your app stores about the user. Roles and
+  // permissions (authsvc roles …) ride in st-role / st-perm, current as of the token's last refresh.
+  return {
+    userId: payload.sub, sessionHandle: payload.sessionHandle, emailVerified, expiresAt: payload.exp,
+    roles: payload["st-role"]?.v ?? [], permissions: payload["st-perm"]?.v ?? [],
+  };
+}
+
+/** A route's check: `requirePermission(session, "posts:write")` throws (answer 403) unless a role of the user carries it. */
+export function requirePermission(session, permission) {
+  if (!session.permissions.includes(permission)) throw Object.assign(new Error(`missing permission ${permission}`), { code: "FORBIDDEN" });
 }
 
 /** The real cause of a failed check, in words (jose's code stays on `code`). */

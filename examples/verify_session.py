@@ -47,9 +47,18 @@ def verify_session(access_token, require_verified_email=False):
     # Answer 403 as authsvc does; the frontend SDK sends the user to enter their code.
     if (payload.get("st-mfa") or {}).get("v") is False:
         raise InvalidSession("second factor required")
-    # `sub` is the user id: the key of everything your app stores about the user.
+    # `sub` is the user id: the key of everything your app stores about the user. Roles and
+    # permissions (authsvc roles ...) ride in st-role / st-perm, current as of the token's last refresh.
     return {"userId": payload["sub"], "sessionHandle": payload["sessionHandle"],
-            "emailVerified": email_verified, "expiresAt": payload["exp"]}
+            "emailVerified": email_verified, "expiresAt": payload["exp"],
+            "roles": (payload.get("st-role") or {}).get("v", []),
+            "permissions": (payload.get("st-perm") or {}).get("v", [])}
+
+
+def require_permission(session, permission):
+    """A route's check: raises (answer 403) unless a role of the user carries the permission."""
+    if permission not in session["permissions"]:
+        raise PermissionError(f"missing permission {permission}")
 
 
 # python3 examples/verify_session.py "$ACCESS" prints the session, or the reason and exit code 1.

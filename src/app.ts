@@ -4,6 +4,9 @@ import { checkClaimProviders } from "./core/claims.js";
 import { createMfaClaim } from "./core/mfa.js";
 import type { CoreContext } from "./core/context.js";
 import { createDummyHash } from "./core/passwords.js";
+import { createRoleClaims } from "./roles/claims.js";
+import { createMetadataClaim } from "./metadata/metadata.js";
+import { scheduleAccountDeletions } from "./account/deletion.js";
 import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./methods/third-party/registry.js";
 import { schedulePurge } from "./core/purge.js";
 import { createKeyRing } from "./core/signing-keys.js";
@@ -94,7 +97,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     metrics: metrics?.sink ?? noMetrics,
     config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
     // Each room that puts a claim in access tokens lists its provider here.
-    claims: checkClaimProviders([createMfaClaim(config)]),
+    claims: checkClaimProviders([createMfaClaim(config), ...createRoleClaims(), ...createMetadataClaim(config.metadataClaim)]),
     outboxNotify: () => worker?.kick(),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };
@@ -184,6 +187,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
         logger.info("scheduled backups", { dir: config.backupDir, every: config.backupEveryMs, keep: config.backupKeep });
       }
       stoppers.push(schedulePurge(ctx)); // expired tokens, ended sessions, dead refresh-token hashes
+      stoppers.push(scheduleAccountDeletions(ctx)); // self-service deletions whose grace period passed
     },
     beginShutdown: () => { shuttingDown = true; devMailFeed?.close(); },
     mail: {

@@ -4,6 +4,7 @@ import { normaliseProviders } from "./methods/third-party/provider-config.js";
 import { describeWeakKey } from "./util/key-strength.js";
 import { maskUrlPassword } from "./util/mask-url.js";
 import { suggestName } from "./util/suggest.js";
+import { PROTOCOL_KEYS } from "./core/claims.js";
 import { describeFsError } from "./util/fs-error.js";
 import { findProductionProblems } from "./config-guards.js";
 import { isLocalDevelopment, localDevelopmentLimits } from "./limit-defaults.js";
@@ -59,6 +60,10 @@ export interface Config {
   webauthnRpName: string;
   webauthnOrigins: readonly string[];
   webauthnRecoveryTokenLifetimeMs: number;
+  // Roles, metadata and the self-service account (issue 23; src/roles, src/metadata, src/account)
+  metadataMaxBytes: number;
+  metadataClaim: string | undefined;
+  accountDeletionGraceMs: number;
   cookieSameSite: SameSite;
   cookieSecure: "auto" | "true" | "false";
   cookieDomain: string | undefined;
@@ -260,6 +265,10 @@ export const settings: readonly Setting[] = [
   { key: "accountLinking", flag: "account-linking", env: "AUTHSVC_ACCOUNT_LINKING", parse: bool, default: () => true, doc: "link login methods with the same verified address into one user; false = each method its own user" },
   { key: "passwordlessFlowType", flag: "passwordless-flow-type", env: "AUTHSVC_PASSWORDLESS_FLOW_TYPE", parse: oneOf("both", "code", "link", "off"), default: () => "both", doc: "passwordless sign-in by email: a one-time code, a magic link, both, or off (docs/passwordless.md)" },
   { key: "passwordlessCodeLifetimeMs", flag: "passwordless-code-lifetime", env: "AUTHSVC_PASSWORDLESS_CODE_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 15 * 60_000, doc: "how long a mailed sign-in code and link work" },
+  // Roles, metadata and the self-service account (issue 23; src/roles, src/metadata, src/account)
+  { key: "metadataMaxBytes", flag: "metadata-max-bytes", env: "AUTHSVC_METADATA_MAX_BYTES", parse: int(64, 65_536), default: () => 4096, doc: "largest user metadata object, in bytes of JSON (an update past it is refused)" },
+  { key: "metadataClaim", flag: "metadata-claim", env: "AUTHSVC_METADATA_CLAIM", parse: (v) => { const s = optStr(v) as string | undefined; if (s !== undefined && (PROTOCOL_KEYS.has(s) || s.startsWith("st-"))) fail("that claim is the access token's own (or the SDKs'): choose another name"); return s === undefined || /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(s) ? s : fail("expected a claim name: a letter, then letters, digits, '_', '.', ':' or '-'"); }, default: () => undefined, doc: "copy each user's metadata into access tokens under this claim (unset: not copied)" },
+  { key: "accountDeletionGraceMs", flag: "account-deletion-grace", env: "AUTHSVC_ACCOUNT_DELETION_GRACE", parse: duration(0, 90 * 86_400_000), default: () => 7 * 86_400_000, doc: "how long a self-service account deletion waits (the mail's link cancels it); 0 deletes at once" },
   { key: "cookieSameSite", flag: "cookie-same-site", env: "AUTHSVC_COOKIE_SAME_SITE", parse: oneOf("auto", "lax", "strict", "none"), default: () => "auto", doc: "SameSite of session cookies; auto = lax when website and API share a site, else none" },
   { key: "cookieSecure", flag: "cookie-secure", env: "AUTHSVC_COOKIE_SECURE", parse: oneOf("auto", "true", "false"), default: () => "auto", doc: "Secure cookie attribute; auto = on when the public URL is https" },
   { key: "cookieDomain", flag: "cookie-domain", env: "AUTHSVC_COOKIE_DOMAIN", parse: optStr, default: () => undefined, doc: "Domain attribute of session cookies (default: host-only)" },

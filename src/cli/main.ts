@@ -10,6 +10,7 @@ import { limitsCommand } from "./limits.js";
 import { migrateCommand } from "./migrate.js";
 import { passkeysCommand } from "./passkeys.js";
 import { resetPasswordCommand } from "./reset-password.js";
+import { rolesCommand } from "./roles.js";
 import { serveCommand } from "./serve.js";
 import { sessionsCommand } from "./sessions.js";
 import { webhooksCommand } from "./webhooks.js";
@@ -36,7 +37,7 @@ export function createProgram(io: CliIO): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, webhooksCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, webhooksCommand, rolesCommand]) {
     program.addCommand(make(io));
   }
   for (const cmd of backupCommands(io)) program.addCommand(cmd);

@@ -7,8 +7,9 @@ import { askYes, CliError, type CliIO } from "./io.js";
 import { describeUser as describe, resolveUserRef as mustFind } from "./user-ref.js";
 import { addTransferCommands } from "./users-transfer.js";
 import { addMfaCommands } from "./users-mfa.js";
+import { addUserRoleAndMetadataCommands } from "./roles.js";
 
-/** `authsvc users list | show | delete | verify | link | unlink | mfa reset`. */
+/** `authsvc users list | show | delete | verify | link | unlink | mfa reset | roles | metadata`. */
 export function usersCommand(io: CliIO): Command {
   const users = new Command("users").description("list, inspect, delete and verify users");
   const sub = (name: string, desc: string) => addAdminSubcommand(users, name, desc);
@@ -70,5 +71,6 @@ export function usersCommand(io: CliIO): Command {
     }));
   addTransferCommands(users, io);
   addMfaCommands(users, io);
+  addUserRoleAndMetadataCommands(users, io);
   return users;
 }

@@ -17,6 +17,9 @@ export const mailActions: Record<MailKind, string> = {
   mfa_recovery_code_used: "mfa-recovery-code-used",
   mfa_reset: "mfa-reset",
   webauthn_recovery: "recover-passkey",
+  email_change: "change-email",
+  email_changed: "email-changed",
+  account_deletion: "account-deletion",
 };
 
 /**
@@ -61,7 +64,7 @@ export function notifyOutbox(ctx: CoreContext): void {
  * A website link with a token, as the SuperTokens frontends expect it (FDI notes §7.3, §8.2). With
  * hosted pages on, the pages live at this server's public URL, so the links point there.
  */
-export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "second-factor" | "webauthn/recover" | "", token?: string): string {
+export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "second-factor" | "webauthn/recover" | "account" | "", token?: string): string {
   const origin = ctx.config.hostedPages ? ctx.config.publicUrl : ctx.config.websiteUrl;
   const base = `${origin}${ctx.config.websiteBasePath}${page ? `/${page}` : ""}`;
   return token === undefined ? base : `${base}?token=${encodeURIComponent(token)}&tenantId=public`;

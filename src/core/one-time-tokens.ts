@@ -10,10 +10,13 @@ import { queueMail, websiteLink } from "./mail-queue.js";
 export type TokenPurpose = tokens.TokenPurpose;
 
 /** The website page each token's link opens (FDI notes §7.3, §8.2). */
-const pages = { email_verification: "verify-email", password_reset: "reset-password", webauthn_recovery: "webauthn/recover" } as const;
+const pages = { email_verification: "verify-email", password_reset: "reset-password", webauthn_recovery: "webauthn/recover", email_change: "account" } as const;
 
-/** How long each purpose's token lives (the settings of the same names). */
-const lifetimes = { email_verification: "emailVerificationTokenLifetimeMs", password_reset: "passwordResetTokenLifetimeMs", webauthn_recovery: "webauthnRecoveryTokenLifetimeMs" } as const;
+/** How long each purpose's token lives (the settings of the same names); a new address is confirmed like a verification. */
+const lifetimes = {
+  email_verification: "emailVerificationTokenLifetimeMs", password_reset: "passwordResetTokenLifetimeMs",
+  webauthn_recovery: "webauthnRecoveryTokenLifetimeMs", email_change: "emailVerificationTokenLifetimeMs",
+} as const;
 
 /** What stands in for a token in anything kept beyond the mail itself. */
 export const REDACTED_TOKEN = "REDACTED";

@@ -1,6 +1,7 @@
 import * as repo from "../store/purge.js";
 import type { CoreContext } from "./context.js";
 import { purgeExpiredLimits } from "./limits-admin.js";
+import { runEvery } from "../util/run-every.js";
 
 /** How long an ended (revoked or expired) session is kept for admins and audits before it goes. */
 export const ENDED_SESSION_KEEP_MS = 7 * 86_400_000;
@@ -50,16 +51,9 @@ export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number
  * Returns a stop function that waits for a run in progress.
  */
 export function schedulePurge(ctx: CoreContext, everyMs = 3_600_000): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = purgeDeadData(ctx)
-      .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens + r.rateLimits + r.passwordlessCodes + r.webauthnOptions > 0) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
-      .catch((err) => ctx.logger.warn("purge failed", { err }))
-      .finally(() => { running = undefined; });
-  }, everyMs);
-  timer.unref();
-  return async () => { clearInterval(timer); await running; };
+  return runEvery(everyMs, () => purgeDeadData(ctx)
+    .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens + r.rateLimits + r.passwordlessCodes + r.webauthnOptions > 0) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
+    .catch((err) => ctx.logger.warn("purge failed", { err })));
 }
 
 /** Runs list → delete until a batch comes back short; yields between batches. */

@@ -26,9 +26,10 @@ const REFRESH_TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
 /**
  * Starts a session for a user: a session row, a refresh token (stored hashed) and an access token.
- * `factor`: how the sign-in was proven (the claim providers see it, e.g. for `st-mfa`).
+ * `factor`: how the sign-in was proven (the claim providers see it, e.g. for `st-mfa`); `client`:
+ * where it came from (IP, User-Agent), kept for the user's own list of sessions ("My account").
  */
-export async function createSession(ctx: CoreContext, userId: string, opts: { factor?: FactorId } = {}): Promise<SessionTokens> {
+export async function createSession(ctx: CoreContext, userId: string, opts: { factor?: FactorId; client?: { ip?: string; userAgent?: string } } = {}): Promise<SessionTokens> {
   const now = ctx.clock.now();
   const handle = createId();
   const refreshToken = createSecretToken();
@@ -41,7 +42,7 @@ export async function createSession(ctx: CoreContext, userId: string, opts: { fa
     // The cap on live sessions per user: room is made for the new one by revoking the oldest.
     const capped = await repo.revokeSessionsBeyond(tx, userId, ctx.config.sessionsPerUser - 1, now, "session_cap");
     if (capped > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: person, data: { count: capped, reason: "session_cap" } });
-    await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null });
+    await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null, client_ip: opts.client?.ip?.slice(0, 64) || null, user_agent: opts.client?.userAgent?.slice(0, 300) || null });
     await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
     await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
     const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle, firstFactor: opts.factor }, now);

@@ -14,6 +14,7 @@ import { passwordlessRoutes } from "../methods/passwordless/routes.js";
 import { totpRoutes } from "../methods/totp/routes.js";
 import { mfaInfo } from "./handlers/mfa-info.js";
 import { webauthnRoutes } from "../methods/webauthn/routes.js";
+import { accountRoutes } from "../account/routes.js";
 import { refresh } from "./handlers/refresh.js";
 import { signOut } from "./handlers/signout.js";
 
@@ -63,4 +64,5 @@ export const routes: readonly Route[] = [
   ...passwordlessRoutes,
   ...totpRoutes,
   ...webauthnRoutes,
+  ...accountRoutes,
 ];

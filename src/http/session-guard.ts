@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
 import { readHeader } from "./headers.js";
+import { clientAddress } from "./limit-guard.js";
 import { parseAccessTokenHeader, type AccessTokenPayload } from "../core/access-tokens.js";
 import { isCachedAccessToken, verifyAccessTokenCached } from "../core/verified-tokens.js";
 import { AuthError } from "../core/errors.js";
@@ -98,7 +99,7 @@ export async function requireSession(event: H3Event, deps: HttpDeps, opts: Sessi
  */
 export async function createSessionResponse(event: H3Event, deps: HttpDeps, userId: string, factor: FactorId): Promise<Record<string, unknown>> {
   const mode = selectCreationMode(event, deps.ctx.config);
-  const tokens = await createSession(deps.ctx, userId, { factor });
+  const tokens = await createSession(deps.ctx, userId, { factor, client: { ip: clientAddress(event, deps.ctx.config), userAgent: readHeader(event, "user-agent") } });
   // Switching away from cookies: old session cookies would shadow the new tokens, so expire them.
   if (mode !== "cookie" && readCookieValues(event, ACCESS_COOKIE).length > 0) clearTokens(event, deps.ctx.config, "cookie");
   return attachTokens(event, deps.ctx.config, mode, tokens, deps.ctx.clock.now());

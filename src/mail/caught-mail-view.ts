@@ -1,8 +1,9 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "mfa-recovery-code-used" | "mfa-reset" | "recover-passkey" | "other";
+export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "mfa-recovery-code-used" | "mfa-reset" | "recover-passkey"
+  | "change-email" | "email-changed" | "account-deletion" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "recover-passkey", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "recover-passkey", "change-email", "email-changed", "account-deletion", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
@@ -13,6 +14,9 @@ export const caughtActionLabels: Record<CaughtAction, string> = {
   "mfa-recovery-code-used": "Recovery code used",
   "mfa-reset": "Second factor removed",
   "recover-passkey": "Recover passkey",
+  "change-email": "Confirm new email",
+  "email-changed": "Email changed",
+  "account-deletion": "Account deletion",
   other: "Other",
 };
 

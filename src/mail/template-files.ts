@@ -14,6 +14,9 @@ export const templateFileStems: Record<MailKind, string> = {
   mfa_recovery_code_used: "mfa-recovery-code-used",
   mfa_reset: "mfa-reset",
   webauthn_recovery: "webauthn-recovery",
+  email_change: "email-change",
+  email_changed: "email-changed",
+  account_deletion: "account-deletion",
 };
 
 /**

@@ -8,8 +8,12 @@ import { describeDurationInWords } from "../util/duration.js";
 import { renderMailLayout } from "./html-layout.js";
 import { passwordlessTemplates, type PasswordlessMailKind } from "./passwordless-templates.js";
 
-export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind | "mfa_recovery_code_used" | "mfa_reset" | "webauthn_recovery";
-export const mailKinds: readonly MailKind[] = ["email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link", "mfa_recovery_code_used", "mfa_reset", "webauthn_recovery"];
+export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind | "mfa_recovery_code_used" | "mfa_reset" | "webauthn_recovery"
+  | "email_change" | "email_changed" | "account_deletion";
+export const mailKinds: readonly MailKind[] = [
+  "email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link",
+  "mfa_recovery_code_used", "mfa_reset", "webauthn_recovery", "email_change", "email_changed", "account_deletion",
+];
 
 export interface MailVars {
   /** The recipient's canonical address. */
@@ -104,6 +108,37 @@ const defaults: Record<MailKind, Required<TemplateOverride>> = {
       intro: ["Hello,", "someone (hopefully you) asked to recover the account <strong>{{email}}</strong>, which signs in with a passkey."],
       button: "Create a new passkey",
       outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. Your other passkeys keep working. If you did not ask for this, ignore this mail."],
+    }),
+  },
+  // Self-service account (src/account/): a new address confirmed, the old one told, a deletion's grace.
+  email_change: {
+    subject: "Confirm your new email address",
+    text: "Hello,\n\nsomeone (hopefully you) asked to use {{email}} as the address of their account. Confirm it by opening this link:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, ignore this mail: nothing changes.\n",
+    html: renderMailLayout({
+      title: "Confirm your new email address",
+      intro: ["Hello,", "someone (hopefully you) asked to use <strong>{{email}}</strong> as the address of their account."],
+      button: "Confirm my new address",
+      outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, ignore this mail: nothing changes."],
+    }),
+  },
+  email_changed: {
+    subject: "Your email address was changed",
+    text: "Hello,\n\nthe account that used {{email}} now signs in with another address; this address no longer reaches it.\n\nIf this was not you, contact support at once and reset your password:\n\n{{link}}\n",
+    html: renderMailLayout({
+      title: "Your email address was changed",
+      intro: ["Hello,", "the account that used <strong>{{email}}</strong> now signs in with another address; this address no longer reaches it.", "If this was not you, contact support at once and reset your password."],
+      button: "Reset my password",
+      outro: ["If it was you, there is nothing to do."],
+    }),
+  },
+  account_deletion: {
+    subject: "Your account will be deleted",
+    text: "Hello,\n\nthe account {{email}} was signed out everywhere and will be deleted for good at {{expiresAt}}.\n\nTo keep it, open this link before then:\n\n{{link}}\n",
+    html: renderMailLayout({
+      title: "Your account will be deleted",
+      intro: ["Hello,", "the account <strong>{{email}}</strong> was signed out everywhere and will be deleted for good at {{expiresAt}}."],
+      button: "Keep my account",
+      outro: ["If you meant to delete it, there is nothing to do."],
     }),
   },
 };

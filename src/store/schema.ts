@@ -68,7 +68,8 @@ export interface VerifiedEmailsTable {
 /** One-time tokens (email verification, password reset): only the SHA-256 of the token is kept. */
 export interface OneTimeTokensTable {
   token_hash: string;
-  purpose: "email_verification" | "password_reset" | "webauthn_recovery";
+  /** email_change: `email` is the new address, confirmed by the mail sent to it (src/account/). */
+  purpose: "email_verification" | "password_reset" | "webauthn_recovery" | "email_change";
   user_id: string;
   email: string;
   created_at: number;
@@ -84,6 +85,9 @@ export interface SessionsTable {
   last_refreshed_at: number | null;
   revoked_at: number | null;
   revoke_reason: string | null;
+  /** Where the session was started (client IP as limit-guard sees it, User-Agent), for "My account". */
+  client_ip: Generated<string | null>;
+  user_agent: Generated<string | null>;
 }
 
 /** Every refresh token ever issued for a session (its family), hashed; rotation marks `rotated_at`. */
@@ -247,6 +251,15 @@ export interface WebauthnOptionsTable {
   created_at: number;
   expires_at: number;
 }
+/** A role: a name and (in role_permissions) its permissions (src/roles/). */
+export interface RolesTable { name: string; created_at: number }
+export interface RolePermissionsTable { role: string; permission: string }
+/** A role given to a person (the token's `sub`). */
+export interface UserRolesTable { user_id: string; role: string; created_at: number }
+/** The app's JSON object for a person (src/metadata/). */
+export interface UserMetadataTable { user_id: string; data: string; updated_at: number }
+/** A self-service deletion waiting for its grace period to pass (src/account/). */
+export interface AccountDeletionsTable { user_id: string; requested_at: number; delete_at: number; cancel_token_hash: string }
 
 export interface DB {
   users: UsersTable;
@@ -273,4 +286,9 @@ export interface DB {
   webauthn_accounts: WebauthnAccountsTable;
   webauthn_credentials: WebauthnCredentialsTable;
   webauthn_options: WebauthnOptionsTable;
+  roles: RolesTable;
+  role_permissions: RolePermissionsTable;
+  user_roles: UserRolesTable;
+  user_metadata: UserMetadataTable;
+  account_deletions: AccountDeletionsTable;
 }

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely, type Selectable } from "kysely";
+import { PostgresAdapter, sql, type Insertable, type Kysely, type Selectable } from "kysely";
 import type { DB, RefreshTokensTable, SessionsTable } from "./schema.js";
 import { prepareQuery } from "./prepared.js";
 import { batchReads } from "./read-batch.js";
@@ -31,7 +31,7 @@ export async function revokeSessionsBeyond(db: Kysely<DB>, userId: string, keep:
   return excess.length;
 }
 
-export async function insertSession(db: Kysely<DB>, row: SessionRow): Promise<void> {
+export async function insertSession(db: Kysely<DB>, row: Insertable<SessionsTable>): Promise<void> {
   await db.insertInto("sessions").values(row).execute();
 }
 

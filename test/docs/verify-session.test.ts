@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generateCode } from "../../src/methods/totp/secrets.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
 import { backends } from "../helpers/backends.js";
 import { readBlocks } from "../helpers/readme-blocks.js";
 import { freePort, startServe } from "../helpers/serve-process.js";
@@ -74,6 +75,22 @@ describe.each(backends)("verifying sessions in the app's backend on $name", (bac
     const json = (await res.json()) as { user: { id: string }; accessToken: string };
     return { userId: json.user.id, access: json.accessToken };
   }
+
+  it("carries the user's roles and permissions after a refresh, and requirePermission checks one (Node and Python)", async () => {
+    const res = await postJson(`${base}/auth/signup`, credentials("roles@example.com"), { "authsvc-auth-mode": "body" });
+    const json = (await res.json()) as { user: { id: string }; refreshToken: string };
+    const env = { AUTHSVC_DATABASE: db!.url };
+    expect((await runCli(["roles", "create", "editor", "posts:write"], { env })).code).toBe(0);
+    expect((await runCli(["users", "roles", json.user.id, "--add", "editor"], { env })).code).toBe(0);
+    const r = await fetch(`${base}/auth/session/refresh`, { method: "POST", headers: { authorization: `Bearer ${json.refreshToken}`, rid: "session", "authsvc-auth-mode": "body" } });
+    const access = ((await r.json()) as { accessToken: string }).accessToken;
+    const s = await verifySession(access) as Awaited<ReturnType<typeof verifySession>> & { roles: string[]; permissions: string[] };
+    expect(s).toMatchObject({ userId: json.user.id, roles: ["editor"], permissions: ["posts:write"] });
+    const { requirePermission } = (await import(`${EXAMPLE}?${backend.name}`)) as { requirePermission(s: unknown, p: string): void };
+    expect(() => requirePermission(s, "posts:write")).not.toThrow();
+    expect(() => requirePermission(s, "posts:delete")).toThrow("missing permission posts:delete");
+    if (python) expect(JSON.parse((await runPython(access, { AUTHSVC_URL: base })).stdout)).toMatchObject({ roles: ["editor"], permissions: ["posts:write"] });
+  });
 
   it("accepts a real access token and returns the user, session handle and st-ev", async () => {
     const { userId, access } = await signUp("backend@example.com");

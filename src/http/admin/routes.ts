@@ -5,6 +5,8 @@ import { linkUsersHandler, unlinkUserHandler } from "./links.js";
 import { resetMfaHandler } from "./mfa.js";
 import { removeUserPasskey, userPasskeys } from "./passkeys.js";
 import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
+import { roleAdminRoutes } from "../../roles/admin.js";
+import { metadataAdminRoutes } from "../../metadata/admin.js";
 import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
 
 export const ADMIN_PREFIX = "/admin/v1";
@@ -36,4 +38,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: "GET", path: "/users/:id/passkeys", handler: userPasskeys },
   { method: "DELETE", path: "/users/:id/passkeys/:credentialId", handler: removeUserPasskey },
   ...webhookAdminRoutes,
+  ...roleAdminRoutes,
+  ...metadataAdminRoutes,
 ];

@@ -48,8 +48,8 @@ function op(operationId: string, summary: string, rest: Json): Json {
   return { operationId, tags, summary, security, ...rest };
 }
 
-/** The admin API's building blocks, for the rooms that describe admin routes of their own (src/webhooks/openapi.ts). */
-export const adminOpenApi = { op, errorsFor, bodyErrors, object, body, param, query };
+/** The admin API's building blocks, for the rooms that describe admin routes of their own (src/webhooks, src/roles, src/metadata). */
+export const adminOpenApi = { op, errorsFor, bodyErrors, object, body, param, query, userId };
 
 const user = sharedSchemas.User as { required: string[]; properties: Record<string, Json> };
 

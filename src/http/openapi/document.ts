@@ -1,6 +1,9 @@
 import type { Config } from "../../config.js";
 import { sharedSchemas } from "./components.js";
 import { adminArea } from "./admin.js";
+import { rolesAdminArea } from "../../roles/openapi.js";
+import { metadataAdminArea } from "../../metadata/openapi.js";
+import { accountArea } from "../../account/openapi.js";
 import { emailPasswordArea } from "../../methods/email-password/openapi.js";
 import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
@@ -8,13 +11,15 @@ import { thirdPartyArea } from "../../methods/third-party/openapi.js";
 import { passwordlessArea } from "../../methods/passwordless/openapi.js";
 import { mfaArea } from "../../methods/totp/openapi.js";
 import { webauthnArea } from "../../methods/webauthn/openapi.js";
-import type { Json, OpenApiArea } from "./types.js";
 import { webhooksAdminArea } from "../../webhooks/openapi.js";
+import type { Json, OpenApiArea } from "./types.js";
 
 /** The public API, area by area. */
-export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, passwordlessArea, webauthnArea, mfaArea, keysArea, healthArea];
+export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, passwordlessArea, webauthnArea, mfaArea, keysArea, healthArea, accountArea];
+/** The admin API, area by area (each behind the admin key). */
+export const adminAreas: readonly OpenApiArea[] = [adminArea, rolesAdminArea, metadataAdminArea, webhooksAdminArea];
 /** Everything a server can answer: the public API and the admin API. */
-export const allAreas: readonly OpenApiArea[] = [...publicAreas, adminArea, webhooksAdminArea];
+export const allAreas: readonly OpenApiArea[] = [...publicAreas, ...adminAreas];
 
 /**
  * What this configuration serves: the admin API only when it is on (AUTHSVC_ADMIN_API_KEY set).

@@ -19,6 +19,7 @@ import tokenJs from "./assets/token.js?raw";
 import verifyEmailJs from "./assets/verify-email.js?raw";
 import mfaJs from "./assets/mfa.js?raw";
 import secondFactorJs from "./assets/second-factor.js?raw";
+import accountJs from "../../account/account-page.js?raw";
 
 interface Asset { body: Buffer; type: string; etag: string }
 
@@ -31,6 +32,7 @@ const assets = new Map<string, Asset>(Object.entries({
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
   "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs,
   "mfa.js": mfaJs, "second-factor.js": secondFactorJs,
+  "account.js": accountJs,
 }).map(([name, text]) => {
   const body = Buffer.from(text, "utf8");
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;

@@ -5,6 +5,7 @@ import { serveAsset } from "./assets.js";
 import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
+import { accountPage } from "../../account/page.js";
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
 import { signInCodePage, signInLinkPage } from "./passwordless-pages.js";
 import { mfaPage, secondFactorPage } from "./mfa-pages.js";
@@ -37,6 +38,7 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/second-factor`, handler: secondFactorPage },
       { method: "GET", path: `${b}/passkeys`, handler: passkeysPage },
       { method: "GET", path: `${b}/webauthn/recover`, handler: passkeyRecoverPage },
+      { method: "GET", path: `${b}/account`, handler: accountPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
     if (config.passwordlessFlowType !== "off") {

@@ -9,6 +9,7 @@ import * as m006 from "./006-passwordless.js";
 import * as m007 from "./007-mfa.js";
 import * as m008 from "./008-webauthn.js";
 import * as m009 from "./009-webhooks.js";
+import * as m010 from "./010-roles-metadata.js";
 
 export interface Migration {
   name: string;
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   { name: "007-mfa", up: m007.up },
   { name: "008-webauthn", up: m008.up },
   { name: "009-webhooks", up: m009.up },
+  { name: "010-roles-metadata", up: m010.up },
 ];

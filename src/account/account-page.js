@@ -1,0 +1,107 @@
+// "My account" (src/account/page.ts). Signed in: sessions, password, email, deletion, each a POST
+// to /account/... with the session (refreshed once on a 401). Opened from a mail (a token taken out
+// of the address bar by token.js): confirms an email change, or keeps an account (?action=cancel-deletion).
+import { call, callWithSession, checkRequired, describeStatus, say, setBusy, showFieldErrors, showView } from "./api.js";
+
+const token = window.authsvcToken;
+const action = new URLSearchParams(window.location.search).get("action");
+
+function describe(s) {
+  const when = new Date(s.lastUsedAt).toLocaleString();
+  const where = [s.userAgent || "Unknown device", s.ip ? `from ${s.ip}` : ""].filter(Boolean).join(" ");
+  return `${where}, last used ${when}${s.current ? " (this device)" : ""}`;
+}
+
+async function loadSessions() {
+  const r = await callWithSession("GET", "/account/sessions", undefined, "session");
+  if (r.status === 401) return false;
+  if (r.status !== 200) { say("form-error", r.message); return true; }
+  const list = document.getElementById("sessions");
+  list.replaceChildren(...r.json.sessions.map((s) => {
+    const li = document.createElement("li");
+    li.dataset.sessionHandle = s.sessionHandle;
+    const text = document.createElement("span");
+    text.textContent = describe(s);
+    li.append(text);
+    if (!s.current) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "secondary revoke";
+      b.textContent = "Sign out";
+      b.addEventListener("click", () => revoke({ sessionHandle: s.sessionHandle }));
+      li.append(" ", b);
+    }
+    return li;
+  }));
+  return true;
+}
+
+async function revoke(what) {
+  const r = await callWithSession("POST", "/account/sessions/revoke", what, "session");
+  if (r.status !== 200) return say("sessions-status", r.message);
+  say("sessions-status", r.json.revoked === 1 ? "Signed out 1 session." : `Signed out ${r.json.revoked} sessions.`);
+  await loadSessions();
+}
+
+/** A form's submit: required fields, busy while in flight, then `done` with the answer. */
+function onSubmit(id, errorId, send, done) {
+  const form = document.getElementById(id);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    say(errorId, "");
+    if (showFieldErrors(form, checkRequired(form))) return;
+    setBusy(form, true);
+    const r = await send();
+    setBusy(form, false);
+    if (r.status !== 200) return say(errorId, r.message);
+    done(r.json, form);
+  });
+}
+
+const value = (id) => document.getElementById(id).value;
+
+onSubmit("password-form", "password-error", () => callWithSession("POST", "/account/password", { currentPassword: value("current-password"), newPassword: value("new-password") }, "session"), (json, form) => {
+  if (json.status === "FIELD_ERROR") return void showFieldErrors(form, json.formFields.map((f) => ({ ...f, id: "new-password" })));
+  if (json.status !== "OK") return say("password-error", json.status === "NO_PASSWORD_LOGIN" ? "Your account signs in without a password." : describeStatus(json).replace("email or the ", ""));
+  form.reset();
+  say("password-status", "Your password was changed. Your other sessions were signed out.");
+  void loadSessions();
+});
+
+onSubmit("email-form", "email-error", () => callWithSession("POST", "/account/email", { email: value("new-email").trim(), password: value("email-password") }, "session"), (json, form) => {
+  if (json.status === "FIELD_ERROR") return void showFieldErrors(form, json.formFields.map((f) => ({ ...f, id: "new-email" })));
+  if (json.status !== "OK") return say("email-error", json.status === "NO_PASSWORD_LOGIN" ? "Your address comes from the provider you sign in with." : "The password is not correct.");
+  const to = value("new-email").trim();
+  form.reset();
+  say("email-status", `We sent a link to ${to}. Open it to confirm your new address.`);
+});
+
+document.getElementById("delete-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  say("delete-error", "");
+  const password = value("delete-password");
+  const r = await callWithSession("POST", "/account/delete", password ? { password } : {}, "session");
+  if (r.status !== 200) return say("delete-error", r.message);
+  if (r.json.status === "WRONG_CREDENTIALS_ERROR") return say("delete-error", "The password is not correct.");
+  if (r.json.status === "REAUTHENTICATION_REQUIRED") return say("delete-error", "Please sign out, sign in again, and then delete your account within 10 minutes.");
+  document.getElementById("delete-at").textContent = r.json.deleted ? "now" : new Date(r.json.deleteAt).toLocaleString();
+  showView("view-deleted");
+});
+
+document.getElementById("revoke-others").addEventListener("click", () => revoke({ others: true }));
+
+async function useToken() {
+  const cancel = action === "cancel-deletion";
+  const r = await call("POST", cancel ? "/account/delete/cancel" : "/account/email/confirm", { token }, "session");
+  if (r.status === 200 && r.json.status === "OK") {
+    document.getElementById("token-done-text").textContent = cancel ? "Your account is kept. Sign in again to use it." : `Your email address is now ${r.json.email}.`;
+    return showView("view-token-done");
+  }
+  if (r.status === 200 && r.json.status === "EMAIL_ALREADY_USED_ERROR") document.getElementById("token-invalid-text").textContent = "Another account uses this address now, so it could not become yours.";
+  else if (r.status !== 200) document.getElementById("token-invalid-text").textContent = r.message;
+  showView("view-token-invalid");
+}
+
+if (token) await useToken();
+else if (await loadSessions()) showView("view-account");
+else showView("view-signed-out");

@@ -1,0 +1,80 @@
+import type { CoreContext } from "../core/context.js";
+import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
+import { deleteUser } from "../core/users.js";
+import { badInput } from "../core/errors.js";
+import { insertEvent } from "../store/events.js";
+import { findUserById } from "../store/users.js";
+import { createSecretToken, hashToken } from "../util/random.js";
+import { runEvery } from "../util/run-every.js";
+import { findMembers, reauthenticate, type AccountSubject } from "./reauth.js";
+import * as store from "./store.js";
+
+export type DeletionResult =
+  | { status: "OK"; deleted: true }
+  | { status: "OK"; deleted: false; deleteAt: number }
+  | { status: "WRONG_CREDENTIALS_ERROR" }
+  | { status: "REAUTHENTICATION_REQUIRED" };
+
+/** The link in the grace mail that keeps the account (the account page reads `action` and `token`). */
+export function cancelDeletionLink(ctx: CoreContext, token: string): string {
+  return `${websiteLink(ctx, "account")}?action=cancel-deletion&token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * The signed-in person deletes their account, after re-authenticating (reauth.ts). With a grace
+ * period (config.accountDeletionGraceMs, default 7 days), in one transaction: the deletion is
+ * scheduled, every session of the person is revoked (this one too), `user.deletion_scheduled`, and
+ * the grace mail with a link that cancels it; deleteDueAccounts deletes for good once it passes
+ * (`user.deleted`). With no grace the person is deleted at once (`user.deleted`).
+ */
+export async function requestDeletion(ctx: CoreContext, s: AccountSubject, password: unknown): Promise<DeletionResult> {
+  const proof = await reauthenticate(ctx, s, password);
+  if (proof === "wrong") return { status: "WRONG_CREDENTIALS_ERROR" };
+  if (proof === "required") return { status: "REAUTHENTICATION_REQUIRED" };
+  if (ctx.config.accountDeletionGraceMs === 0) {
+    await deleteUser(ctx, s.personId, "account");
+    return { status: "OK", deleted: true };
+  }
+  const now = ctx.clock.now();
+  const deleteAt = now + ctx.config.accountDeletionGraceMs;
+  const token = createSecretToken();
+  await ctx.store.writeTx(async (tx) => {
+    const found = await findMembers(tx, s.userId);
+    const person = found && (await findUserById(tx, found.personId));
+    if (!found || !person) return;
+    await store.upsertDeletion(tx, { user_id: found.personId, requested_at: now, delete_at: deleteAt, cancel_token_hash: hashToken(token) });
+    const revoked = await store.revokeSessionsExcept(tx, found.members, undefined, now, "account_deletion");
+    await insertEvent(tx, { at: now, type: "user.deletion_scheduled", userId: found.personId, data: { deleteAt, revokedSessions: revoked, source: "account" } });
+    await queueMail(tx, ctx, { kind: "account_deletion", to: person.email, vars: { link: cancelDeletionLink(ctx, token), expiresAt: deleteAt } });
+  });
+  notifyOutbox(ctx);
+  return { status: "OK", deleted: false, deleteAt };
+}
+
+/** Keeps an account whose deletion was scheduled: the token from the grace mail. */
+export async function cancelDeletion(ctx: CoreContext, token: unknown): Promise<{ status: "OK" } | { status: "DELETION_CANCEL_INVALID_TOKEN_ERROR" }> {
+  if (typeof token !== "string") throw badInput("token is required and must be a string");
+  const now = ctx.clock.now();
+  return ctx.store.writeTx(async (tx) => {
+    const personId = await store.takeDeletion(tx, hashToken(token));
+    if (personId === undefined) return { status: "DELETION_CANCEL_INVALID_TOKEN_ERROR" as const };
+    await insertEvent(tx, { at: now, type: "user.deletion_cancelled", userId: personId, data: { source: "account" } });
+    return { status: "OK" as const };
+  });
+}
+
+/** Deletes the people whose grace period has passed (each in its own transaction); returns how many. */
+export async function deleteDueAccounts(ctx: CoreContext, limit = 100): Promise<number> {
+  let n = 0;
+  for (const id of await store.listDueDeletions(ctx.store.db, ctx.clock.now(), limit)) {
+    if (await deleteUser(ctx, id, "account-deletion")) n++;
+  }
+  return n;
+}
+
+/** Runs deleteDueAccounts every `everyMs` (unref'd; one run at a time). Returns a stop function. */
+export function scheduleAccountDeletions(ctx: CoreContext, everyMs = 60_000): () => Promise<void> {
+  return runEvery(everyMs, () => deleteDueAccounts(ctx)
+    .then((n) => { if (n > 0) ctx.logger.info("deleted accounts whose grace period passed", { count: n }); })
+    .catch((err) => ctx.logger.warn("account deletion failed", { err })));
+}

@@ -1,0 +1,78 @@
+import { defineEventHandler, setResponseHeader, type H3Event } from "h3";
+import { badInput } from "../../core/errors.js";
+import { readJsonBody } from "../../http/body.js";
+import type { HttpDeps } from "../../http/deps.js";
+import { requireSession } from "../../http/session-guard.js";
+import { clearTokens } from "../../http/session-transport.js";
+import { cancelDeletion, requestDeletion } from "../deletion.js";
+import { confirmEmailChange, requestEmailChange } from "../email.js";
+import { changePassword } from "../password.js";
+import { requireString, type AccountSubject } from "../reauth.js";
+import { listMySessions, revokeMySessions } from "../sessions.js";
+
+/** The signed-in person (the session row is checked: a revoked session cannot act). */
+async function subject(event: H3Event, deps: HttpDeps) {
+  const s = await requireSession(event, deps, { checkDatabase: true });
+  const who: AccountSubject = { userId: s.userId, personId: s.primaryUserId, sessionHandle: s.sessionHandle };
+  return { s, who };
+}
+
+/** GET /account/sessions: my live sessions with where they started and when they were last used. */
+export const mySessions = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const { who } = await subject(event, deps);
+    setResponseHeader(event, "cache-control", "no-store");
+    return { status: "OK", sessions: await listMySessions(deps.ctx, who) };
+  });
+
+/** POST /account/sessions/revoke {sessionHandle} | {others: true}: ends one of mine, or all but this one. */
+export const revokeSessions = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const { who } = await subject(event, deps);
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    if (body.others === true) return { status: "OK", revoked: await revokeMySessions(deps.ctx, who, { others: true }) };
+    if (typeof body.sessionHandle !== "string" || body.sessionHandle.length > 200) throw badInput("give sessionHandle (a string) or others: true");
+    return { status: "OK", revoked: await revokeMySessions(deps.ctx, who, { sessionHandle: body.sessionHandle }) };
+  });
+
+/** POST /account/password {currentPassword, newPassword}. */
+export const changeMyPassword = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const { who } = await subject(event, deps);
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    return changePassword(deps.ctx, who, requireString(body, "currentPassword"), requireString(body, "newPassword"));
+  });
+
+/** POST /account/email {email, password}: mails a confirmation link to the new address. */
+export const changeMyEmail = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const { who } = await subject(event, deps);
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    return requestEmailChange(deps.ctx, who, requireString(body, "email"), requireString(body, "password"));
+  });
+
+/** POST /account/email/confirm {token}: the link from that mail (no session needed). */
+export const confirmMyEmail = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    setResponseHeader(event, "cache-control", "no-store");
+    return confirmEmailChange(deps.ctx, body.token);
+  });
+
+/** POST /account/delete {password?}: re-authenticates, then schedules the deletion (or deletes). */
+export const deleteMyAccount = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const { s, who } = await subject(event, deps);
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    const r = await requestDeletion(deps.ctx, who, body.password);
+    // Every session of the person ended with it, this one included.
+    if (r.status === "OK") clearTokens(event, deps.ctx.config, s.mode);
+    return r;
+  });
+
+/** POST /account/delete/cancel {token}: the link from the grace mail keeps the account. */
+export const cancelMyDeletion = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    return cancelDeletion(deps.ctx, body.token);
+  });

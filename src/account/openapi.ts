@@ -1,0 +1,89 @@
+import { body, bodyErrors, errorsFor, json, ref, statusOnly } from "../http/openapi/components.js";
+import { apiArea, type Json } from "../http/openapi/types.js";
+
+const withSession = [{ AccessToken: [] }, { AccessCookie: [] }];
+const tags = ["account"];
+const strings = (...names: string[]): Json => ({ type: "object", required: names, properties: Object.fromEntries(names.map((n) => [n, { type: "string" }])) });
+const fieldError = statusOnly("FIELD_ERROR", { formFields: { type: "array", items: { type: "object", required: ["id", "error"], properties: { id: { type: "string" }, error: { type: "string" } } } } }, ["formFields"]);
+
+/** The self-service account (src/account/): endpoints of ours, not part of the SuperTokens FDI. */
+export const accountArea = apiArea("account", "Self-service account (\"My account\"): change password or email, list and revoke my sessions, delete my account. authsvc's own endpoints, not the FDI's", {
+  "/account/sessions": {
+    get: {
+      operationId: "listMySessions", tags, summary: "My live sessions (every login method of mine), newest first", security: withSession,
+      responses: { 200: json("the sessions", statusOnly("OK", { sessions: { type: "array", items: ref("MySession") } }, ["sessions"])), ...errorsFor(401) },
+    },
+  },
+  "/account/sessions/revoke": {
+    post: {
+      operationId: "revokeMySessions", tags, summary: "End one of my sessions ({sessionHandle}) or all but this one ({others: true}); someone else's handle revokes nothing", security: withSession,
+      requestBody: body({ type: "object", properties: { sessionHandle: { type: "string" }, others: { const: true } } }),
+      responses: { 200: json("how many ended", statusOnly("OK", { revoked: { type: "integer", minimum: 0 } }, ["revoked"])), ...bodyErrors(401) },
+    },
+  },
+  "/account/password": {
+    post: {
+      operationId: "changeMyPassword", tags, summary: "Change my password with the current one; my other sessions are revoked and a notice is mailed", security: withSession,
+      requestBody: body(strings("currentPassword", "newPassword")),
+      responses: {
+        200: json("OK, WRONG_CREDENTIALS_ERROR (current password), FIELD_ERROR (newPassword outside policy) or NO_PASSWORD_LOGIN",
+          { oneOf: [statusOnly("OK", { revokedSessions: { type: "integer", minimum: 0 } }, ["revokedSessions"]), statusOnly("WRONG_CREDENTIALS_ERROR"), fieldError, statusOnly("NO_PASSWORD_LOGIN")] }),
+        ...bodyErrors(401),
+      },
+    },
+  },
+  "/account/email": {
+    post: {
+      operationId: "changeMyEmail", tags, summary: "Ask to change my address (with my password): a confirmation link goes to the new address. OK also when the address is someone else's (then no mail: no enumeration)", security: withSession,
+      requestBody: body(strings("email", "password")),
+      responses: {
+        200: json("OK, WRONG_CREDENTIALS_ERROR, FIELD_ERROR (invalid or unchanged address) or NO_PASSWORD_LOGIN (a third-party login's address is the provider's)",
+          { oneOf: [statusOnly("OK"), statusOnly("WRONG_CREDENTIALS_ERROR"), fieldError, statusOnly("NO_PASSWORD_LOGIN")] }),
+        ...bodyErrors(401),
+      },
+    },
+  },
+  "/account/email/confirm": {
+    post: {
+      operationId: "confirmMyEmail", tags, summary: "Complete an address change with the mailed token (no session needed); the old address gets a notice",
+      requestBody: body(strings("token")),
+      responses: {
+        200: json("OK with the new address, EMAIL_CHANGE_INVALID_TOKEN_ERROR, or EMAIL_ALREADY_USED_ERROR (someone else has it now; nothing changed)",
+          { oneOf: [statusOnly("OK", { email: { type: "string" } }, ["email"]), statusOnly("EMAIL_CHANGE_INVALID_TOKEN_ERROR"), statusOnly("EMAIL_ALREADY_USED_ERROR")] }),
+        ...bodyErrors(),
+      },
+    },
+  },
+  "/account/delete": {
+    post: {
+      operationId: "deleteMyAccount", tags, summary: "Delete my account: password when I have one, else a sign-in in the last 10 minutes. Every session ends; after the grace period (accountDeletionGrace) the account is deleted; the grace mail's link cancels", security: withSession,
+      requestBody: body({ type: "object", properties: { password: { type: "string" } } }),
+      responses: {
+        200: json("OK (deleted at once, or deleteAt in ms), WRONG_CREDENTIALS_ERROR, or REAUTHENTICATION_REQUIRED (sign in again first)", {
+          oneOf: [
+            statusOnly("OK", { deleted: { type: "boolean" }, deleteAt: { type: "integer" } }, ["deleted"]),
+            statusOnly("WRONG_CREDENTIALS_ERROR"), statusOnly("REAUTHENTICATION_REQUIRED"),
+          ],
+        }),
+        ...bodyErrors(401),
+      },
+    },
+  },
+  "/account/delete/cancel": {
+    post: {
+      operationId: "cancelMyDeletion", tags, summary: "Keep an account whose deletion is scheduled, with the token from the grace mail",
+      requestBody: body(strings("token")),
+      responses: { 200: json("OK or DELETION_CANCEL_INVALID_TOKEN_ERROR", { oneOf: [statusOnly("OK"), statusOnly("DELETION_CANCEL_INVALID_TOKEN_ERROR")] }), ...bodyErrors() },
+    },
+  },
+}, {
+  MySession: {
+    type: "object", additionalProperties: false,
+    required: ["sessionHandle", "current", "createdAt", "lastUsedAt", "expiresAt", "ip", "userAgent"],
+    properties: {
+      sessionHandle: { type: "string" }, current: { type: "boolean", description: "the session of this request" },
+      createdAt: { type: "integer" }, lastUsedAt: { type: "integer", description: "last refresh, or the sign-in" }, expiresAt: { type: "integer" },
+      ip: { type: ["string", "null"], description: "client IP at sign-in" }, userAgent: { type: ["string", "null"], description: "User-Agent at sign-in" },
+    },
+  },
+});

@@ -1,0 +1,87 @@
+import type { Config } from "../config.js";
+import { hostedPage } from "../http/pages/hosted-pages.js";
+import { escapeHtml, field, liveRegions } from "../http/pages/layout.js";
+
+const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
+
+/**
+ * Links to the other account pages. Other rooms add theirs here (second factor, passkeys): one
+ * `<li>` each, in this one clearly marked list.
+ */
+const otherPages = (c: Readonly<Config>) => `<nav aria-label="More account pages" id="account-links">
+  <ul>
+    <!-- account-links: one <li> per account page -->
+    <li><a href="${b(c)}/sign-out">Sign out</a></li>
+  </ul>
+</nav>`;
+
+/**
+ * GET {websiteBasePath}/account: "My account" (src/account/). Signed in: my sessions, change
+ * password, change email, delete my account. With a mailed token (?token=, taken out of the
+ * address bar by token.js): confirms an email change, or with ?action=cancel-deletion keeps an
+ * account whose deletion is scheduled. Every change is a POST from account.js.
+ */
+export const accountPage = hostedPage((c) => ({
+  title: "My account",
+  script: "account.js",
+  takesToken: true,
+  wide: true,
+  main: `<section id="view-loading" aria-labelledby="loading-title">
+  <h1 id="loading-title" tabindex="-1">My account</h1>
+  ${liveRegions}
+</section>
+<section id="view-signed-out" hidden aria-labelledby="signed-out-title">
+  <h1 id="signed-out-title" tabindex="-1">Sign in to manage your account</h1>
+  <p><a class="button" href="${b(c)}">Sign in</a></p>
+</section>
+<section id="view-account" hidden aria-labelledby="account-title">
+  <h1 id="account-title" tabindex="-1">My account</h1>
+  ${otherPages(c)}
+  <h2>Where you are signed in</h2>
+  <p id="sessions-status" class="status" role="status" aria-live="polite"></p>
+  <ul id="sessions" class="sessions"></ul>
+  <button type="button" class="secondary" id="revoke-others">Sign out everywhere else</button>
+
+  <h2>Change your password</h2>
+  <p id="password-status" class="status" role="status" aria-live="polite"></p>
+  <p id="password-error" class="error" role="alert"></p>
+  <form id="password-form" novalidate>
+    ${field({ id: "current-password", label: "Current password", type: "password", autocomplete: "current-password", empty: "Enter your current password." })}
+    ${field({ id: "new-password", label: "New password", type: "password", autocomplete: "new-password", empty: "Enter a new password.", hint: `At least ${c.passwordMinLength} characters.` })}
+    <button type="submit">Change password</button>
+  </form>
+
+  <h2>Change your email address</h2>
+  <p id="email-status" class="status" role="status" aria-live="polite"></p>
+  <p id="email-error" class="error" role="alert"></p>
+  <form id="email-form" novalidate>
+    ${field({ id: "new-email", label: "New email address", type: "email", autocomplete: "email", empty: "Enter the new address." })}
+    ${field({ id: "email-password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
+    <button type="submit">Send a confirmation link</button>
+  </form>
+
+  <h2>Delete your account</h2>
+  <p>You are signed out everywhere at once; the account is deleted for good after a grace period, and the mail we send has a link to keep it.</p>
+  <p id="delete-error" class="error" role="alert"></p>
+  <form id="delete-form" novalidate>
+    <div class="field">
+      <label for="delete-password">Password (if your account has one)</label>
+      <div class="password"><input id="delete-password" name="delete-password" type="password" autocomplete="current-password"><button type="button" class="reveal secondary" aria-controls="delete-password">Show<span class="sr-only"> password</span></button></div>
+    </div>
+    <button type="submit" class="danger" id="delete">Delete my account</button>
+  </form>
+</section>
+<section id="view-deleted" hidden aria-labelledby="deleted-title">
+  <h1 id="deleted-title" tabindex="-1">Your account will be deleted</h1>
+  <p>You were signed out everywhere. It will be deleted for good on <strong id="delete-at"></strong>; the mail we sent you has a link to keep it.</p>
+</section>
+<section id="view-token-done" hidden aria-labelledby="token-done-title">
+  <h1 id="token-done-title" tabindex="-1">Done</h1>
+  <p id="token-done-text"></p>
+  <p><a class="button" href="${b(c)}/account">My account</a></p>
+</section>
+<section id="view-token-invalid" hidden aria-labelledby="token-invalid-title">
+  <h1 id="token-invalid-title" tabindex="-1">This link no longer works</h1>
+  <p id="token-invalid-text">The link has expired, has already been used, or was replaced by a newer one.</p>
+</section>`,
+}));

@@ -1,0 +1,44 @@
+import type { CoreContext } from "../core/context.js";
+import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
+import { checkPasswordPolicy, hashPassword, verifyPassword } from "../core/passwords.js";
+import type { FieldError } from "../core/users.js";
+import * as credentials from "../methods/email-password/store.js";
+import { insertEvent } from "../store/events.js";
+import * as tokens from "../store/one-time-tokens.js";
+import { findMembers, findPasswordLogin, type AccountSubject } from "./reauth.js";
+import { revokeSessionsExcept } from "./store.js";
+
+export type ChangePasswordResult =
+  | { status: "OK"; revokedSessions: number }
+  | { status: "WRONG_CREDENTIALS_ERROR" }
+  | { status: "FIELD_ERROR"; formFields: FieldError[] }
+  | { status: "NO_PASSWORD_LOGIN" };
+
+/**
+ * Changes the signed-in person's password, proven by the current one. In one transaction: the new
+ * hash (only if the stored one is still the hash that was checked: a concurrent change wins),
+ * every other session of the person revoked (this one stays signed in), outstanding reset links
+ * dropped, `user.password_changed`, and the "password changed" mail to the login's address.
+ */
+export async function changePassword(ctx: CoreContext, s: AccountSubject, current: string, next: string): Promise<ChangePasswordResult> {
+  const cred = await findPasswordLogin(ctx.store.db, s.personId);
+  if (!cred) return { status: "NO_PASSWORD_LOGIN" };
+  if (!(await verifyPassword(current, cred.password_hash, ctx.config.bcryptCost)).ok) return { status: "WRONG_CREDENTIALS_ERROR" };
+  const why = checkPasswordPolicy(next, { minLength: ctx.config.passwordMinLength, email: cred.email });
+  if (why) return { status: "FIELD_ERROR", formFields: [{ id: "newPassword", error: why }] };
+  const hash = await hashPassword(next, ctx.config.bcryptCost);
+  const now = ctx.clock.now();
+  const result = await ctx.store.writeTx(async (tx): Promise<ChangePasswordResult> => {
+    const still = await credentials.findCredentialByUserId(tx, cred.user_id);
+    if (!still || still.password_hash !== cred.password_hash) return { status: "WRONG_CREDENTIALS_ERROR" };
+    await credentials.replacePasswordHash(tx, cred.user_id, cred.password_hash, hash, now);
+    const members = (await findMembers(tx, s.userId))?.members ?? [s.userId];
+    const revoked = await revokeSessionsExcept(tx, members, s.sessionHandle, now, "password_changed");
+    const deletedResetTokens = await tokens.deleteUserTokens(tx, cred.user_id, "password_reset");
+    await insertEvent(tx, { at: now, type: "user.password_changed", userId: s.personId, data: { source: "account", recipeUserId: cred.user_id, revokedSessions: revoked, deletedResetTokens } });
+    await queueMail(tx, ctx, { kind: "password_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });
+    return { status: "OK", revokedSessions: revoked };
+  });
+  if (result.status === "OK") notifyOutbox(ctx);
+  return result;
+}

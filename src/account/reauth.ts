@@ -1,0 +1,52 @@
+import type { Kysely } from "kysely";
+import type { CoreContext } from "../core/context.js";
+import { badInput } from "../core/errors.js";
+import { verifyPassword } from "../core/passwords.js";
+import * as credentials from "../methods/email-password/store.js";
+import { findPersonId, findPersonMemberIds } from "../store/people.js";
+import type { DB } from "../store/schema.js";
+import { findSessionStart } from "./store.js";
+
+/** Whose account a self-service request acts on: the session's login method and person. */
+export interface AccountSubject { userId: string; personId: string; sessionHandle: string }
+
+/** A person without a password proves themselves by a sign-in at most this long ago. */
+export const RECENT_SIGN_IN_MS = 10 * 60_000;
+
+/** Every login method of the person (their recipe user ids); [] when the user is gone. */
+export async function findMembers(db: Kysely<DB>, userId: string): Promise<{ personId: string; members: string[] } | undefined> {
+  const personId = await findPersonId(db, userId);
+  return personId === undefined ? undefined : { personId, members: await findPersonMemberIds(db, personId) };
+}
+
+/** The person's email/password login, if they have one. */
+export async function findPasswordLogin(db: Kysely<DB>, personId: string) {
+  for (const id of await findPersonMemberIds(db, personId)) {
+    const c = await credentials.findCredentialByUserId(db, id);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/** A required string field, or a clear 400 naming it. */
+export function requireString(body: Record<string, unknown>, name: string): string {
+  const v = body[name];
+  if (typeof v !== "string") throw badInput(`${name} is required and must be a string`);
+  return v;
+}
+
+/**
+ * Re-authentication before a dangerous change (deleting the account): the current password when
+ * the person has a password login (one bcrypt check, whatever the outcome, like a sign-in);
+ * otherwise a session started in the last RECENT_SIGN_IN_MS, so a stolen, older session cannot do
+ * it alone. "required": the person must sign in again first.
+ */
+export async function reauthenticate(ctx: CoreContext, s: AccountSubject, password: unknown): Promise<"ok" | "wrong" | "required"> {
+  const cred = await findPasswordLogin(ctx.store.db, s.personId);
+  if (cred) {
+    if (typeof password !== "string") throw badInput("password is required and must be a string");
+    return (await verifyPassword(password, cred.password_hash, ctx.config.bcryptCost)).ok ? "ok" : "wrong";
+  }
+  const started = await findSessionStart(ctx.store.db, s.sessionHandle);
+  return started !== undefined && ctx.clock.now() - started <= RECENT_SIGN_IN_MS ? "ok" : "required";
+}

@@ -1,0 +1,16 @@
+import type { Route } from "../http/routes.js";
+import { cancelMyDeletion, changeMyEmail, changeMyPassword, confirmMyEmail, deleteMyAccount, mySessions, revokeSessions } from "./handlers/account.js";
+
+const tokenSubmission = ["invalid-token-ip", "token-ip"] as const;
+
+/** The self-service account's slice of the route table (http/routes.ts lists it with the others). */
+export const accountRoutes: readonly Route[] = [
+  { method: "GET", path: "/account/sessions", session: "required+db", handler: mySessions },
+  { method: "POST", path: "/account/sessions/revoke", session: "required+db", handler: revokeSessions },
+  // A wrong current password is a guess like a failed sign-in: the same per-IP bucket.
+  { method: "POST", path: "/account/password", session: "required+db", handler: changeMyPassword, limits: ["signin-ip"] },
+  { method: "POST", path: "/account/email", session: "required+db", handler: changeMyEmail, limits: ["signin-ip", "mail-ip"] },
+  { method: "POST", path: "/account/email/confirm", session: "none", handler: confirmMyEmail, limits: tokenSubmission },
+  { method: "POST", path: "/account/delete", session: "required+db", handler: deleteMyAccount, limits: ["signin-ip"] },
+  { method: "POST", path: "/account/delete/cancel", session: "none", handler: cancelMyDeletion, limits: tokenSubmission },
+];

@@ -1,0 +1,81 @@
+import { defineEventHandler, setResponseStatus, type H3Event } from "h3";
+import { AuthError, badInput } from "../core/errors.js";
+import { readJsonBody } from "../http/body.js";
+import type { HttpDeps } from "../http/deps.js";
+import type { AdminRoute } from "../http/admin/routes.js";
+import { pathParam } from "../http/admin/input.js";
+import { checkRoleName, deleteRole, getUserRoles, listRoleHolders, listRoles, putRole, removePermissions, setUserRole, type AssignResult } from "./roles.js";
+
+const noRole = () => new AuthError("NOT_FOUND", "No such role");
+const noUser = () => new AuthError("NOT_FOUND", "No such user");
+
+/** `{"permissions": [...]}` from the body. */
+async function readPermissions(event: H3Event, deps: HttpDeps): Promise<unknown> {
+  const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+  if (!("permissions" in body)) throw badInput("permissions is required: an array of strings");
+  return body.permissions;
+}
+
+function assigned(r: AssignResult, userId: string) {
+  if (r.status === "UNKNOWN_USER") throw noUser();
+  if (r.status === "UNKNOWN_ROLE") throw noRole();
+  return { userId, roles: r.roles, changed: r.changed };
+}
+
+/** The admin API's roles routes (http/admin/routes.ts lists them with the others). */
+export const roleAdminRoutes: readonly AdminRoute[] = [
+  // GET /roles: every role with its permissions.
+  { method: "GET", path: "/roles", handler: (deps) => defineEventHandler(async () => ({ roles: await listRoles(deps.ctx) })) },
+  // PUT /roles/:role {permissions}: creates the role or makes these exactly its permissions.
+  {
+    method: "PUT", path: "/roles/:role", handler: (deps) => defineEventHandler(async (event) => {
+      const role = checkRoleName(pathParam(event, "role"));
+      const r = await putRole(deps.ctx, role, (await readPermissions(event, deps)) as string[], { replace: true, source: "admin-api" });
+      if (r.created) setResponseStatus(event, 201);
+      return { ...r.role, created: r.created };
+    }),
+  },
+  // POST /roles/:role/permissions {permissions}: adds permissions (creating the role if new).
+  {
+    method: "POST", path: "/roles/:role/permissions", handler: (deps) => defineEventHandler(async (event) => {
+      const role = checkRoleName(pathParam(event, "role"));
+      const r = await putRole(deps.ctx, role, (await readPermissions(event, deps)) as string[], { source: "admin-api" });
+      return { ...r.role, created: r.created };
+    }),
+  },
+  // DELETE /roles/:role/permissions/:permission: takes one permission from the role.
+  {
+    method: "DELETE", path: "/roles/:role/permissions/:permission", handler: (deps) => defineEventHandler(async (event) => {
+      const r = await removePermissions(deps.ctx, pathParam(event, "role"), [pathParam(event, "permission")], "admin-api");
+      if (!r) throw noRole();
+      return r;
+    }),
+  },
+  // DELETE /roles/:role: the role goes; everyone who had it loses it at their next refresh.
+  {
+    method: "DELETE", path: "/roles/:role", handler: (deps) => defineEventHandler(async (event) => {
+      const role = pathParam(event, "role");
+      if (!(await deleteRole(deps.ctx, role, "admin-api"))) throw noRole();
+      return { deleted: role };
+    }),
+  },
+  // GET /roles/:role/users: the user ids that have it.
+  {
+    method: "GET", path: "/roles/:role/users", handler: (deps) => defineEventHandler(async (event) => {
+      const users = await listRoleHolders(deps.ctx, pathParam(event, "role"));
+      if (!users) throw noRole();
+      return { users };
+    }),
+  },
+  // GET /users/:id/roles: the person's roles and the permissions they carry.
+  {
+    method: "GET", path: "/users/:id/roles", handler: (deps) => defineEventHandler(async (event) => {
+      const r = await getUserRoles(deps.ctx, pathParam(event, "id"));
+      if (!r) throw noUser();
+      return r;
+    }),
+  },
+  // PUT /users/:id/roles/:role and DELETE /users/:id/roles/:role: give or take a role.
+  { method: "PUT", path: "/users/:id/roles/:role", handler: (deps) => defineEventHandler(async (event) => assigned(await setUserRole(deps.ctx, pathParam(event, "id"), pathParam(event, "role"), { source: "admin-api" }), pathParam(event, "id"))) },
+  { method: "DELETE", path: "/users/:id/roles/:role", handler: (deps) => defineEventHandler(async (event) => assigned(await setUserRole(deps.ctx, pathParam(event, "id"), pathParam(event, "role"), { remove: true, source: "admin-api" }), pathParam(event, "id"))) },
+];
