@@ -20,9 +20,21 @@ export const webhookEvents: Readonly<Record<string, { type: string; data?: Recor
   "user.deleted": { type: "user.deleted" },
   "user.linked": { type: "user.linked" },
   "user.unlinked": { type: "user.unlinked" },
-  // Second factors (TOTP, passkeys) add their enrol/remove events here as "user.second_factor_changed".
-  "mfa.factor_added": { type: "user.second_factor_changed", data: { change: "added" } },
-  "mfa.factor_removed": { type: "user.second_factor_changed", data: { change: "removed" } },
+  // The second factor (src/methods/totp/): turned on or off, reset by an operator, recovery codes.
+  "mfa.totp_enabled": { type: "user.second_factor_changed", data: { change: "added", factor: "totp" } },
+  "mfa.totp_disabled": { type: "user.second_factor_changed", data: { change: "removed", factor: "totp" } },
+  "mfa.reset": { type: "user.second_factor_changed", data: { change: "reset" } },
+  "mfa.recovery_code_used": { type: "user.second_factor_changed", data: { change: "recovery_code_used" } },
+  "mfa.recovery_codes_regenerated": { type: "user.second_factor_changed", data: { change: "recovery_codes_regenerated" } },
+  // Passkeys (src/methods/webauthn/).
+  "webauthn.credential_added": { type: "user.passkey_added" },
+  "webauthn.credential_removed": { type: "user.passkey_removed" },
+  "webauthn.account_recovered": { type: "user.account_recovered", data: { method: "webauthn" } },
+  // Roles, metadata and the self-service account (src/roles/, src/metadata/, src/account/).
+  "user.roles_changed": { type: "user.roles_changed" },
+  "user.metadata_changed": { type: "user.metadata_changed" },
+  "user.deletion_scheduled": { type: "user.deletion_scheduled" },
+  "user.deletion_cancelled": { type: "user.deletion_cancelled" },
   "rate_limit.locked": { type: "limits.locked" },
   "webhook.endpoint_disabled": { type: "webhook.endpoint_disabled" },
 };
