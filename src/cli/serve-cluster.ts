@@ -4,7 +4,8 @@ import type { App } from "../app.js";
 import type { Config } from "../config.js";
 import { HTTP_WORKER_ROLES } from "../ops/run-once.js";
 import { lowerHashingPriority } from "../core/hashing-priority.js";
-import { startHttpServer } from "../http/server.js";
+import { ListenError, startHttpServer } from "../http/server.js";
+import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { createLogger } from "../util/logger.js";
 import { openAppOrFail } from "./context.js";
 import { CliError, type CliIO } from "./io.js";
@@ -84,14 +85,14 @@ export function workerAppOverrides(): { outboxNotify: () => void; metricsRender:
 }
 
 /**
- * The worker's side of the channel: answers the primary's metrics collection with this process's
- * figures, and resolves `onStop` when the primary asks it to drain or goes away.
+ * The worker's side of the channel once its app exists: answers the primary's metrics collection
+ * with this process's figures, and calls `onStop` when the primary goes away. (The request to
+ * drain is listened for from the worker's first moment: runHttpWorker.)
  */
 export function serveAsWorker(app: App, onStop: (reason: string) => void): () => void {
   const onMessage = (m: unknown) => {
     if (!isMessage(m)) return;
-    if (m.authsvc === "shutdown") onStop("primary asked");
-    else if (m.authsvc === "metrics-collect") {
+    if (m.authsvc === "metrics-collect") {
       app.ops.metricsJson().then((json) => toPrimary({ authsvc: "metrics-part", id: m.id, json }), () => toPrimary({ authsvc: "metrics-part", id: m.id, json: [] }));
     }
   };
@@ -101,9 +102,18 @@ export function serveAsWorker(app: App, onStop: (reason: string) => void): () =>
   return () => { process.off("message", onMessage); process.off("disconnect", onGone); };
 }
 
-/** Ends the worker's channel so the process can exit once its work is done. */
+/**
+ * Ends the worker's channel so the process can exit once its work is done. Through the cluster's
+ * own disconnect: a bare process.disconnect() counts as "the primary vanished" and exits at once
+ * with code 0, before the exit code and the last log lines.
+ */
 export function leaveCluster(): void {
-  if (cluster.isWorker && process.connected) process.disconnect();
+  if (cluster.isWorker && process.connected) cluster.worker!.disconnect();
+}
+
+/** Whether --workers can apply: an in-memory SQLite database is private to its process. */
+export function canCluster(config: Readonly<Config>): boolean {
+  return config.workers > 1 && !(!isPostgresUrl(config.database) && sqliteFilePath(config.database) === ":memory:");
 }
 
 export interface Cluster {
@@ -161,9 +171,11 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
   };
   cluster.on("message", onMessage);
 
+  const listeningWorkers = new WeakSet<Worker>();
   const fork = (): Worker => {
     const w = cluster.fork({ [PORT_ENV]: String(port) });
     started.set(w, Date.now());
+    w.once("listening", () => listeningWorkers.add(w));
     return w;
   };
 
@@ -188,7 +200,11 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
     if (stopping) return;
     const quick = Date.now() - bornAt < 5_000;
     logger.error("HTTP worker died; starting a replacement", { pid: w.process.pid, code, signal, delayMs: quick ? 1000 : 0 });
-    setTimeout(() => { if (!stopping) fork(); }, quick ? 1000 : 0);
+    setTimeout(() => {
+      if (stopping) return;
+      const replacement = fork();
+      replacement.once("listening", () => logger.info("HTTP worker replaced", { pid: replacement.process.pid }));
+    }, quick ? 1000 : 0);
   });
 
   return {
@@ -203,8 +219,10 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
         // A worker that does not finish draining by the deadline (plus time to close) is killed.
         const kill = setTimeout(() => { failed = true; w.process.kill("SIGKILL"); }, deadlineMs + 10_000);
         w.once("exit", (code) => { clearTimeout(kill); if (code !== 0) failed = true; done(); });
-        if (w.isConnected()) w.send({ authsvc: "shutdown" } satisfies ClusterMessage, undefined, () => {});
-        else w.process.kill("SIGTERM");
+        const ask = () => { if (w.isConnected()) w.send({ authsvc: "shutdown" } satisfies ClusterMessage, undefined, () => {}); };
+        ask();
+        // A worker still starting may not listen for messages yet: ask again once it listens.
+        if (!listeningWorkers.has(w)) w.once("listening", ask);
       })));
       cluster.off("message", onMessage);
       return failed;
@@ -229,6 +247,8 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>): Promis
   process.on("SIGINT", ignore);
   process.on("SIGTERM", ignore);
   let fatal = false;
+  const onShutdown = (m: unknown) => { if (isMessage(m) && m.authsvc === "shutdown") onStop("primary asked"); };
+  process.on("message", onShutdown);
   try {
     const app = await openAppOrFail(config, logger, workerAppOverrides());
     const unlisten = serveAsWorker(app, onStop);
@@ -236,7 +256,8 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>): Promis
       await app.start(HTTP_WORKER_ROLES);
       const threads = await lowerHashingPriority(10, hashThreadsPerWorker(config));
       logger.debug("password hashing threads lowered", { threads });
-      const http = await startHttpServer(app.http, { port: workerPort(io.env, config.port), host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } });
+      const http = await startHttpServer(app.http, { port: workerPort(io.env, config.port), host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } })
+        .catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
       const reason = await stopRequested;
       logger.debug("worker draining", { reason });
       app.beginShutdown();
@@ -246,10 +267,12 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>): Promis
     } finally {
       unlisten();
       await app.close();
+      logger.debug("worker stopped");
     }
   } finally {
     process.off("SIGINT", ignore);
     process.off("SIGTERM", ignore);
+    process.off("message", onShutdown);
     leaveCluster();
   }
 }

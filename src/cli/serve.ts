@@ -12,7 +12,7 @@ import { openAppOrFail } from "./context.js";
 import { checkPortsFree } from "./preflight.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
-import { hashThreadsPerWorker, isClusterWorker, runHttpWorker, startCluster, type Cluster } from "./serve-cluster.js";
+import { canCluster, hashThreadsPerWorker, isClusterWorker, runHttpWorker, startCluster, type Cluster } from "./serve-cluster.js";
 
 /** `authsvc serve`: migrate, listen, and shut down gracefully on SIGINT/SIGTERM. */
 export function serveCommand(io: CliIO): Command {
@@ -24,7 +24,7 @@ export function serveCommand(io: CliIO): Command {
     if (!io.onSignal) throw new CliError("serve needs signal handling (run it from the real CLI)");
     const { config } = configFromFlags(flags, io);
     // --workers N: this process is the primary (run-once work) or one of the HTTP workers (serve-cluster.ts).
-    const clustered = io.canFork === true && config.workers > 1;
+    const clustered = io.canFork === true && canCluster(config);
     if (clustered && isClusterWorker()) return runHttpWorker(io, config);
     const logger = createLogger(config.logLevel, (line) => io.err(line));
     // Listen for SIGINT/SIGTERM before anything else: a signal during start-up (or right after the

@@ -119,7 +119,6 @@ export class HashPool {
       this.fallBack();
       return undefined;
     }
-    worker.unref();
     let onReady!: (lowered: boolean) => void;
     const thread: Thread = { worker, job: undefined, ready: new Promise((r) => { onReady = r; }) };
     worker.on("message", (m: { ready: true; lowered: boolean } | [number, unknown, string?]) => {
@@ -145,6 +144,8 @@ export class HashPool {
     };
     worker.on("error", () => { this.broken = true; });
     worker.on("exit", gone);
+    // After the listeners: adding a "message" listener refs the thread's port again.
+    worker.unref();
     this.threads.push(thread);
     return thread;
   }
