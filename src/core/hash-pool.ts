@@ -76,7 +76,10 @@ export class HashPool {
   /** Starts every thread and resolves with how many lowered their priority (for the start-up log and tests). */
   async warm(): Promise<number> {
     while (!this.broken && this.threads.length < this.options.threads) if (!this.spawn()) break;
+    // Awaited: the threads must keep the process alive until they said they are ready.
+    for (const t of this.threads) t.worker.ref();
     const lowered = await Promise.all(this.threads.map((t) => t.ready));
+    for (const t of this.threads) if (!t.job) t.worker.unref();
     return lowered.filter(Boolean).length;
   }
 
