@@ -50,7 +50,7 @@ function cpuSeconds(pid) {
 
 /** One wrk run; returns { rps, requests, bad }. */
 function wrk(url, { seconds, connections, headers = {}, script }) {
-  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), ...(script ? ["-s", script] : []), url];
+  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, "--timeout", "30s", ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), ...(script ? ["-s", script] : []), url];
   const out = execFileSync("wrk", args, { encoding: "utf8" });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const requests = Number(/(\d+) requests in/.exec(out)?.[1]);

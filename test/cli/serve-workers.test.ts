@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { runBin, spawnBin } from "../helpers/bin.js";
 import { runCli } from "../helpers/cli.js";
+import { signUpUntilKilled } from "../helpers/signup-flood.js";
 
 // `serve --workers 2` as users run it (the built bin/authsvc): a primary and two HTTP workers on
 // one port. Each test holds one keep-alive connection per worker and checks, through the kernel's
@@ -220,20 +221,9 @@ describe.each(backends)("serve --workers 2 on $name", { timeout: 120_000 }, (bac
   it("keeps every sign-up it acknowledged when the primary and both workers are killed with SIGKILL", async () => {
     const { child, port, db } = await start(["--no-mail-catcher", "--no-rate-limits"]);
     const pids = [child.pid!, ...childrenOf(child.pid!)];
-    const acked: string[] = [];
-    let n = 0;
-    let killed = false;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (!killed) {
-        const email = `k${n++}@example.com`;
-        const r = await fetch(`http://127.0.0.1:${port}/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(signUpBody(email)) }).catch(() => undefined);
-        if (r?.status === 200 && ((await r.json()) as { status: string }).status === "OK") acked.push(email);
-        if (acked.length >= 40 && !killed) {
-          killed = true;
-          for (const pid of pids) { try { process.kill(pid, "SIGKILL"); } catch { /* gone */ } }
-        }
-      }
-    }));
+    const acked = await signUpUntilKilled(port, 40, () => {
+      for (const pid of pids) { try { process.kill(pid, "SIGKILL"); } catch { /* gone */ } }
+    });
     await child.result;
     const listed = await runBin(["users", "list", "--json", "--limit", "10000", "--database", db]);
     expect(listed.code, listed.stderr).toBe(0);
