@@ -98,7 +98,8 @@ describe("SQLite durable commits", () => {
     const dir = mkdtempSync(join(tmpdir(), "authsvc-durable-"));
     dirs.push(dir);
     const file = join(dir, "kill.db");
-    const child = spawnBin(["serve", "--port", "0", "--no-mail-catcher", "--no-rate-limits", "--database", file], { env: { AUTHSVC_LOG_LEVEL: "info" } });
+    // One process (the same with a primary and two workers: test/cli/serve-workers.test.ts).
+    const child = spawnBin(["serve", "--workers", "1", "--port", "0", "--no-mail-catcher", "--no-rate-limits", "--database", file], { env: { AUTHSVC_LOG_LEVEL: "info" } });
     let stderr = "";
     child.stderr!.on("data", (d) => { stderr += d; });
     try {
