@@ -19,6 +19,8 @@ const DERIVED = {
   corsOrigins: "the website URL",
   mailCatcher: "`true` in development, `false` in production",
   hostedPages: "`true` when the website URL is the public URL",
+  workers: "the cores this process may use (`os.availableParallelism()`)",
+  hashThreads: "the cores this process may use (`os.availableParallelism()`)",
 };
 
 export async function renderSettingsTable() {

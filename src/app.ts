@@ -28,6 +28,7 @@ import { noMetrics } from "./util/metrics.js";
 import { createMetrics } from "./ops/metrics.js";
 import { startMetricsServer } from "./ops/metrics-server.js";
 import { startBackupSchedule, type BackupSchedule } from "./ops/backup-schedule.js";
+import { RUN_ONCE_ROLES, type RunOnceRole } from "./ops/run-once.js";
 import { isPostgresUrl, sqliteFilePath } from "./store/database.js";
 import { findLoosePaths } from "./util/private-files.js";
 import { dirname, resolve } from "node:path";
@@ -44,6 +45,10 @@ export interface AppOverrides {
   clock?: Clock;
   logger?: Logger;
   store?: Store;
+  /** Where a commit that queued mail says so when this process runs no outbox worker (a cluster's HTTP worker). */
+  outboxNotify?: () => void;
+  /** The /metrics text when it must speak for more than this process (a cluster aggregates its workers). */
+  metricsRender?: () => Promise<{ contentType: string; body: string }>;
 }
 
 /** Everything a running authsvc is made of; close() tears it down in reverse order. */
@@ -54,8 +59,12 @@ export interface App {
   http: H3App;
   /** Applies pending migrations; returns their names. */
   migrate(): Promise<string[]>;
-  /** Starts background work (mail worker, catcher, key loading). Called by `serve`. */
-  start(): Promise<void>;
+  /**
+   * Starts background work: loads the signing keys (making the first), then the run-once roles
+   * given (ops/run-once.ts; default all of them: mail catcher, outbox worker, purge, backups,
+   * metrics listener). Called by `serve`.
+   */
+  start(roles?: readonly RunOnceRole[]): Promise<void>;
   /** Marks the app as shutting down: /readyz answers 503 from now on. */
   beginShutdown(): void;
   close(): Promise<void>;
@@ -69,6 +78,8 @@ export interface App {
   ops: {
     metricsServer(): { host: string; port: number } | undefined;
     backups(): BackupSchedule | undefined;
+    /** This process's metrics as prom-client JSON (a cluster's primary aggregates them), or [] when off. */
+    metricsJson(): Promise<unknown[]>;
   };
   /** Webhooks: one delivery pass now (the running worker's, or a one-off one). */
   webhooks: { flush(): Promise<{ sent: number; failed: number }> };
@@ -98,7 +109,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
     // Each room that puts a claim in access tokens lists its provider here.
     claims: checkClaimProviders([createMfaClaim(config), ...createRoleClaims(), ...createMetadataClaim(config.metadataClaim)]),
-    outboxNotify: () => worker?.kick(),
+    outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };
   // Where mail goes: the relay when configured; in development the built-in catcher (this
@@ -138,7 +149,8 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
 
   // The development inbox's live feed holds streams open; shutdown ends them (see beginShutdown).
   const devMailFeed = config.mode === "development" ? createDevMailFeed(ctx) : undefined;
-  const http = createHttpApp({ ctx, readiness, noteOutage: outages.noteFailure, devMailFeed, metricsEndpoint: metrics && config.metricsPort === undefined ? metrics : undefined });
+  const metricsEndpoint = metrics && overrides.metricsRender ? { ...metrics, render: overrides.metricsRender } : metrics;
+  const http = createHttpApp({ ctx, readiness, noteOutage: outages.noteFailure, devMailFeed, metricsEndpoint: metricsEndpoint && config.metricsPort === undefined ? metricsEndpoint : undefined });
   const stoppers: Array<() => Promise<void>> = [];
   let closed = false;
 
@@ -152,15 +164,16 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       migrated = true;
       return applied;
     },
-    start: async () => {
+    start: async (roles = RUN_ONCE_ROLES) => {
       await keys.load(); // create the first signing key now rather than on the first sign-in
+      if (!roles.length) return; // a cluster's HTTP worker: the primary runs the rest, once
       warnAboutLooseFiles(config, logger);
-      if (config.mailCatcher) {
+      if (config.mailCatcher && roles.includes("mail-catcher")) {
         catcher = await startMailCatcher({ store, clock, logger, host: config.mailCatcherHost, port: config.mailCatcherPort, retention: config.mailCatcherRetention, maxAgeMs: config.mailCatcherMaxAgeMs, onCaught: ctx.metrics.mailCaught });
         stoppers.push(() => catcher!.close());
       }
-      const transport = createTransport();
-      if (transport) {
+      const transport = roles.includes("outbox") ? createTransport() : undefined;
+      if (!roles.includes("outbox")) { /* another process delivers */ } else if (transport) {
         const w = newWorker(transport);
         worker = w;
         stoppers.push(async () => { await w.stop(); transport.close(); });
@@ -169,25 +182,29 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       } else {
         logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
       }
-      await syncConfiguredEndpoints(ctx, config.webhooks);
+      // Webhook deliveries run in every process: claims are leased (several instances or workers
+      // never send one twice), and a commit kicks the worker of its own process at once.
+      if (roles.includes("outbox")) await syncConfiguredEndpoints(ctx, config.webhooks);
       const hooks = newWebhookWorker();
       webhookWorker = hooks;
       stoppers.push(() => hooks.stop());
       hooks.start();
-      if (metrics && config.metricsPort !== undefined) {
-        const m = await startMetricsServer(metrics, config.metricsHost, config.metricsPort, logger);
+      if (metricsEndpoint && config.metricsPort !== undefined && roles.includes("metrics-listener")) {
+        const m = await startMetricsServer(metricsEndpoint, config.metricsHost, config.metricsPort, logger);
         metricsServer = m;
         stoppers.push(() => m.close());
       }
-      if (config.backupDir) {
+      if (config.backupDir && roles.includes("backups")) {
         if (isPostgresUrl(config.database)) throw new ConfigError("invalid value for --backup-dir: scheduled backups are for the embedded SQLite database; back PostgreSQL up with pg_dump");
         const b = startBackupSchedule({ file: sqliteFilePath(config.database), dir: config.backupDir, everyMs: config.backupEveryMs, keep: config.backupKeep, clock, logger });
         backups = b;
         stoppers.push(() => b.stop());
         logger.info("scheduled backups", { dir: config.backupDir, every: config.backupEveryMs, keep: config.backupKeep });
       }
-      stoppers.push(schedulePurge(ctx)); // expired tokens, ended sessions, dead refresh-token hashes
-      stoppers.push(scheduleAccountDeletions(ctx)); // self-service deletions whose grace period passed
+      if (roles.includes("purge")) {
+        stoppers.push(schedulePurge(ctx)); // expired tokens, ended sessions, dead refresh-token hashes
+        stoppers.push(scheduleAccountDeletions(ctx)); // self-service deletions whose grace period passed
+      }
     },
     beginShutdown: () => { shuttingDown = true; devMailFeed?.close(); },
     mail: {
@@ -206,6 +223,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     ops: {
       metricsServer: () => (metricsServer ? { host: metricsServer.host, port: metricsServer.port } : undefined),
       backups: () => backups,
+      metricsJson: async () => (metrics ? metrics.json() : []),
     },
     webhooks: {
       flush: () => (webhookWorker ?? newWebhookWorker()).runOnce(),

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { formatDuration, parseDuration } from "./util/duration.js";
 import { normaliseProviders } from "./methods/third-party/provider-config.js";
 import { describeWeakKey } from "./util/key-strength.js";
@@ -79,6 +80,10 @@ export interface Config {
   mailTemplatesDir: string | undefined;
   providers: readonly ProviderConfig[];
   shutdownTimeoutMs: number;
+  /** HTTP worker processes `serve` runs (1 = one process, as before). */
+  workers: number;
+  /** Threads that hash passwords, for the whole server (split among the workers). */
+  hashThreads: number;
   sqliteSynchronous: "FULL" | "NORMAL";
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   // #8C session and token hardening
@@ -284,6 +289,9 @@ export const settings: readonly Setting[] = [
   { key: "mailTemplatesDir", flag: "mail-templates-dir", env: "AUTHSVC_MAIL_TEMPLATES_DIR", parse: optStr, default: () => undefined, doc: "folder with template overrides (see \"Mail\" in docs/api.md)" },
   { key: "providers", env: "AUTHSVC_PROVIDERS", parse: providers, secret: "all", default: () => [], doc: "third-party providers (JSON array; config file or env)" },
   { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
+  // Every core (issue 25)
+  { key: "workers", flag: "workers", env: "AUTHSVC_WORKERS", parse: int(1, 1024), default: () => availableParallelism(), doc: "HTTP worker processes serve runs on one port (1 = a single process); what must run once (migrations, mail catcher, outbox, purge, backups) runs in the primary" },
+  { key: "hashThreads", flag: "hash-threads", env: "AUTHSVC_HASH_THREADS", parse: int(1, 1024), default: () => availableParallelism(), doc: "threads that hash passwords (bcrypt) for the whole server, shared out among the workers; at lower CPU priority than requests" },
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
   // #8C session and token hardening

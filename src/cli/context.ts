@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { createApp, type App } from "../app.js";
+import { createApp, type App, type AppOverrides } from "../app.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { migrationStatus } from "../store/migrator.js";
 import { ConfigError, type Config } from "../config.js";
@@ -14,10 +14,10 @@ import { CliError, type CliIO } from "./io.js";
  * createApp checks (providers, mail templates) names itself, anything else is the database
  * (missing directory, bad URL, unreachable server).
  */
-export async function openAppOrFail(config: Readonly<Config>, logger: Logger): Promise<App> {
+export async function openAppOrFail(config: Readonly<Config>, logger: Logger, overrides: Omit<AppOverrides, "logger"> = {}): Promise<App> {
   checkSqliteLocation(config.database);
   try {
-    return await createApp(config, { logger });
+    return await createApp(config, { ...overrides, logger });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof ConfigError) throw new CliError(message);

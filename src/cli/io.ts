@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import { isSingleExecutable } from "../native/addons.js";
 
 /** Where a command reads and writes: the real terminal, or buffers in tests. */
 export interface CliIO {
@@ -11,6 +12,8 @@ export interface CliIO {
   isTerminal?: boolean;
   /** Resolves when the user interrupts (SIGINT/SIGTERM); used by long-running commands. */
   onSignal?(handler: (signal: string) => void): () => void;
+  /** True for the real process, which `serve --workers` may fork (node:cluster); tests running the CLI in-process serve from one process. */
+  canFork?: boolean;
   /** Raw standard error, only when it is a terminal (progress bars redraw a line; never into a log). */
   stderrTTY?: { write(text: string): void; columns?: number };
 }
@@ -32,6 +35,8 @@ export function processIO(): CliIO {
     env: process.env,
     stderrTTY: process.stderr.isTTY ? { write: (t) => process.stderr.write(t), get columns() { return process.stderr.columns; } } : undefined,
     isTerminal: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    // The single executable cannot be forked as a cluster worker (node:cluster runs a script path).
+    canFork: !isSingleExecutable(),
     onSignal: (handler) => {
       const h = (sig: NodeJS.Signals) => handler(sig);
       process.on("SIGINT", h);

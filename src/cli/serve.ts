@@ -12,6 +12,7 @@ import { openAppOrFail } from "./context.js";
 import { checkPortsFree } from "./preflight.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
+import { canCluster, hashThreadsPerWorker, isClusterWorker, runHttpWorker, startCluster, type Cluster } from "./serve-cluster.js";
 
 /** `authsvc serve`: migrate, listen, and shut down gracefully on SIGINT/SIGTERM. */
 export function serveCommand(io: CliIO): Command {
@@ -22,6 +23,9 @@ export function serveCommand(io: CliIO): Command {
   return cmd.action(async (flags) => {
     if (!io.onSignal) throw new CliError("serve needs signal handling (run it from the real CLI)");
     const { config } = configFromFlags(flags, io);
+    // --workers N: this process is the primary (run-once work) or one of the HTTP workers (serve-cluster.ts).
+    const clustered = io.canFork === true && canCluster(config);
+    if (clustered && isClusterWorker()) return runHttpWorker(io, config);
     const logger = createLogger(config.logLevel, (line) => io.err(line));
     // Listen for SIGINT/SIGTERM before anything else: a signal during start-up (or right after the
     // banner) must lead to the same clean shutdown, not to the default "killed by signal".
@@ -38,29 +42,38 @@ export function serveCommand(io: CliIO): Command {
     try {
       await checkPortsFree(config);
       let app: App;
+      let whole: Cluster | undefined;
       try {
-        app = await openAppOrFail(config, logger);
+        app = await openAppOrFail(config, logger, clustered ? { metricsRender: () => (whole ? whole.metrics() : Promise.reject(new Error("the HTTP workers are still starting"))) } : {});
       } catch (err) {
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
-      let http: HttpServer;
+      let http: HttpServer | Cluster;
       try {
         if (flags.migrate !== false) {
           for (const name of await app.migrate()) logger.info("applied migration", { name });
         }
         await app.start();
-        // bcrypt yields the CPU to request handling (docs/performance.md); measured by npm run bench.
-        logger.debug("password hashing threads lowered", { threads: await lowerHashingPriority() });
-        // An uncaught error that belongs to no request leaves the process in an unknown state:
-        // shut down cleanly (exit 1) so the supervisor starts a fresh one.
-        http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } });
+        if (clustered) {
+          whole = await startCluster({ app, config, count: config.workers, logger });
+          http = whole;
+          logger.info("HTTP workers started", { workers: config.workers, hashThreadsEach: hashThreadsPerWorker(config) });
+        } else {
+          // bcrypt yields the CPU to request handling (docs/performance.md); measured by npm run bench.
+          logger.debug("password hashing threads lowered", { threads: await lowerHashingPriority(10, config.hashThreads) });
+          // An uncaught error that belongs to no request leaves the process in an unknown state:
+          // shut down cleanly (exit 1) so the supervisor starts a fresh one.
+          http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } });
+        }
       } catch (err) {
+        await whole?.stop(0);
         await app.close();
         if (err instanceof ListenError) throw new CliError(err.message);
         throw new CliError(`could not start: ${(err as Error).message}`);
       }
       printBanner(io, config, http.port, app.mail.catcher());
       printOpsBanner(io, config, http.port, app.ops.metricsServer());
+      if (clustered) io.err(`  workers:    ${config.workers} HTTP worker processes on port ${http.port}; ${hashThreadsPerWorker(config)} password-hashing thread(s) each (--workers, --hash-threads).`);
       const signal = await stopRequested;
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
@@ -162,7 +175,7 @@ function printOpsBanner(io: CliIO, config: Readonly<Config>, port: number, metri
  * background work (mail worker, catcher), close the database. Resolves true when the deadline cut
  * requests off (the command then exits 1).
  */
-async function shutDown(http: HttpServer, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
+async function shutDown(http: { stop(deadlineMs: number): Promise<boolean> }, app: App, deadlineMs: number, logger: Logger, signal: string): Promise<boolean> {
   logger.info("shutting down", { signal, deadlineMs });
   app.beginShutdown();
   const cut = await http.stop(deadlineMs);

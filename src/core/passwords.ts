@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
+import { hashPool } from "./hash-pool.js";
 import { createSecretToken } from "../util/random.js";
 
 /**
@@ -11,8 +11,8 @@ import { createSecretToken } from "../util/random.js";
  *   "$2a$…", "$2b$…", "$2y$…"                                     — plain bcrypt, imported from elsewhere
  * The SHA-384 pre-hash makes every byte count (bcrypt alone ignores bytes past 72) and base64
  * keeps NUL bytes out of bcrypt's input. NFKC on set and on verify means the same password typed
- * with composed or decomposed accents works. bcrypt runs on libuv's thread pool (@node-rs/bcrypt's
- * async API), never on the event loop.
+ * with composed or decomposed accents works. bcrypt runs on a thread pool of its own
+ * (core/hash-pool.ts, sized by --hash-threads), never on the event loop nor on libuv's pool.
  */
 export const MAX_PASSWORD_BYTES = 1024;
 const PREFIX = "bcrypt-sha384:";
@@ -68,7 +68,7 @@ function prehash(password: string): string {
 
 /** Hashes a password with the current scheme at the given bcrypt cost. */
 export async function hashPassword(password: string, cost: number): Promise<string> {
-  return PREFIX + (await bcryptHash(prehash(password), { cost }));
+  return PREFIX + (await hashPool().hash(prehash(password), cost));
 }
 
 /** The bcrypt cost recorded in a stored hash, or undefined if the format is unknown. */
@@ -115,9 +115,9 @@ export async function verifyPassword(password: string, stored: string, currentCo
 }
 
 async function checkHash(password: string, stored: string): Promise<boolean> {
-  if (stored.startsWith(PREFIX)) return bcryptVerify(prehash(password), stored.slice(PREFIX.length));
+  if (stored.startsWith(PREFIX)) return hashPool().verify(prehash(password), stored.slice(PREFIX.length));
   // Imported plain bcrypt: verified as bcrypt always was (first 72 bytes), then upgraded.
-  return bcryptVerify(password, stored);
+  return hashPool().verify(password, stored);
 }
 
 // One hash per cost, made once: the padding only needs bcrypt's time, not its answer.
@@ -125,7 +125,7 @@ const padHashes = new Map<number, Promise<string>>();
 
 async function padCheck(cost: number): Promise<void> {
   const hash = padHashes.get(cost);
-  if (hash) { await bcryptVerify("padding", (await hash).slice(PREFIX.length)); return; }
+  if (hash) { await hashPool().verify("padding", (await hash).slice(PREFIX.length)); return; }
   // The first time, making the hash is itself the current-cost work.
   const made = createDummyHash(cost);
   padHashes.set(cost, made);

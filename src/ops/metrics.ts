@@ -9,6 +9,8 @@ export interface Metrics {
   sink: MetricsSink;
   /** The exposition text (outbox figures are read from the database now). */
   render(): Promise<{ contentType: string; body: string }>;
+  /** The same figures as prom-client JSON, for a cluster's primary to aggregate (AggregatorRegistry). */
+  json(): Promise<unknown[]>;
 }
 
 type RequestChildren = { count: Counter.Internal; duration: Histogram.Internal<string> };
@@ -31,13 +33,14 @@ export function createMetrics(deps: { store: Store; clock: Clock }): Metrics {
   const busy = new Counter({ name: "authsvc_database_busy_total", help: "Requests answered 503 because the database stayed busy", registers: [registry] });
   const unavailable = new Counter({ name: "authsvc_database_unavailable_total", help: "Requests answered 503 because the database was unreachable, read-only or full, by reason", labelNames: ["reason"], registers: [registry] });
   const outages = new Counter({ name: "authsvc_database_outages_total", help: "Database outages seen (unreachable, read-only, full, io), by reason", labelNames: ["reason"], registers: [registry] });
-  const outageNow = new Gauge({ name: "authsvc_database_outage", help: "1 while a database outage of this reason is going on", labelNames: ["reason"], registers: [registry] });
+  // Gauges every process reads alike (the database's state) aggregate across a cluster's workers by max, not sum.
+  const outageNow = new Gauge({ name: "authsvc_database_outage", help: "1 while a database outage of this reason is going on", labelNames: ["reason"], registers: [registry], aggregator: "max" });
   const caught = new Counter({ name: "authsvc_mail_caught_total", help: "Messages stored by the built-in mail catcher", registers: [registry] });
   const outbox = {
-    pending: new Gauge({ name: "authsvc_outbox_pending", help: "Mail waiting in the outbox", registers: [registry] }),
-    retrying: new Gauge({ name: "authsvc_outbox_retrying", help: "Pending mail that already failed at least one delivery attempt", registers: [registry] }),
-    failed: new Gauge({ name: "authsvc_outbox_failed", help: "Mail the outbox gave up on", registers: [registry] }),
-    oldestAge: new Gauge({ name: "authsvc_outbox_oldest_pending_age_seconds", help: "Age of the oldest pending mail (0 when none)", registers: [registry] }),
+    pending: new Gauge({ name: "authsvc_outbox_pending", help: "Mail waiting in the outbox", registers: [registry], aggregator: "max" }),
+    retrying: new Gauge({ name: "authsvc_outbox_retrying", help: "Pending mail that already failed at least one delivery attempt", registers: [registry], aggregator: "max" }),
+    failed: new Gauge({ name: "authsvc_outbox_failed", help: "Mail the outbox gave up on", registers: [registry], aggregator: "max" }),
+    oldestAge: new Gauge({ name: "authsvc_outbox_oldest_pending_age_seconds", help: "Age of the oldest pending mail (0 when none)", registers: [registry], aggregator: "max" }),
   };
 
   // Children are looked up once per (route, method, status) and kept: the per-request cost is
@@ -93,6 +96,10 @@ export function createMetrics(deps: { store: Store; clock: Clock }): Metrics {
       // The outbox gauges then keep their last values.
       await collectOutbox().catch(() => {});
       return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+    json: async () => {
+      await collectOutbox().catch(() => {});
+      return registry.getMetricsAsJSON();
     },
   };
 }

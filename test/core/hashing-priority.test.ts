@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { hashPool } from "../../src/core/hash-pool.js";
 import { lowerHashingPriority } from "../../src/core/hashing-priority.js";
+import { hashPassword, verifyPassword } from "../../src/core/passwords.js";
 
 /** nice value of every thread of this process (field 19 of /proc/…/stat). */
 function niceByThread(): Map<number, number> {
@@ -19,5 +21,22 @@ describe.runIf(process.platform === "linux")("password hashing priority", () => 
     const nice = niceByThread();
     expect(nice.get(process.pid)).toBe(0);
     expect([...nice.values()].filter((n) => n === 7).length).toBe(lowered);
+  });
+
+  it("sizes the pool: as many threads as asked, every one lowered, and hashes still verify", async () => {
+    expect(await lowerHashingPriority(9, 3)).toBe(3);
+    expect([...niceByThread().values()].filter((n) => n === 9).length).toBe(3);
+    const hashes = await Promise.all(Array.from({ length: 7 }, (_, i) => hashPassword(`pool password ${i}`, 4)));
+    const checks = await Promise.all(hashes.map((h, i) => verifyPassword(`pool password ${i}`, h, 4)));
+    expect(checks.map((c) => c.ok)).toEqual(Array.from({ length: 7 }, () => true));
+    expect((await verifyPassword("wrong", hashes[0], 4)).ok).toBe(false);
+    expect(hashPool().options.threads).toBe(3);
+  });
+
+  it("never runs more hashes at once than the pool has threads (a pool of 1 starts one thread)", async () => {
+    const pool = (await import("../../src/core/hash-pool.js")).configureHashPool({ threads: 1, nice: 5 });
+    await Promise.all(Array.from({ length: 6 }, (_, i) => hashPassword(`one thread ${i}`, 4)));
+    expect(pool.options.threads).toBe(1);
+    expect([...niceByThread().values()].filter((n) => n === 5).length).toBe(1);
   });
 });

@@ -45,7 +45,8 @@ describe.each(backends)("refusals keep the connection ($name)", (backend) => {
   const open = async (args: string[], env: Record<string, string> = {}) => {
     const db = await backend.create();
     cleanup.push(() => db.drop());
-    const { port } = await startServe(["--database", db.url, ...args], cleanup, { AUTHSVC_LOG_LEVEL: "warn", ...env });
+    // One process: these tests are about one listener's keep-alive behaviour (and stay within their time on a small machine).
+    const { port } = await startServe(["--workers", "1", "--database", db.url, ...args], cleanup, { AUTHSVC_LOG_LEVEL: "warn", ...env });
     pool = new Pool(`http://127.0.0.1:${port}`, { connections: IN_FLIGHT, pipelining: 1 });
   };
 

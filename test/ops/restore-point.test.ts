@@ -29,7 +29,8 @@ describe("authsvc restore is a point in time (SQLite, built server processes)", 
     const dir = tempDir();
     const database = join(dir, "auth.db");
     expect((await runCli(["migrate", "--database", database])).code).toBe(0);
-    const first = await startServe(["--database", database], cleanup);
+    // Three servers in one test: one process each (--workers 1) keeps it within its time on a small machine.
+    const first = await startServe(["--workers", "1", "--database", database], cleanup);
     const base = `http://127.0.0.1:${first.port}`;
     const ada = await signUp(base, "ada@example.com", "header");
     const bob = await signUp(base, "bob@example.com", "header");
@@ -46,8 +47,8 @@ describe("authsvc restore is a point in time (SQLite, built server processes)", 
     expect(r.stdout).toMatch(/signing key: rotate the signing key: run `authsvc keys rotate` now/);
     expect(r.stdout).toMatch(/stored unencrypted/);
 
-    const a = await startServe(["--database", database], cleanup);
-    const b = await startServe(["--database", database], cleanup);
+    const a = await startServe(["--workers", "1", "--database", database], cleanup);
+    const b = await startServe(["--workers", "1", "--database", database], cleanup);
     for (const port of [a.port, b.port]) {
       const url = `http://127.0.0.1:${port}`;
       expect((await refresh(url, ada.tokens)).status).toBe(401); // signed out after the backup: not back

@@ -16,7 +16,9 @@ export function useOutageServe(): { cleanup: Array<() => Promise<void> | void>; 
   return {
     cleanup,
     start: async (database) => {
-      const s = await startServe(["--database", database, "--no-rate-limits", "--metrics"], cleanup, { AUTHSVC_LOG_LEVEL: "info" });
+      // One process: these tests count each outage's log lines, and every process of a --workers
+      // cluster notices (and logs) an outage of its own (the cluster itself: test/cli/serve-workers.test.ts).
+      const s = await startServe(["--workers", "1", "--database", database, "--no-rate-limits", "--metrics"], cleanup, { AUTHSVC_LOG_LEVEL: "info" });
       return { child: s.child, base: `http://127.0.0.1:${s.port}`, log: s.banner };
     },
   };

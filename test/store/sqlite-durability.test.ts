@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/database.js";
 import { migrateToLatest } from "../../src/store/migrator.js";
 import { spawnBin } from "../helpers/bin.js";
+import { signUpUntilKilled } from "../helpers/signup-flood.js";
 
 // SQLite commits on the main thread's connection and waits for a shared fdatasync of the WAL off
 // the event loop (src/store/wal-sync.ts). What a caller must be able to rely on: an acknowledged
@@ -97,7 +98,8 @@ describe("SQLite durable commits", () => {
     const dir = mkdtempSync(join(tmpdir(), "authsvc-durable-"));
     dirs.push(dir);
     const file = join(dir, "kill.db");
-    const child = spawnBin(["serve", "--port", "0", "--no-mail-catcher", "--no-rate-limits", "--database", file], { env: { AUTHSVC_LOG_LEVEL: "info" } });
+    // One process (the same with a primary and two workers: test/cli/serve-workers.test.ts).
+    const child = spawnBin(["serve", "--workers", "1", "--port", "0", "--no-mail-catcher", "--no-rate-limits", "--database", file], { env: { AUTHSVC_LOG_LEVEL: "info" } });
     let stderr = "";
     child.stderr!.on("data", (d) => { stderr += d; });
     try {
@@ -105,19 +107,8 @@ describe("SQLite durable commits", () => {
         child.stderr!.on("data", () => { const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr); if (m) resolve(Number(m[1])); });
         child.on("exit", () => reject(new Error(stderr)));
       });
-      const acked: string[] = [];
-      let n = 0;
-      let killed = false;
       // Eight clients sign up as fast as they can (one IP: rate limits off); the server is killed mid-stream.
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        while (!killed) {
-          const email = `k${n++}@example.com`;
-          const body = JSON.stringify({ formFields: [{ id: "email", value: email }, { id: "password", value: "correct horse battery staple" }] });
-          const r = await fetch(`http://127.0.0.1:${port}/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body }).catch(() => undefined);
-          if (r?.status === 200 && ((await r.json()) as { status: string }).status === "OK") acked.push(email);
-          if (acked.length >= 40 && !killed) { killed = true; child.kill("SIGKILL"); }
-        }
-      }));
+      const acked = await signUpUntilKilled(port, 40, () => child.kill("SIGKILL"));
       await child.result;
       const db = new Database(file, { readonly: true });
       const stored = new Set((db.prepare("select email from users").all() as { email: string }[]).map((r) => r.email));

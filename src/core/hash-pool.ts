@@ -1,0 +1,180 @@
+import { availableParallelism } from "node:os";
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
+import { isSingleExecutable, resolveNativeBinding } from "../native/addons.js";
+
+// A string on purpose: a bundled CLI or a single executable has no worker file at a known path.
+// Each thread runs one bcrypt at a time with @node-rs/bcrypt's synchronous API, so the number of
+// threads is exactly how many hashes run at once. A thread lowers its own CPU priority first (Linux:
+// a thread's nice value is its own; /proc/thread-self names its id). Messages: [id, "hash", input,
+// cost] or [id, "verify", input, hash]; answers [id, result] or [id, undefined, error text].
+const SOURCE = String.raw`
+"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
+let lowered = false;
+if (workerData.nice) {
+  try {
+    const tid = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
+    require("node:os").setPriority(tid, workerData.nice);
+    lowered = true;
+  } catch { /* not Linux, or not allowed: hashing keeps the normal priority */ }
+}
+let hashSync, verifySync;
+if (workerData.nativeBinding) {
+  const m = { exports: {} };
+  process.dlopen(m, workerData.nativeBinding);
+  hashSync = (input, cost) => m.exports.hashSync(input, cost, null, null, false);
+  verifySync = (input, hash) => m.exports.verifySync(input, hash);
+} else {
+  const b = require(workerData.module);
+  hashSync = (input, cost) => b.hashSync(input, { cost });
+  verifySync = (input, hash) => b.verifySync(input, hash);
+}
+parentPort.postMessage({ ready: true, lowered });
+parentPort.on("message", ([id, op, a, b]) => {
+  try { parentPort.postMessage([id, op === "hash" ? hashSync(a, b) : verifySync(a, b)]); }
+  catch (err) { parentPort.postMessage([id, undefined, String((err && err.message) || err)]); }
+});
+`;
+
+export interface HashPoolOptions {
+  /** Hashes that may run at once in this process (= threads). */
+  threads: number;
+  /** CPU priority (nice) of the threads on Linux; 0 leaves it. */
+  nice: number;
+}
+
+interface Job { op: "hash" | "verify"; a: string; b: string | number; resolve: (v: unknown) => void; reject: (e: Error) => void }
+interface Thread { worker: Worker; job: Job | undefined; ready: Promise<boolean> }
+
+/**
+ * bcrypt on a pool of its own (not libuv's, where file I/O and DNS would queue behind hashes, and
+ * whose 4 threads would cap hashing at 4 cores on any machine). Threads start on demand up to
+ * `threads`, are unref'd while idle (a CLI command exits when done), and run at lower CPU priority
+ * than the event loop (`nice`) so requests win the CPU while hashing gets what they leave. If a
+ * thread cannot start, hashing falls back to @node-rs/bcrypt's own async API: slower, never wrong.
+ */
+export class HashPool {
+  private readonly threads: Thread[] = [];
+  private readonly queue: Job[] = [];
+  private broken = false;
+  private retired = false;
+  private nextId = 1;
+  private readonly pending = new Map<number, { thread: Thread; job: Job }>();
+
+  constructor(readonly options: HashPoolOptions) {}
+
+  hash(input: string, cost: number): Promise<string> {
+    return this.run("hash", input, cost) as Promise<string>;
+  }
+
+  verify(input: string, hash: string): Promise<boolean> {
+    return this.run("verify", input, hash) as Promise<boolean>;
+  }
+
+  /** Starts every thread and resolves with how many lowered their priority (for the start-up log and tests). */
+  async warm(): Promise<number> {
+    while (!this.broken && this.threads.length < this.options.threads) if (!this.spawn()) break;
+    // Awaited: the threads must keep the process alive until they said they are ready.
+    for (const t of this.threads) t.worker.ref();
+    const lowered = await Promise.all(this.threads.map((t) => t.ready));
+    for (const t of this.threads) if (!t.job) t.worker.unref();
+    return lowered.filter(Boolean).length;
+  }
+
+  /** Stops taking work; threads end once their current hash is done. */
+  retire(): void {
+    this.retired = true;
+    for (const t of this.threads) if (!t.job) void t.worker.terminate();
+  }
+
+  private run(op: Job["op"], a: string, b: string | number): Promise<unknown> {
+    if (this.broken || this.retired) return op === "hash" ? bcryptHash(a, { cost: b as number }) : bcryptVerify(a, b as string);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ op, a, b, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    if (this.broken) return this.fallBack();
+    while (this.queue.length) {
+      let idle = this.threads.find((t) => !t.job);
+      if (!idle && this.threads.length < this.options.threads) idle = this.spawn();
+      if (!idle) return; // every thread is busy: the job waits for the next one free
+      const job = this.queue.shift()!;
+      const id = this.nextId++;
+      idle.job = job;
+      this.pending.set(id, { thread: idle, job });
+      idle.worker.ref();
+      idle.worker.postMessage([id, job.op, job.a, job.b]);
+    }
+  }
+
+  private spawn(): Thread | undefined {
+    let worker: Worker;
+    try {
+      const nativeBinding = isSingleExecutable() ? resolveNativeBinding("@node-rs/bcrypt") : undefined;
+      const module = nativeBinding ? undefined : createRequire(import.meta.url).resolve("@node-rs/bcrypt");
+      worker = new Worker(SOURCE, { eval: true, workerData: { module, nativeBinding, nice: this.options.nice } });
+    } catch {
+      this.fallBack();
+      return undefined;
+    }
+    let onReady!: (lowered: boolean) => void;
+    const thread: Thread = { worker, job: undefined, ready: new Promise((r) => { onReady = r; }) };
+    worker.on("message", (m: { ready: true; lowered: boolean } | [number, unknown, string?]) => {
+      if (!Array.isArray(m)) return onReady(m.lowered);
+      const [id, value, error] = m;
+      const p = this.pending.get(id);
+      if (!p) return;
+      this.pending.delete(id);
+      thread.job = undefined;
+      worker.unref();
+      if (error !== undefined) p.job.reject(new Error(error));
+      else p.job.resolve(value);
+      if (this.retired) void worker.terminate();
+      else this.dispatch();
+    });
+    const gone = () => {
+      onReady(false);
+      const at = this.threads.indexOf(thread);
+      if (at >= 0) this.threads.splice(at, 1);
+      // A job on a thread that died is not lost: it runs again elsewhere.
+      for (const [id, p] of this.pending) if (p.thread === thread) { this.pending.delete(id); this.queue.unshift(p.job); }
+      if (!this.retired) this.dispatch();
+    };
+    worker.on("error", () => { this.broken = true; });
+    worker.on("exit", gone);
+    // After the listeners: adding a "message" listener refs the thread's port again.
+    worker.unref();
+    this.threads.push(thread);
+    return thread;
+  }
+
+  /** No thread could start: what is queued (and everything after) hashes on libuv's pool. */
+  private fallBack(): void {
+    this.broken = true;
+    for (const job of this.queue.splice(0)) {
+      const p = job.op === "hash" ? bcryptHash(job.a, { cost: job.b as number }) : bcryptVerify(job.a, job.b as string);
+      p.then(job.resolve, job.reject);
+    }
+  }
+}
+
+let options: HashPoolOptions = { threads: availableParallelism(), nice: 0 };
+let pool: HashPool | undefined;
+
+/** The process's hashing pool (made on first use with the current options). */
+export function hashPool(): HashPool {
+  return (pool ??= new HashPool(options));
+}
+
+/** Sets the pool's size and priority (`serve` at start); a pool already made is retired and replaced. */
+export function configureHashPool(next: HashPoolOptions): HashPool {
+  options = { ...next };
+  pool?.retire();
+  pool = new HashPool(options);
+  return pool;
+}
