@@ -7,6 +7,7 @@ import { renderMailLayout } from "./html-layout.js";
 export type PasswordlessMailKind = "passwordless_code" | "passwordless_link" | "passwordless_code_link";
 
 const TITLE = "Sign in to your account";
+const CODE_TITLE = "Your sign-in code";
 const INTRO = "Hello,";
 const NOT_YOU = "If you did not ask to sign in, you can ignore this mail: no one can sign in without it.";
 const VALID = "valid for {{validFor}} (until {{expiresAt}}) and works once";
@@ -14,17 +15,17 @@ const VALID_BOTH = "valid for {{validFor}} (until {{expiresAt}}) and work once";
 
 export const passwordlessTemplates: Record<PasswordlessMailKind, { subject: string; text: string; html: string }> = {
   passwordless_code: {
-    subject: "Your sign-in code",
+    subject: CODE_TITLE,
     text: `${INTRO}\n\nyour code to sign in as {{email}} is:\n\n    {{code}}\n\nType it on the page where you asked for it. The code is ${VALID}.\n${NOT_YOU}\n`,
     html: renderMailLayout({
-      title: TITLE,
+      title: CODE_TITLE,
       intro: [INTRO, "your code to sign in as <strong>{{email}}</strong> is:"],
       code: "{{code}}",
       outro: [`Type it on the page where you asked for it. The code is ${VALID}. ${NOT_YOU}`],
     }),
   },
   passwordless_link: {
-    subject: "Sign in to your account",
+    subject: TITLE,
     text: `${INTRO}\n\nopen this link to sign in as {{email}}:\n\n{{link}}\n\nThe link is ${VALID}.\n${NOT_YOU}\n`,
     html: renderMailLayout({
       title: TITLE,
@@ -34,10 +35,10 @@ export const passwordlessTemplates: Record<PasswordlessMailKind, { subject: stri
     }),
   },
   passwordless_code_link: {
-    subject: "Your sign-in code",
+    subject: CODE_TITLE,
     text: `${INTRO}\n\nyour code to sign in as {{email}} is:\n\n    {{code}}\n\nType it on the page where you asked for it, or open this link:\n\n{{link}}\n\nThe code and the link are ${VALID_BOTH}.\n${NOT_YOU}\n`,
     html: renderMailLayout({
-      title: TITLE,
+      title: CODE_TITLE,
       intro: [INTRO, "your code to sign in as <strong>{{email}}</strong> is:"],
       code: "{{code}}",
       button: "Sign in",

@@ -99,14 +99,17 @@ describe("page and mail polish (Chromium)", () => {
 
   it.each(mailKinds)("the %s mail renders in a phone-width window: nothing runs out of the frame, no serious accessibility fault", async (kind) => {
     const link = `${suite.s.url}/auth/${kind === "email_verification" ? "verify-email" : "reset-password"}?token=${"A".repeat(43)}&tenantId=public`;
-    const mail = renderMail(kind, { email: "a.rather.long.address@example.com", link, provider: "GitHub", expiresAt: Date.UTC(2030, 0, 1), validForMs: 3_600_000, websiteUrl: suite.s.url });
+    const mail = renderMail(kind, { email: "a.rather.long.address@example.com", link, provider: "GitHub", code: "123456", expiresAt: Date.UTC(2030, 0, 1), validForMs: 3_600_000, websiteUrl: suite.s.url });
     const page = await openTab(suite.browser, "about:", { width: 320, height: 640 });
     await page.setJavaScriptEnabled(false); // as a mail client shows it
     await page.setContent(mail.html);
     await expectNoHorizontalScroll(page, `${kind} mail`);
     await page.setJavaScriptEnabled(true);
     await expectAccessible(page, `${kind} mail`);
-    const [button, plain] = await page.$$eval("a", (as) => as.map((a) => ({ href: (a as HTMLAnchorElement).href, right: a.getBoundingClientRect().right })));
+    if (kind.startsWith("passwordless_code")) expect(await page.$eval("body", (b) => b.textContent)).toContain("123456");
+    const anchors = await page.$$eval("a", (as) => as.map((a) => ({ href: (a as HTMLAnchorElement).href, right: a.getBoundingClientRect().right })));
+    if (kind === "passwordless_code") return expect(anchors).toEqual([]); // the code alone, no link
+    const [button, plain] = anchors;
     expect(button.href).toBe(link);
     expect(plain.href).toBe(link);
     expect(plain.right).toBeLessThanOrEqual(320);
