@@ -11,6 +11,8 @@ const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
 const otherPages = (c: Readonly<Config>) => `<nav aria-label="More account pages" id="account-links">
   <ul>
     <!-- account-links: one <li> per account page -->
+    <li><a href="${b(c)}/second-factor">Second factor (authenticator app)</a></li>
+    <li><a href="${b(c)}/passkeys">Passkeys</a></li>
     <li><a href="${b(c)}/sign-out">Sign out</a></li>
   </ul>
 </nav>`;
