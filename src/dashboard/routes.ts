@@ -1,0 +1,9 @@
+import type { DashboardRoute } from "./kit.js";
+
+/**
+ * The dashboard's route table (pages and actions behind the admin session; the sign-in pages and
+ * assets are the mount's own). Each room lists its slice here, so the whole dashboard reads on one screen.
+ */
+export const dashboardRoutes: readonly DashboardRoute[] = [
+  // dashboard-rooms: one spread per room
+];
