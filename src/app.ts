@@ -108,7 +108,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     metrics: metrics?.sink ?? noMetrics,
     config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
     // Each room that puts a claim in access tokens lists its provider here.
-    claims: checkClaimProviders([createMfaClaim(config), ...createRoleClaims(), ...createMetadataClaim(config.metadataClaim)]),
+    claims: checkClaimProviders([createMfaClaim(config), createRoleClaims(), ...createMetadataClaim(config.metadataClaim)]),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };

@@ -22,10 +22,18 @@ export interface ClaimSubject {
  * that writes the session, so the value never lags a change committed before the refresh.
  */
 export interface ClaimProvider {
-  /** The key in the access-token payload. Never one of PROTOCOL.md §5's own keys. */
-  readonly key: string;
-  /** The value now; undefined leaves the claim out of this token. */
-  compute(tx: Kysely<DB>, subject: ClaimSubject, now: number): Promise<unknown>;
+  /** The keys it sets in the access-token payload. Never one of PROTOCOL.md §5's own keys. */
+  readonly keys: readonly string[];
+  /**
+   * Work of its own when a session starts (recording the first factor), run before any claim is
+   * computed so every provider reads the same state; compute itself only reads.
+   */
+  onSessionStart?(tx: Kysely<DB>, subject: ClaimSubject & { firstFactor: FactorId }, now: number): Promise<void>;
+  /**
+   * The values now, by key (claims that share a read compute together); a key left out, or
+   * undefined, leaves that claim out of this token.
+   */
+  compute(tx: Kysely<DB>, subject: ClaimSubject, now: number): Promise<Readonly<Record<string, unknown>>>;
 }
 
 /** The payload keys of PROTOCOL.md §5, which no provider may set. */
@@ -37,20 +45,25 @@ export const PROTOCOL_KEYS: ReadonlySet<string> = new Set([
 /** Checks a list of providers once, at start: unique keys, none of the protocol's own. */
 export function checkClaimProviders(providers: readonly ClaimProvider[]): readonly ClaimProvider[] {
   const seen = new Set<string>();
-  for (const p of providers) {
-    if (PROTOCOL_KEYS.has(p.key)) throw new Error(`claim "${p.key}" is one of the access token's own keys`);
-    if (seen.has(p.key)) throw new Error(`claim "${p.key}" is declared twice`);
-    seen.add(p.key);
+  for (const key of providers.flatMap((p) => p.keys)) {
+    if (PROTOCOL_KEYS.has(key)) throw new Error(`claim "${key}" is one of the access token's own keys`);
+    if (seen.has(key)) throw new Error(`claim "${key}" is declared twice`);
+    seen.add(key);
   }
   return providers;
 }
 
-/** Every provider's value for this subject, in one object (absent values left out). */
+/**
+ * Every provider's values for this subject, in one object (absent values left out). When the
+ * session starts, every provider's onSessionStart runs first. A provider only sets its own keys.
+ */
 export async function computeClaims(providers: readonly ClaimProvider[], tx: Kysely<DB>, subject: ClaimSubject, now: number): Promise<Record<string, unknown>> {
+  const firstFactor = subject.firstFactor;
+  if (firstFactor) for (const p of providers) await p.onSessionStart?.(tx, { ...subject, firstFactor }, now);
   const out: Record<string, unknown> = {};
   for (const p of providers) {
-    const v = await p.compute(tx, subject, now);
-    if (v !== undefined) out[p.key] = v;
+    const values = await p.compute(tx, subject, now);
+    for (const key of p.keys) if (values[key] !== undefined) out[key] = values[key];
   }
   return out;
 }

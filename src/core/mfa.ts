@@ -53,10 +53,12 @@ export async function readMfaState(tx: Kysely<DB>, config: Readonly<Config>, per
  */
 export function createMfaClaim(config: Readonly<Config>): ClaimProvider {
   return {
-    key: MFA_CLAIM,
-    async compute(tx, subject, now) {
-      if (subject.firstFactor) await upsertSessionFactor(tx, subject.sessionHandle, subject.firstFactor, now);
-      return (await readMfaState(tx, config, subject.personId, subject.sessionHandle)).claim;
+    keys: [MFA_CLAIM],
+    async onSessionStart(tx, subject, now) {
+      await upsertSessionFactor(tx, subject.sessionHandle, subject.firstFactor, now);
+    },
+    async compute(tx, subject) {
+      return { [MFA_CLAIM]: (await readMfaState(tx, config, subject.personId, subject.sessionHandle)).claim };
     },
   };
 }

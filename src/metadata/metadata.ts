@@ -69,10 +69,10 @@ export async function clearMetadata(ctx: CoreContext, userId: string, source = "
 export function createMetadataClaim(claim: string | undefined): ClaimProvider[] {
   if (!claim) return [];
   return [{
-    key: claim,
+    keys: [claim],
     compute: async (tx, subject) => {
       const text = await store.findMetadata(tx, subject.personId);
-      return text === undefined ? undefined : parse(text);
+      return { [claim]: text === undefined ? undefined : parse(text) };
     },
   }];
 }
