@@ -120,7 +120,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     if (config.mode === "development" && config.mailCatcher) return createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
     return undefined;
   };
-  const newWebhookWorker = () => createWebhookWorker({ store, clock, logger, timeoutMs: config.webhookTimeoutMs, failureLimit: config.webhookFailureLimit, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
+  const newWebhookWorker = () => createWebhookWorker({ store, clock, logger, timeoutMs: config.webhookTimeoutMs, failureLimit: config.webhookFailureLimit, serverSecret: config.secret, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
   const newWorker = (transport: MailTransport) => createOutboxWorker({ store, clock, logger, transport, from: config.mailFrom, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
 
   let shuttingDown = false;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, hkdfSync, randomBytes, type JsonWebKey, type KeyObject } from "node:crypto";
+import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { exportJWK, generateKeyPair } from "jose";
 import type { Config } from "../config.js";
 import type { Store } from "../store/database.js";
@@ -6,6 +6,7 @@ import { isUniqueViolation } from "../store/database.js";
 import * as repo from "../store/signing-keys.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
+import { isSealed, openText, sealText } from "../util/sealed-text.js";
 
 /** The public half of a signing key as the JWKS publishes it (never d, p, q...). */
 export interface PublicJwk { kty: string; kid: string; n: string; e: string; alg: "RS256"; use: "sig" }
@@ -182,22 +183,17 @@ export async function listSigningKeys(deps: KeyDeps): Promise<KeyInfo[]> {
   }));
 }
 
-// Private keys at rest: AES-256-GCM under a key derived from the server secret, with the kid as
+// Private keys at rest: sealed under the server secret (util/sealed-text.ts) with the kid as
 // associated data so a ciphertext cannot be moved to another row. Without a secret (development)
 // the JWK is stored as plain JSON.
-const PREFIX = "enc:v1:";
-const wrapKey = (secret: string) => Buffer.from(hkdfSync("sha256", secret, "authsvc", "signing-key-encryption v1", 32));
+const sealKey = (secret: string) => ({ secret, purpose: "signing-key-encryption v1" });
 
 export function encryptPrivateJwk(json: string, secret: string | undefined, kid: string): string {
-  if (!secret) return json;
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", wrapKey(secret), iv).setAAD(Buffer.from(kid));
-  const ct = Buffer.concat([cipher.update(json, "utf8"), cipher.final()]);
-  return PREFIX + [iv, ct, cipher.getAuthTag()].map((b) => b.toString("base64url")).join(".");
+  return secret ? sealText(json, sealKey(secret), kid) : json;
 }
 
 export function decryptPrivateJwk(stored: string, secret: string | undefined, kid: string): string {
-  if (!stored.startsWith(PREFIX)) {
+  if (!isSealed(stored)) {
     // With a secret, every key we made is encrypted: a plain one was put there by hand or by a
     // restored file, and would sign tokens with a key anyone who read the table holds.
     if (secret) {
@@ -207,11 +203,8 @@ export function decryptPrivateJwk(stored: string, secret: string | undefined, ki
     return stored;
   }
   if (!secret) throw new Error(`signing key ${kid} is encrypted but no server secret (AUTHSVC_SECRET) is configured`);
-  const [iv, ct, tag] = stored.slice(PREFIX.length).split(".").map((s) => Buffer.from(s, "base64url"));
   try {
-    const d = createDecipheriv("aes-256-gcm", wrapKey(secret), iv).setAAD(Buffer.from(kid));
-    d.setAuthTag(tag);
-    return Buffer.concat([d.update(ct), d.final()]).toString("utf8");
+    return openText(stored, sealKey(secret), kid);
   } catch {
     throw new Error(`signing key ${kid} cannot be decrypted: the server secret differs from the one it was stored with`);
   }

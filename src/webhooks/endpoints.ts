@@ -6,6 +6,7 @@ import { normaliseEventList } from "./events.js";
 import { kickWorkersAfterCommit } from "./queue.js";
 import * as repo from "./store.js";
 import { checkEndpointUrl, checkSecret, type ConfiguredEndpoint } from "./settings.js";
+import { sealEndpointSecret, sealPlainEndpointSecrets } from "./secrets.js";
 
 /**
  * What operators do with endpoints and the delivery log: the CLI (`authsvc webhooks …`) and the
@@ -44,8 +45,9 @@ export async function addEndpoint(ctx: CoreContext, input: { url: unknown; event
   } catch (err) { throw badInput((err as Error).message); }
   if (input.description !== undefined && (typeof input.description !== "string" || input.description.length > 200)) throw badInput("description must be text of at most 200 characters");
   const now = ctx.clock.now();
+  const id = `ep_${createId().replace(/-/g, "")}`;
   const row: repo.EndpointRow = {
-    id: `ep_${createId().replace(/-/g, "")}`, url, secret, events: toStored(events), description: (input.description as string | undefined) ?? null,
+    id, url, secret: sealEndpointSecret(secret, ctx.config.secret, id), events: toStored(events), description: (input.description as string | undefined) ?? null,
     source: "api", enabled: 1, failure_streak: 0, disabled_at: null, disabled_reason: null, created_at: now, updated_at: now,
   };
   await ctx.store.writeTx((tx) => repo.insertEndpoint(tx, row));
@@ -123,11 +125,13 @@ export async function syncConfiguredEndpoints(ctx: CoreContext, configured: read
     for (const c of configured) {
       const id = `cfg_${createHash("sha256").update(c.url).digest("hex").slice(0, 16)}`;
       keep.add(id);
-      const set = { url: c.url, secret: c.secret, events: toStored(c.events), description: c.description ?? null, updated_at: now };
+      const set = { url: c.url, secret: sealEndpointSecret(c.secret, ctx.config.secret, id), events: toStored(c.events), description: c.description ?? null, updated_at: now };
       if (!(await repo.updateEndpoint(tx, id, set))) {
         await repo.insertEndpoint(tx, { id, ...set, source: "config", enabled: 1, failure_streak: 0, disabled_at: null, disabled_reason: null, created_at: now });
       }
     }
     for (const row of await repo.listEndpoints(tx)) if (row.source === "config" && !keep.has(row.id)) await repo.deleteEndpoint(tx, row.id);
+    const sealed = await sealPlainEndpointSecrets(tx, ctx.config.secret);
+    if (sealed > 0) ctx.logger.info("webhook endpoint secrets encrypted with the server secret", { endpoints: sealed });
   });
 }

@@ -7,6 +7,7 @@ import type { Logger } from "../util/logger.js";
 import { joinKickList } from "./queue.js";
 import { sendWebhook } from "./sender.js";
 import * as repo from "./store.js";
+import { openEndpointSecret } from "./secrets.js";
 
 const SECOND = 1000;
 /** Wait before attempt n+1: 30 s, 1, 2, 4 … minutes, at most an hour (about 9 hours over 15 attempts). */
@@ -23,6 +24,8 @@ export interface WebhookWorkerOptions {
   timeoutMs: number;
   /** Failed attempts in a row after which an endpoint is disabled (config.webhookFailureLimit). */
   failureLimit: number;
+  /** The server secret (config.secret) that seals endpoint secrets at rest (secrets.ts). */
+  serverSecret: string | undefined;
   maxAttempts?: number;
   pollMs?: number;
   noteOutage?: (kind: OutageKind, err: unknown) => void;
@@ -43,7 +46,16 @@ export function createWebhookWorker(o: WebhookWorkerOptions): QueueWorker {
       await o.store.writeTx((tx) => repo.recordAttempt(tx, row.id, owner, { now: o.clock.now(), status: "failed", httpStatus: null, error }));
       return false;
     }
-    const sent = await sendWebhook({ url: endpoint.url, secret: endpoint.secret, messageId: row.message_id, payload: row.payload, now: o.clock.now(), timeoutMs: o.timeoutMs });
+    let secret: string;
+    try {
+      secret = openEndpointSecret(endpoint.secret, o.serverSecret, endpoint.id);
+    } catch (err) {
+      // Nothing can be signed until the operator restores the secret: retried with backoff, never sent unsigned.
+      o.logger.error("webhook not sent", { id: row.id, endpoint: endpoint.id, error: (err as Error).message });
+      await o.store.writeTx((tx) => repo.recordAttempt(tx, row.id, owner, { now: o.clock.now(), status: row.attempts >= maxAttempts ? "failed" : "pending", httpStatus: null, error: "endpoint secret unreadable", nextAttemptAt: o.clock.now() + webhookRetryDelayMs(row.attempts) }));
+      return false;
+    }
+    const sent = await sendWebhook({ url: endpoint.url, secret, messageId: row.message_id, payload: row.payload, now: o.clock.now(), timeoutMs: o.timeoutMs });
     const now = o.clock.now();
     if (sent.ok) {
       await o.store.writeTx(async (tx) => {
