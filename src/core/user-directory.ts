@@ -30,6 +30,14 @@ export function buildUserViews(rows: UserRow[], d: UserDetails): UserView[] {
       if (!ids.has(i.user_id)) continue;
       methods.push({ recipeId: "thirdparty", recipeUserId: i.user_id, email: i.email, timeJoined: Number(i.created_at), verified: verified.has(i.email), thirdParty: { id: i.provider_id, userId: i.provider_user_id } });
     }
+    for (const p of d.passwordless) {
+      if (ids.has(p.user_id)) methods.push({ recipeId: "passwordless", recipeUserId: p.user_id, email: p.email, timeJoined: Number(p.created_at), verified: verified.has(p.email) });
+    }
+    for (const k of d.passkeyLogins) {
+      if (!ids.has(k.user_id)) continue;
+      const credentialIds = d.passkeyCredentials.filter((c) => c.user_id === k.user_id).map((c) => c.id);
+      methods.push({ recipeId: "webauthn", recipeUserId: k.user_id, email: k.email, timeJoined: Number(k.created_at), verified: verified.has(k.email), webauthn: { credentialIds } });
+    }
     methods.sort((a, b) => a.timeJoined - b.timeJoined);
     const timeJoined = Math.min(...members.map((m) => Number(m.time_joined)));
     return { id: row.id, email: row.email, timeJoined, verified: verified.has(row.email), isPrimaryUser: members.length > 1, loginMethods: methods };

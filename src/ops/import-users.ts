@@ -119,12 +119,13 @@ async function writeWithRetry<T>(ctx: CoreContext, fn: (db: Kysely<DB>) => Promi
 }
 
 function toRows(list: Pending[], now: number, source: string): ImportRows {
-  const rows: ImportRows = { users: [], credentials: [], identities: [], verified: [], events: [] };
+  const rows: ImportRows = { users: [], credentials: [], identities: [], passwordless: [], verified: [], events: [] };
   for (const { id, user } of list) {
     const joined = user.timeJoined ?? now;
     rows.users.push({ id, email: user.email, time_joined: joined, updated_at: now, primary_user_id: null });
     if (user.credential) rows.credentials.push({ user_id: id, email: user.credential.email, password_hash: user.credential.hash, created_at: user.credential.createdAt ?? joined, updated_at: now });
     for (const i of user.identities) rows.identities.push({ provider_id: i.providerId, provider_user_id: i.providerUserId, user_id: id, email: i.email, created_at: i.createdAt ?? joined, updated_at: now });
+    if (user.passwordless) rows.passwordless.push({ user_id: id, email: user.passwordless.email, created_at: user.passwordless.createdAt ?? joined });
     for (const email of user.verifiedEmails) rows.verified.push({ user_id: id, email, verified_at: now });
     rows.events.push({ at: now, type: "user.imported", user_id: id, data: JSON.stringify({ source }) });
   }

@@ -7,7 +7,7 @@ import { checkStoredHashFormat } from "../core/passwords.js";
  * produce easily: {"email", "passwordHash", "verified"?}.
  */
 export interface RecordLoginMethod {
-  /** passwordless: exported, not imported yet (an import refuses the row with a message). */
+  /** Passkeys stay out (bound to this server's RP ID, docs/passkeys.md). */
   recipeId: "emailpassword" | "thirdparty" | "passwordless";
   email: string;
   verified: boolean;
@@ -34,6 +34,8 @@ export interface ImportUser {
   verifiedEmails: string[];
   credential?: { email: string; hash: string; createdAt: number | undefined };
   identities: Array<{ providerId: string; providerUserId: string; email: string; createdAt: number | undefined }>;
+  /** A passwordless login (sign-in by mailed code or link) for this address. */
+  passwordless?: { email: string; createdAt: number | undefined };
 }
 
 export const MAX_LINE_CHARS = 65_536;
@@ -108,9 +110,10 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
       if (user.identities.some((x) => x.providerId === providerId && x.providerUserId === providerUserId)) refuse(`${where} repeats ${providerId} user ${providerUserId}`);
       user.identities.push({ providerId, providerUserId, email: mEmail, createdAt });
     } else if (lm.recipeId === "passwordless") {
-      refuse(`${where}: passwordless login methods cannot be imported yet; drop the method, the user can sign in with a code again`);
+      if (user.passwordless) refuse("more than one passwordless login method");
+      user.passwordless = { email: mEmail, createdAt };
     } else {
-      refuse(`${where}.recipeId must be "emailpassword" or "thirdparty"`);
+      refuse(`${where}.recipeId must be "emailpassword", "thirdparty" or "passwordless"`);
     }
   });
   // One address, one person: the user's address must be one it signs in with, or a row could
@@ -123,6 +126,6 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
 }
 
 /** Every address a row's login methods use (its `email` is one of them). */
-export function addressesOf(u: Pick<ImportUser, "credential" | "identities">): string[] {
-  return [...new Set([...(u.credential ? [u.credential.email] : []), ...u.identities.map((i) => i.email)])];
+export function addressesOf(u: Pick<ImportUser, "credential" | "identities" | "passwordless">): string[] {
+  return [...new Set([...(u.credential ? [u.credential.email] : []), ...u.identities.map((i) => i.email), ...(u.passwordless ? [u.passwordless.email] : [])])];
 }

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from "kysely";
-import type { DB, EventsTable, ThirdPartyIdentitiesTable, VerifiedEmailsTable } from "./schema.js";
+import type { DB, EventsTable, PasswordlessUsersTable, ThirdPartyIdentitiesTable, VerifiedEmailsTable } from "./schema.js";
 import type { UserRow } from "./users.js";
 import type { CredentialRow } from "../methods/email-password/store.js";
 
@@ -11,14 +11,15 @@ export async function findExistingUserIds(db: Kysely<DB>, ids: string[]): Promis
 }
 
 /**
- * Which of these addresses belong to a user already (as a user's address, an email/password login
- * or a third-party identity's address), with one owner each: address -> user id.
+ * Which of these addresses belong to a user already (as a user's address or any login method's), with one owner each: address -> user id.
  */
 export async function findAddressOwners(db: Kysely<DB>, emails: string[]): Promise<Map<string, string>> {
   if (emails.length === 0) return new Map();
   const rows = await db.selectFrom("users").select(["email", "id as user_id"]).where("email", "in", emails)
     .union(db.selectFrom("email_password_credentials").select(["email", "user_id"]).where("email", "in", emails))
     .union(db.selectFrom("third_party_identities").select(["email", "user_id"]).where("email", "in", emails))
+    .union(db.selectFrom("passwordless_users").select(["email", "user_id"]).where("email", "in", emails))
+    .union(db.selectFrom("webauthn_accounts").select(["email", "user_id"]).where("email", "in", emails))
     .execute();
   return new Map(rows.map((r) => [r.email, r.user_id]));
 }
@@ -35,6 +36,7 @@ export interface ImportRows {
   users: UserRow[];
   credentials: CredentialRow[];
   identities: Insertable<ThirdPartyIdentitiesTable>[];
+  passwordless: Insertable<PasswordlessUsersTable>[];
   verified: Insertable<VerifiedEmailsTable>[];
   events: Insertable<EventsTable>[];
 }
@@ -50,6 +52,7 @@ export async function insertImportRows(db: Kysely<DB>, rows: ImportRows): Promis
   await insert("users", rows.users);
   await insert("email_password_credentials", rows.credentials);
   await insert("third_party_identities", rows.identities);
+  await insert("passwordless_users", rows.passwordless);
   await insert("verified_emails", rows.verified);
   await insert("events", rows.events);
 }

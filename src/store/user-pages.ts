@@ -24,26 +24,33 @@ export async function listUsersAfter(db: Kysely<DB>, opts: { after?: UserKey; li
   return q.orderBy("time_joined").orderBy("id").limit(opts.limit).execute();
 }
 
-/** What belongs to a set of users, loaded in three queries (for pages of views and exports). */
+/** What belongs to a set of users, loaded in a fixed number of queries (for pages of views and exports). */
 export interface UserDetails {
   /** The rows of recipe users linked into these people (account linking). */
   members: UserRow[];
   credentials: CredentialRow[];
   identities: IdentityRow[];
   verified: Array<{ user_id: string; email: string }>;
+  passwordless: Array<{ user_id: string; email: string; created_at: number }>;
+  passkeyLogins: Array<{ user_id: string; email: string; created_at: number }>;
+  /** Passkey credential ids (never their keys) of those passkey logins. */
+  passkeyCredentials: Array<{ user_id: string; id: string }>;
 }
 
-/** Linked recipe users, credentials, identities and verified addresses of the given people. */
+/** Linked recipe users, every login method and the verified addresses of the given people. */
 export async function loadUserDetails(db: Kysely<DB>, personIds: string[]): Promise<UserDetails> {
-  if (personIds.length === 0) return { members: [], credentials: [], identities: [], verified: [] };
+  if (personIds.length === 0) return { members: [], credentials: [], identities: [], verified: [], passwordless: [], passkeyLogins: [], passkeyCredentials: [] };
   const members = await db.selectFrom("users").selectAll().where("primary_user_id", "in", personIds).execute();
   const ids = [...personIds, ...members.map((m) => m.id)];
-  const [credentials, identities, verified] = await Promise.all([
+  const [credentials, identities, verified, passwordless, passkeyLogins, passkeyCredentials] = await Promise.all([
     db.selectFrom("email_password_credentials").selectAll().where("user_id", "in", ids).execute(),
     db.selectFrom("third_party_identities").selectAll().where("user_id", "in", ids).orderBy("created_at").execute(),
     db.selectFrom("verified_emails").select(["user_id", "email"]).where("user_id", "in", ids).execute(),
+    db.selectFrom("passwordless_users").select(["user_id", "email", "created_at"]).where("user_id", "in", ids).execute(),
+    db.selectFrom("webauthn_accounts").select(["user_id", "email", "created_at"]).where("user_id", "in", ids).execute(),
+    db.selectFrom("webauthn_credentials").select(["user_id", "id"]).where("user_id", "in", ids).orderBy("created_at").execute(),
   ]);
-  return { members, credentials, identities, verified };
+  return { members, credentials, identities, verified, passwordless, passkeyLogins, passkeyCredentials };
 }
 
 /** Ids of every person an address belongs to: as current email, email/password login or third-party login. */

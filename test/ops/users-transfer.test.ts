@@ -14,6 +14,11 @@ import { signUpWithPassword } from "../../src/methods/email-password/accounts.js
 import { upsertThirdPartyUser } from "../../src/methods/third-party/sign-in-up.js";
 import { insertIdentity } from "../../src/methods/third-party/store.js";
 import { insertUser, markEmailVerified } from "../../src/store/users.js";
+import { createPasswordlessUser } from "../../src/methods/passwordless/consume.js";
+import { insertAccount, insertCredential } from "../../src/methods/webauthn/store.js";
+import { getUser } from "../../src/core/users.js";
+import { listUserPage } from "../../src/core/user-directory.js";
+import { pwPost, startFlow } from "../helpers/passwordless.js";
 
 const dir = mkdtempSync(join(tmpdir(), "authsvc-transfer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,6 +69,39 @@ describe.each(backends)("users export / import ($name)", (backend) => {
     expect(record).toMatchObject({ id: r.user.id, loginMethods: [{ recipeId: "emailpassword", passwordHash: expect.any(String) }, { recipeId: "thirdparty", thirdParty: { id: "google", userId: "g-dora" } }] });
     expect((await runCli(["users", "import", file, "--database", dst.config.database])).code).toBe(0);
     expect(await signIn("dora@example.com", "dora horse battery staple")).toMatchObject({ status: "OK", user: { id: r.user.id, loginMethods: [{ recipeId: "emailpassword" }, { recipeId: "thirdparty" }] } });
+  });
+
+  it("a passwordless user travels and signs in with a code on the new server; a passkey login is listed but stays behind", async () => {
+    const ctx = src.app.ctx;
+    const pw = await createPasswordlessUser(ctx, { email: "erin@example.com", source: "test" });
+    if (pw.status !== "OK") throw new Error("passwordless user");
+    const up = await signUpWithPassword(ctx, { email: "finn@example.com", password: "finn horse battery staple", verified: true });
+    if (up.status !== "OK") throw new Error("sign-up failed");
+    const now = src.clock.now();
+    await insertUser(ctx.store.db, { id: "pk-finn", email: "finn@example.com", time_joined: now, updated_at: now, primary_user_id: up.user.id });
+    await insertAccount(ctx.store.db, { user_id: "pk-finn", email: "finn@example.com", created_at: now });
+    await insertCredential(ctx.store.db, { id: "cred-1", user_id: "pk-finn", rp_id: "localhost", public_key: "pk", counter: 0, transports: null, created_at: now, last_used_at: null });
+    // Lists (admin API, CLI, dashboard, export) show every login method, as the one-user view does.
+    const listed = (await listUserPage(ctx)).users;
+    for (const u of listed) expect(u.loginMethods, u.email).toEqual((await getUser(ctx.store.db, u.id))!.loginMethods);
+    expect(listed.find((u) => u.email === "finn@example.com")!.loginMethods.map((m) => m.recipeId)).toEqual(["emailpassword", "webauthn"]);
+
+    const file = tmpFile();
+    expect((await runCli(["users", "export", "--output", file, "--database", src.config.database])).code).toBe(0);
+    const records = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.find((r) => r.email === "erin@example.com").loginMethods).toEqual([expect.objectContaining({ recipeId: "passwordless", email: "erin@example.com", verified: true })]);
+    expect(records.find((r) => r.email === "finn@example.com").loginMethods.map((m: { recipeId: string }) => m.recipeId)).toEqual(["emailpassword"]);
+
+    const target = await createTestApp({ backend, start: true, config: { mode: "production", mailCatcher: true, mailCatcherPort: 0, smtpUrl: undefined } });
+    try {
+      expect(await runCli(["users", "import", file, "--database", target.config.database])).toMatchObject({ code: 0, stdout: `imported ${file}: 2 created, 0 skipped (duplicates), 0 refused\n` });
+      expect((await runCli(["users", "import", file, "--database", target.config.database])).stdout).toMatch(new RegExp(`^imported ${file}: 0 created, 2 skipped \\(duplicates\\), 0 refused\n`));
+      const flow = await startFlow(target, "erin@example.com");
+      const signedIn = await pwPost(target, "/signinup/code/consume", { deviceId: flow.deviceId, preAuthSessionId: flow.preAuthSessionId, userInputCode: flow.code });
+      expect(signedIn.json).toMatchObject({ status: "OK", createdNewRecipeUser: false, user: { id: pw.user.id, loginMethods: [{ recipeId: "passwordless", email: "erin@example.com" }] } });
+    } finally {
+      await target.close();
+    }
   });
 
   it("export → import into an empty database gives the same users, and every password signs in over HTTP", async () => {
@@ -146,7 +184,7 @@ describe.each(backends)("users export / import ($name)", (backend) => {
       `  line 6: skipped: the address taken@example.com belongs to user ${taken.user.id}`,
       "  line 7: refused: email is missing or not a string",
       "  line 9: refused: loginMethods[0].passwordHash has bcrypt cost 31; accepted: 4 to 16",
-      "  line 10: refused: loginMethods[0].recipeId must be \"emailpassword\" or \"thirdparty\"",
+      "  line 10: refused: loginMethods[0].recipeId must be \"emailpassword\", \"thirdparty\" or \"passwordless\"",
       "",
     ].join("\n"));
     expect(await count()).toBe(3);
