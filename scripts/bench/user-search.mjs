@@ -97,7 +97,7 @@ export default async function userSearchBench({ quick = false, log = console.err
         const db = await b.make(count);
         const server = await startServer(db.database, dir);
         try {
-          const cookie = await signInAdmin(cli, server.url, db.database, dir);
+          const cookie = await signInAdmin(server.url, db.database);
           p50[count] = await measure(server.url, cookie, n);
           log(`  ${b.name}: ${count} users: p50 ${p50[count].toFixed(2)} ms`);
         } finally {
