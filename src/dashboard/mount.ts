@@ -1,4 +1,5 @@
 import { createRouter, defineEventHandler, getRouterParams, sendRedirect, setResponseHeader, setResponseStatus, type EventHandler, type H3Event, type RouterMethod } from "h3";
+import { AuthError } from "../core/errors.js";
 import { readFormBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
 import { errorResponse } from "../http/errors.js";
@@ -33,7 +34,7 @@ export function createDashboardHandler(deps: HttpDeps): EventHandler {
   router.get(`${DASHBOARD_PATH}/_assets/:name`, serveDashboardAsset());
   router.head(`${DASHBOARD_PATH}/_assets/:name`, serveDashboardAsset());
   const routes = dashboardRoutes.some((r) => r.method === "GET" && r.path === DASHBOARD_PATH) ? dashboardRoutes : [...dashboardRoutes, placeholderOverview];
-  for (const r of routes) {
+  for (const r of [...routes, notFound]) {
     const methods: RouterMethod[] = r.method === "GET" ? ["get", "head"] : ["post"];
     router.add(r.path, runRoute(deps, r), methods);
   }
@@ -101,6 +102,13 @@ function renderFailure(event: H3Event, deps: HttpDeps, err: unknown): string {
   const titles: Record<number, string> = { 400: "Bad request", 403: "Refused", 404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large", 415: "Unsupported form", 429: "Too many requests", 503: "Unavailable" };
   return renderErrorPage(deps.ctx.config, { title: titles[r.status] ?? "Something went wrong", message: String(r.body.message ?? "Internal Error"), signedIn: false });
 }
+
+/** Any other GET under /admin: asks for a session first (a path's existence is nobody else's business), then 404. */
+const notFound: DashboardRoute = {
+  method: "GET",
+  path: `${DASHBOARD_PATH}/**`,
+  handler: async () => { throw new AuthError("NOT_FOUND", "There is no such page in the dashboard."); },
+};
 
 /**
  * The overview until its room (dash-ops) lists its own page for /admin: signing in must land

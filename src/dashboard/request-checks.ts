@@ -4,19 +4,21 @@ import { DASHBOARD_PATH } from "./kit.js";
 
 /**
  * The same-origin half of the dashboard's CSRF defence (the other half is the per-session token in
- * every form): a POST is refused when the browser says it comes from another site. Sec-Fetch-Site,
- * when sent (every current browser), must be "same-origin"; Origin, when sent, must be this server
- * (the Host it was sent to, or the public URL behind a proxy). A client sending neither (curl, a
- * script) is not a browser a page can drive; it still needs the session cookie and the token.
+ * every form): a POST is refused when the browser says it comes from elsewhere. Sec-Fetch-Site is
+ * set by the browser itself (no page can forge it) and every current browser sends it: when present
+ * it decides, and only "same-origin" passes. Without it (an older browser) Origin must be this
+ * server: the Host it was sent to, or the public URL behind a proxy. Our pages send no Referer
+ * (Referrer-Policy: no-referrer), so a browser sends `Origin: null` with their forms: "null" passes
+ * only with Sec-Fetch-Site. A client sending neither header (curl, a script) is no page a victim's
+ * browser runs; it still needs the session cookie and the form's token.
  */
 export function isSameOriginPost(event: H3Event, config: Readonly<Config>): boolean {
   const site = getRequestHeader(event, "sec-fetch-site");
-  if (site !== undefined && site !== "same-origin") return false;
+  if (site !== undefined) return site === "same-origin";
   const origin = getRequestHeader(event, "origin");
   if (origin === undefined) return true;
   let u: URL;
   try { u = new URL(origin); } catch { return false; }
-  if (u.origin === "null") return false;
   return u.host === getRequestHeader(event, "host") || u.origin === new URL(config.publicUrl).origin;
 }
 
