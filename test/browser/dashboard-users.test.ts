@@ -20,7 +20,7 @@ describe("the admin dashboard's users and people (Chromium)", () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    admin = await createTestAdmin(suite.s.app);
+    admin = await createTestAdmin(suite.s.app, { email: "admin@example.com" });
     for (const email of ["pat@example.com", "pat.other@example.com", "sam@example.com", "sam-google@example.com", "gone@example.com"]) {
       const up = await signUpWithPassword(suite.s.app.ctx, { email, password: PW });
       if (up.status !== "OK") throw new Error(up.status);
