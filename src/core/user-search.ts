@@ -5,7 +5,7 @@ import type { UserRow } from "../store/users.js";
 import type { CoreContext } from "./context.js";
 import { badInput } from "./errors.js";
 import { buildUserViews } from "./user-directory.js";
-import type { UserView } from "./users.js";
+import { getUser, type UserView } from "./users.js";
 
 /**
  * The dashboard's user search: one box that takes an email prefix or a user id. An id (any login
@@ -53,8 +53,8 @@ export async function searchPeople(ctx: CoreContext, opts: { query?: string; aft
   if (raw && !opts.after && !opts.before) {
     const personId = await findPersonId(db, raw);
     if (personId !== undefined) {
-      const rows = await db.selectFrom("users").selectAll().where("id", "=", personId).execute();
-      return { users: buildUserViews(rows, await loadUserDetails(db, [personId])), matchedBy: "id", next: null, previous: null };
+      const person = await getUser(db, personId);
+      return { users: person ? [person] : [], matchedBy: "id", next: null, previous: null };
     }
   }
   // Addresses are stored canonical (trimmed, lower-case), so lower-casing the prefix is the whole of "case-insensitive".
@@ -70,5 +70,9 @@ export async function searchPeople(ctx: CoreContext, opts: { query?: string; aft
   const last = page[page.length - 1];
   const next = last && (before ? true : more) ? encodeKey(keyOf(last)) : null;
   const previous = first && (before ? more : after !== undefined) ? encodeKey(keyOf(first)) : null;
-  return { users: buildUserViews(page, await loadUserDetails(db, page.map((r) => r.id))), matchedBy: "email-prefix", next, previous };
+  const views = buildUserViews(page, await loadUserDetails(db, page.map((r) => r.id)));
+  // The batch loader knows password and third-party logins; the rare person with only a sign-in
+  // code or a passkey is loaded whole, so the list never says "no login method" of them wrongly.
+  const users = await Promise.all(views.map(async (v) => (v.loginMethods.length ? v : (await getUser(db, v.id)) ?? v)));
+  return { users, matchedBy: "email-prefix", next, previous };
 }

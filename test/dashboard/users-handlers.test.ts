@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DashboardRequest, DashboardResult } from "../../src/dashboard/kit.js";
 import { userRoutes } from "../../src/dashboard/users/routes.js";
 import type { HttpDeps } from "../../src/http/deps.js";
+import { createPasswordlessUser } from "../../src/methods/passwordless/consume.js";
 import { generateCode } from "../../src/methods/totp/secrets.js";
 import { listEvents } from "../../src/store/events.js";
 import { backends } from "../helpers/backends.js";
@@ -58,6 +59,11 @@ describe.each(backends)("dashboard users room handlers ($name)", (backend) => {
     const byId = html(await call("GET", "/admin/users", { query: { q: id } }));
     expect(byId).toContain("list-one@example.com");
     expect(byId).not.toContain("list-other@example.com");
+    // A person with only a sign-in code by mail is listed with that method, not as having none.
+    const p = await createPasswordlessUser(t.app.ctx, { email: "list-codes@example.com", source: "test" });
+    expect(p.status).toBe("OK");
+    const codes = html(await call("GET", "/admin/users", { query: { q: "list-codes" } }));
+    expect(codes).toMatch(/list-codes@example\.com<\/a><\/th>\n<td class="mono">[^<]+<\/td>\n<td>sign-in code<\/td>/);
     const bad = await call("GET", "/admin/users", { query: { q: "a", after: "garbage" } });
     expect(bad).toMatchObject({ status: 400 });
     expect(html(bad)).toContain("not valid");

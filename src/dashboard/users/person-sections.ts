@@ -1,5 +1,5 @@
 import type { LoginMethod } from "../../core/users.js";
-import { actionForm, csrfField, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
+import { csrfField, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
 import { personPath } from "./list-page.js";
 import type { PersonRecord } from "./person-record.js";
 
@@ -12,9 +12,9 @@ import type { PersonRecord } from "./person-record.js";
 type R = Pick<DashboardRequest, "csrf">;
 
 const sr = (text: string) => `<span class="sr-only"> ${escapeHtml(text)}</span>`;
-/** An action button whose accessible name says whom it acts on. */
+/** A one-button form whose accessible name says whom it acts on (the visible label stays short). */
 function button(r: R, action: string, label: string, whom: string, o: { danger?: boolean; fields?: string } = {}): string {
-  return actionForm(r, { action, label, danger: o.danger, fields: o.fields }).replace(`>${escapeHtml(label)}</button>`, `>${escapeHtml(label)}${sr(whom)}</button>`);
+  return `<form method="post" action="${escapeHtml(action)}" class="inline">${csrfField(r)}${o.fields ?? ""}<button type="submit"${o.danger ? ' class="danger"' : ""}>${escapeHtml(label)}${sr(whom)}</button></form>`;
 }
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 const badge = (ok: boolean, yes: string, no: string, bad = false) => `<span class="badge ${ok ? "ok" : bad ? "bad" : "warn"}">${ok ? yes : no}</span>`;
