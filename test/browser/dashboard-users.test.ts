@@ -63,6 +63,16 @@ describe("the admin dashboard's users and people (Chromium)", () => {
     await expectAccessible(page, "person page");
     await screenshot(page, "admin-person", { ignore: ["td.mono", "dd.mono", "time", "#sessions-h + .table-wrap th"] });
 
+    // Keyboard only: Tab reaches every link, field and button of the page, in order, and nothing else traps it.
+    const reachable = await page.$$eval("a[href], button, input:not([type=hidden])", (els) => els.length);
+    await page.focus("a.skip");
+    const seen = new Set<string>();
+    for (let i = 0; i < reachable + 5; i++) {
+      seen.add(await page.evaluate(() => { const el = document.activeElement!; return `${el.tagName}:${el.closest("form")?.getAttribute("action") ?? ""}:${el.getAttribute("href") ?? ""}:${el.textContent?.trim() ?? ""}:${el.id}:${(el as HTMLInputElement).value ?? ""}`; }));
+      await page.keyboard.press("Tab");
+    }
+    expect([...seen].filter((k) => /^(A|BUTTON|INPUT):/.test(k))).toHaveLength(reachable);
+
     await press(page, "/verified");
     expect(await flash(page)).toBe("Marked verified.");
     expect(await page.$eval("dl.facts", (d) => d.textContent)).toMatch(/pat@example\.com verified/);
