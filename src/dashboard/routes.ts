@@ -1,3 +1,4 @@
+import { accountRoutes } from "./accounts/routes.js";
 import type { DashboardRoute } from "./kit.js";
 
 /**
@@ -6,4 +7,5 @@ import type { DashboardRoute } from "./kit.js";
  */
 export const dashboardRoutes: readonly DashboardRoute[] = [
   // dashboard-rooms: one spread per room
+  ...accountRoutes,
 ];
