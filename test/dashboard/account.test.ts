@@ -77,5 +77,10 @@ describe.each(backends)("dashboard: your admin account ($name)", (backend) => {
     const res = await c.get("/admin/no-such-page");
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await res.text()).toContain("Back to the overview");
+    // Signed in already: the sign-in page sends the admin straight on.
+    const again = await fetch(`${t.url}/admin/sign-in?next=%2Fadmin%2Faccount`, { headers: { cookie: c.cookie }, redirect: "manual" });
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe("/admin/account");
   });
 });
