@@ -44,7 +44,7 @@ export function sessionsCommand(io: CliIO): Command {
       if (!!flags.user === !!flags.session) throw new CliError("give exactly one of --user or --session", 2);
       return withApp(flags, io, async (app) => {
         if (flags.session) {
-          const r = await revokeSessionByHandle(app.ctx, flags.session);
+          const r = await revokeSessionByHandle(app.ctx, flags.session, "cli");
           if (r.status === "not_found") throw new CliError(`no session ${flags.session}`);
           if (flags.json) return printJson(io, { handle: flags.session, userId: r.userId, revoked: r.status === "revoked" });
           return io.out(r.status === "revoked" ? `revoked session ${flags.session}` : `session ${flags.session} had already ended`);

@@ -46,9 +46,9 @@ export async function revokeAllUserSessions(ctx: CoreContext, userId: string, so
  * Revokes one session by handle. "not_found" for an unknown handle; "already_revoked" when it was
  * revoked before (or has expired, which ends it just the same).
  */
-export async function revokeSessionByHandle(ctx: CoreContext, handle: string): Promise<{ status: "revoked" | "already_revoked"; userId: string } | { status: "not_found" }> {
+export async function revokeSessionByHandle(ctx: CoreContext, handle: string, source = "api"): Promise<{ status: "revoked" | "already_revoked"; userId: string } | { status: "not_found" }> {
   const row = await findSession(ctx.store.db, handle);
   if (!row) return { status: "not_found" };
-  const done = await revokeSession(ctx, handle, row.user_id, "admin");
+  const done = await revokeSession(ctx, handle, row.user_id, "admin", source);
   return { status: done ? "revoked" : "already_revoked", userId: row.user_id };
 }

@@ -121,12 +121,12 @@ function slidingExpiry(ctx: CoreContext, now: number, createdAt: number): number
   return Math.min(now + ctx.config.refreshTokenLifetimeMs, createdAt + ctx.config.sessionMaxLifetimeMs);
 }
 
-/** Revokes one session (sign-out). False when it was already revoked. */
-export async function revokeSession(ctx: CoreContext, sessionHandle: string, userId: string, reason = "signout"): Promise<boolean> {
+/** Revokes one session (sign-out; an operator names themselves in `source`). False when it was already revoked. */
+export async function revokeSession(ctx: CoreContext, sessionHandle: string, userId: string, reason = "signout", source?: string): Promise<boolean> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
     const done = await repo.revokeSession(tx, sessionHandle, now, reason);
-    if (done) await insertEvent(tx, { at: now, type: "session.revoked", userId, data: { sessionHandle, reason } });
+    if (done) await insertEvent(tx, { at: now, type: "session.revoked", userId, data: { sessionHandle, reason, ...(source ? { source } : {}) } });
     return done;
   });
 }

@@ -1,4 +1,6 @@
+import { accountRoutes } from "./accounts/routes.js";
 import type { DashboardRoute } from "./kit.js";
+import { userRoutes } from "./users/routes.js";
 
 /**
  * The dashboard's route table (pages and actions behind the admin session; the sign-in pages and
@@ -6,4 +8,6 @@ import type { DashboardRoute } from "./kit.js";
  */
 export const dashboardRoutes: readonly DashboardRoute[] = [
   // dashboard-rooms: one spread per room
+  ...accountRoutes,
+  ...userRoutes,
 ];

@@ -28,7 +28,7 @@ export const revokeUserSessionsHandler = (deps: HttpDeps) =>
 /** DELETE /sessions/:handle: revokes one session. */
 export const revokeOneSession = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const r = await revokeSessionByHandle(deps.ctx, pathParam(event, "handle"));
+    const r = await revokeSessionByHandle(deps.ctx, pathParam(event, "handle"), "admin-api");
     if (r.status === "not_found") throw new AuthError("NOT_FOUND", "No such session");
     return { handle: pathParam(event, "handle"), userId: r.userId, revoked: r.status === "revoked" };
   });

@@ -10,12 +10,12 @@ import { deleteSecondFactorData } from "./store.js";
 export type ResetResult = { status: "NOT_FOUND" } | { status: "OK"; userId: string; removedDevices: number; changed: boolean };
 
 /**
- * The operator's `users mfa reset` (CLI and admin API): removes a user's TOTP devices, recovery
+ * The operator's `users mfa reset` (CLI, admin API and dashboard): removes a user's TOTP devices, recovery
  * codes and TOTP requirement in one transaction, records `mfa.reset` and mails the user, so a lost
  * phone is one command and never a silent change. With `--mfa required` the user sets a new
  * device up at the next sign-in. Resetting a user without a second factor changes nothing.
  */
-export async function resetSecondFactor(ctx: CoreContext, userId: string, source: "cli" | "admin-api"): Promise<ResetResult> {
+export async function resetSecondFactor(ctx: CoreContext, userId: string, source: string): Promise<ResetResult> {
   const now = ctx.clock.now();
   const r = await ctx.store.writeTx(async (tx): Promise<ResetResult> => {
     const personId = await findPersonId(tx, userId);

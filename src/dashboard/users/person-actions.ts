@@ -1,0 +1,119 @@
+import { clearLimits } from "../../core/limits-admin.js";
+import { linkUsers, unlinkUser } from "../../core/linking-admin.js";
+import { revokeAllUserSessions, revokeSessionByHandle } from "../../core/session-admin.js";
+import { findUsersByRef, setUserEmailVerified } from "../../core/user-directory.js";
+import { canonicalEmail } from "../../core/emails.js";
+import { deleteUser, getUser, type UserView } from "../../core/users.js";
+import { setPassword } from "../../methods/email-password/accounts.js";
+import { createPasswordResetLink } from "../../methods/email-password/reset-link.js";
+import { resetSecondFactor } from "../../methods/totp/reset.js";
+import { listUserSessions } from "../../core/session-admin.js";
+import { done, type DashboardRequest, type DashboardResult } from "../kit.js";
+import { personPath, USERS_PATH } from "./list-page.js";
+
+/**
+ * The actions on a person (POSTed forms, CSRF-checked by the mount). Each calls the core function
+ * the CLI and the admin API call, with `r.source` so the event names the admin, then redirects back
+ * to the person with what happened. Anything that does not belong to this person (a session handle,
+ * a login id, an address) is refused before anything changes.
+ */
+
+type Action = (r: DashboardRequest, person: UserView) => Promise<DashboardResult>;
+
+/** Wraps an action: the person must exist (else back to the search with a message). */
+export function onPerson(action: Action): (r: DashboardRequest) => Promise<DashboardResult> {
+  return async (r) => {
+    const person = await getUser(r.ctx.store.db, r.params.id ?? "");
+    if (!person) return done(USERS_PATH, "No such user: they may have been deleted.", "error");
+    return action(r, person);
+  };
+}
+
+const field = (r: DashboardRequest, name: string) => (r.form.get(name) ?? "").trim();
+const back = (p: UserView, text: string, kind: "ok" | "error" = "ok") => done(personPath(p.id), text, kind);
+const isMember = (p: UserView, recipeUserId: string) => p.loginMethods.some((m) => m.recipeUserId === recipeUserId) || p.id === recipeUserId;
+
+export const markVerified: Action = async (r, p) => {
+  const id = field(r, "recipeUserId");
+  const verified = field(r, "verified");
+  if (!isMember(p, id) || !["0", "1"].includes(verified)) return back(p, "Choose a login method of this user to mark.", "error");
+  const res = await setUserEmailVerified(r.ctx, id, verified === "1", r.source);
+  if (!res) return back(p, "That login method no longer exists.", "error");
+  return back(p, res.changed ? `Marked ${verified === "1" ? "verified" : "unverified"}.` : `It was ${verified === "1" ? "verified" : "unverified"} already.`);
+};
+
+export const revokeOne: Action = async (r, p) => {
+  const handle = field(r, "handle");
+  const mine = (await listUserSessions(r.ctx, p.id)).some((s) => s.handle === handle);
+  if (!mine) return back(p, "That session is not one of this user's live sessions.", "error");
+  const res = await revokeSessionByHandle(r.ctx, handle, r.source);
+  return back(p, res.status === "revoked" ? "Session revoked." : "That session had ended already.");
+};
+
+export const revokeAll: Action = async (r, p) => {
+  const n = await revokeAllUserSessions(r.ctx, p.id, r.source);
+  return back(p, n === 0 ? "No live session to revoke." : `Revoked ${n} session${n === 1 ? "" : "s"}.`);
+};
+
+export const resetMfa: Action = async (r, p) => {
+  const res = await resetSecondFactor(r.ctx, p.id, r.source);
+  if (res.status === "NOT_FOUND") return done(USERS_PATH, "No such user.", "error");
+  return back(p, res.changed ? "Second factor reset: they were mailed, and set a new one up at their next sign-in if required." : "They had no second factor to reset.");
+};
+
+export const clearLocks: Action = async (r, p) => {
+  const email = canonicalEmail(field(r, "email"));
+  const addresses = new Set([p.email, ...p.loginMethods.map((m) => m.email)]);
+  if (!addresses.has(email)) return back(p, "Only this user's own addresses can be cleared here.", "error");
+  const res = await clearLimits(r.ctx, { email }, r.source);
+  return back(p, res.buckets.length ? `Cleared ${res.buckets.join(", ")} on ${email}.` : `Nothing was limiting ${email}.`);
+};
+
+const passwordLogin = (p: UserView) => p.loginMethods.find((m) => m.recipeId === "emailpassword");
+
+export const sendResetLink: Action = async (r, p) => {
+  const login = passwordLogin(p);
+  if (!login) return back(p, "This user has no password login, so there is no password to reset.", "error");
+  // The link goes by mail only: the dashboard never shows a live token.
+  const res = await createPasswordResetLink(r.ctx, login.recipeUserId, { mail: true, source: r.source });
+  if (res.status !== "OK") return back(p, "This user has no password login, so there is no password to reset.", "error");
+  return back(p, `A password-reset link was mailed to ${login.email}.`);
+};
+
+export const changePassword: Action = async (r, p) => {
+  const login = passwordLogin(p);
+  if (!login) return back(p, "This user has no password login.", "error");
+  const res = await setPassword(r.ctx, login.recipeUserId, r.form.get("password") ?? "", r.source);
+  if (res.status === "NO_PASSWORD_LOGIN") return back(p, "This user has no password login.", "error");
+  if (res.status === "FIELD_ERROR") return back(p, `Password not changed: ${res.formFields.map((f) => f.error).join(" ")}`, "error");
+  return back(p, `Password set; ${res.revokedSessions} session${res.revokedSessions === 1 ? "" : "s"} ended.`);
+};
+
+export const linkOther: Action = async (r, p) => {
+  const ref = field(r, "other");
+  if (!ref) return back(p, "Give the id or email of the user to link.", "error");
+  const found = await findUsersByRef(r.ctx, ref);
+  if (found.length === 0) return back(p, `No user is ${ref}.`, "error");
+  if (found.length > 1) return back(p, `Several users have ${ref}: link by id instead (${found.map((u) => u.id).join(", ")}).`, "error");
+  if (found[0].id === p.id) return back(p, "That is this user already.", "error");
+  const res = await linkUsers(r.ctx, p.id, found[0].id, r.source);
+  if (res.status === "NOT_FOUND") return back(p, `No user is ${ref}.`, "error");
+  return back(p, `Linked ${found[0].email || found[0].id}: their login methods are this user's now.`);
+};
+
+export const unlinkMethod: Action = async (r, p) => {
+  const id = field(r, "recipeUserId");
+  if (!isMember(p, id)) return back(p, "Choose a login method of this user to unlink.", "error");
+  const res = await unlinkUser(r.ctx, id, r.source);
+  if (res.status !== "OK") return back(p, "That login method is not linked to another.", "error");
+  // When the person's own first login leaves, the rest carry on under the next one's id.
+  return done(personPath(res.remainingPersonId), `Unlinked login ${id}: it is a user of its own now.`);
+};
+
+export const removePerson: Action = async (r, p) => {
+  const expected = p.email || p.id;
+  const typed = field(r, "confirm");
+  if (typed.toLowerCase() !== expected.toLowerCase()) return back(p, `Not deleted: type ${expected} exactly to confirm.`, "error");
+  if (!(await deleteUser(r.ctx, p.id, r.source))) return done(USERS_PATH, "No such user.", "error");
+  return done(USERS_PATH, `Deleted ${expected}.`);
+};

@@ -1,0 +1,83 @@
+import type { LoginMethod } from "../../core/users.js";
+import { csrfField, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
+import { personPath } from "./list-page.js";
+import type { PersonRecord } from "./person-record.js";
+
+/**
+ * The panels of the person page, one function each. Every button names what it does and to whom
+ * (visually short, the rest in .sr-only text), every table has scoped headers, and nothing secret
+ * is ever rendered: session handles are public ids, not tokens.
+ */
+
+type R = Pick<DashboardRequest, "csrf">;
+
+const sr = (text: string) => `<span class="sr-only"> ${escapeHtml(text)}</span>`;
+/** A one-button form whose accessible name says whom it acts on (the visible label stays short). */
+function button(r: R, action: string, label: string, whom: string, o: { danger?: boolean; fields?: string } = {}): string {
+  return `<form method="post" action="${escapeHtml(action)}" class="inline">${csrfField(r)}${o.fields ?? ""}<button type="submit"${o.danger ? ' class="danger"' : ""}>${escapeHtml(label)}${sr(whom)}</button></form>`;
+}
+const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+const badge = (ok: boolean, yes: string, no: string, bad = false) => `<span class="badge ${ok ? "ok" : bad ? "bad" : "warn"}">${ok ? yes : no}</span>`;
+const short = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
+const panel = (id: string, title: string, body: string) => `<section class="panel" aria-labelledby="${id}-h">\n<h2 id="${id}-h">${title}</h2>\n${body}\n</section>`;
+function table(caption: string, head: string[], rows: string[]): string {
+  return `<div class="table-wrap"><table>\n<caption class="sr-only">${escapeHtml(caption)}</caption>\n<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
+}
+
+const METHOD_LABEL: Record<LoginMethod["recipeId"], string> = { emailpassword: "Email and password", thirdparty: "Third-party", passwordless: "Sign-in code by mail", webauthn: "Passkey" };
+
+export function renderFacts(p: PersonRecord): string {
+  const u = p.user;
+  return `<dl class="facts">
+<dt>User id</dt><dd class="mono">${escapeHtml(u.id)}</dd>
+<dt>Email</dt><dd>${escapeHtml(u.email)} ${badge(u.verified, "verified", "unverified")}</dd>
+<dt>Joined</dt><dd>${formatTime(u.timeJoined)}</dd>
+<dt>Roles</dt><dd>${p.roles.length ? p.roles.map(escapeHtml).join(", ") : '<span class="muted">none</span>'}</dd>
+</dl>`;
+}
+
+export function renderMethods(r: R, p: PersonRecord): string {
+  const base = personPath(p.user.id);
+  const linked = p.memberIds.length > 1;
+  const rows = p.user.loginMethods.map((m) => {
+    const kind = m.thirdParty ? `${METHOD_LABEL[m.recipeId]} (${escapeHtml(m.thirdParty.id)})` : m.recipeId === "webauthn" ? `${METHOD_LABEL.webauthn} (${m.webauthn?.credentialIds.length ?? 0})` : METHOD_LABEL[m.recipeId];
+    const whom = `${m.email} (${METHOD_LABEL[m.recipeId]}, ${m.recipeUserId})`;
+    const verify = button(r, `${base}/verified`, m.verified ? "Mark unverified" : "Mark verified", whom, { fields: hidden("recipeUserId", m.recipeUserId) + hidden("verified", m.verified ? "0" : "1") });
+    const unlink = linked ? button(r, `${base}/unlink`, "Unlink", whom, { fields: hidden("recipeUserId", m.recipeUserId) }) : "";
+    return `<tr><th scope="row">${kind}</th><td>${escapeHtml(m.email)}</td><td>${badge(m.verified, "verified", "unverified")}</td><td class="mono">${escapeHtml(m.recipeUserId)}</td><td>${formatTime(m.timeJoined)}</td><td class="actions">${verify}${unlink}</td></tr>`;
+  });
+  const body = rows.length ? table("Login methods", ["Method", "Email", "Verified", "Login id", "Added", "Actions"], rows) : "<p>No login method: this person cannot sign in.</p>";
+  const link = `<form method="post" action="${base}/link" class="stack">${csrfField(r)}
+<label for="link-other">Link another user (their user id or email)</label>
+<input id="link-other" name="other" type="text" required autocomplete="off" spellcheck="false" maxlength="320">
+<button type="submit">Link to ${escapeHtml(p.user.email || p.user.id)}</button></form>`;
+  return panel("methods", "Login methods", `${body}\n${link}`);
+}
+
+export function renderSessions(r: R, p: PersonRecord): string {
+  const base = personPath(p.user.id);
+  if (p.sessions.length === 0) return panel("sessions", "Sessions", "<p>No live session.</p>");
+  const rows = p.sessions.map((s) => `<tr><th scope="row" class="mono">${escapeHtml(short(s.handle))}</th><td>${formatTime(s.createdAt)}</td><td>${formatTime(s.lastRefreshedAt) || '<span class="muted">never</span>'}</td><td>${formatTime(s.expiresAt)}</td><td>${button(r, `${base}/sessions/revoke`, "Revoke", `session ${short(s.handle)}`, { fields: hidden("handle", s.handle) })}</td></tr>`);
+  return panel("sessions", "Sessions", `${table("Live sessions", ["Session", "Started", "Last refreshed", "Expires", "Action"], rows)}\n<div class="actions">${button(r, `${base}/sessions/revoke-all`, "Revoke all sessions", `of ${p.user.email}`, { danger: true })}</div>`);
+}
+
+export function renderSecondFactor(r: R, p: PersonRecord): string {
+  const f = p.secondFactor;
+  const on = f.devices.some((d) => d.verified);
+  const facts = `<dl class="facts">
+<dt>Authenticator app (TOTP)</dt><dd>${on ? badge(true, "set up", "") : f.devices.length ? badge(false, "", "not confirmed") : '<span class="muted">not set up</span>'}${f.devices.length ? ` — ${f.devices.map((d) => escapeHtml(d.name)).join(", ")}` : ""}</dd>
+<dt>Required at sign-in</dt><dd>${f.required ? "yes" : "no"}</dd>
+<dt>Recovery codes left</dt><dd>${f.recoveryCodesLeft}</dd>
+<dt>Passkeys</dt><dd>${p.passkeys.length}</dd>
+</dl>`;
+  const reset = f.devices.length || f.required ? `<div class="actions">${button(r, `${personPath(p.user.id)}/mfa/reset`, "Reset second factor", `of ${p.user.email}`, { danger: true })}</div>` : "";
+  return panel("mfa", "Second factor", facts + reset);
+}
+
+export function renderLocks(r: R, p: PersonRecord): string {
+  if (p.locks.length === 0) return panel("locks", "Locks", "<p>No rate limit is counting against their addresses.</p>");
+  const rows = p.locks.map((l) => `<tr><th scope="row">${escapeHtml(l.bucket)}</th><td>${escapeHtml(l.key)}</td><td>${badge(!l.limited, "counting", escapeHtml(l.state), l.state === "locked")}</td><td>${l.count}${l.limit !== undefined ? ` of ${l.limit}` : ""}</td><td>${formatTime(l.until)}</td></tr>`);
+  const keys = [...new Set(p.locks.map((l) => l.key))];
+  const clear = keys.map((k) => button(r, `${personPath(p.user.id)}/locks/clear`, "Clear", `limits on ${k}`, { fields: hidden("email", k) })).join("");
+  return panel("locks", "Locks", `${table("Rate limits on their addresses", ["Bucket", "Address", "State", "Count", "Until"], rows)}\n<div class="actions">${clear}</div>`);
+}
