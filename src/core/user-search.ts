@@ -70,9 +70,6 @@ export async function searchPeople(ctx: CoreContext, opts: { query?: string; aft
   const last = page[page.length - 1];
   const next = last && (before ? true : more) ? encodeKey(keyOf(last)) : null;
   const previous = first && (before ? more : after !== undefined) ? encodeKey(keyOf(first)) : null;
-  const views = buildUserViews(page, await loadUserDetails(db, page.map((r) => r.id)));
-  // The batch loader knows password and third-party logins; the rare person with only a sign-in
-  // code or a passkey is loaded whole, so the list never says "no login method" of them wrongly.
-  const users = await Promise.all(views.map(async (v) => (v.loginMethods.length ? v : (await getUser(db, v.id)) ?? v)));
+  const users = buildUserViews(page, await loadUserDetails(db, page.map((r) => r.id)));
   return { users, matchedBy: "email-prefix", next, previous };
 }
