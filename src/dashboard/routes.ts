@@ -1,4 +1,5 @@
 import type { DashboardRoute } from "./kit.js";
+import { opsRoutes } from "./ops/routes.js";
 
 /**
  * The dashboard's route table (pages and actions behind the admin session; the sign-in pages and
@@ -6,4 +7,5 @@ import type { DashboardRoute } from "./kit.js";
  */
 export const dashboardRoutes: readonly DashboardRoute[] = [
   // dashboard-rooms: one spread per room
+  ...opsRoutes,
 ];
