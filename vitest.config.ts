@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheet is imported as text (?raw).
-    css: { include: [/src\/http\/pages\/assets\/.*\.css/] },
+    css: { include: [/src\/http\/pages\/assets\/.*\.css/, /src\/dashboard\/assets\/.*\.css/] },
     include: ["test/**/*.test.ts"],
     // The single executable and the Chromium tests have their own suites and configs
     // (npm run test:binary, test:browser; vitest.binary.config.ts, vitest.browser.config.ts).

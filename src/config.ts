@@ -121,6 +121,11 @@ export interface Config {
   limitTokenIp: string;
   limitInvalidTokenIp: string;
   limitAdminKeyIp: string;
+  // Admin dashboard (docs/admin-dashboard.md)
+  adminSessionIdleMs: number;
+  adminSessionMaxLifetimeMs: number;
+  limitAdminSigninIp: string;
+  limitAdminSigninEmail: string;
   // Webhooks (docs/webhooks.md)
   webhooks: readonly ConfiguredEndpoint[];
   webhookTimeoutMs: number;
@@ -333,6 +338,11 @@ export const settings: readonly Setting[] = [
   limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP"),
   limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused"),
   limit("limitAdminKeyIp", "admin-key-ip", "20/1h", "wrong admin API keys per client IP (guessing); over it, every admin request from that client is refused"),
+  // Admin dashboard (docs/admin-dashboard.md): its accounts have sessions and budgets of their own.
+  { key: "adminSessionIdleMs", flag: "admin-session-idle", env: "AUTHSVC_ADMIN_SESSION_IDLE", parse: duration(60_000, 86_400_000), default: () => 30 * 60_000, doc: "admin dashboard: a session unused this long ends" },
+  { key: "adminSessionMaxLifetimeMs", flag: "admin-session-max-lifetime", env: "AUTHSVC_ADMIN_SESSION_MAX_LIFETIME", parse: duration(300_000, 7 * 86_400_000), default: () => 12 * 3_600_000, doc: "admin dashboard: a session ends this long after sign-in, however busy" },
+  limit("limitAdminSigninIp", "admin-signin-ip", "30/15m", "admin dashboard sign-in attempts per client IP"),
+  limit("limitAdminSigninEmail", "admin-signin-email", "10/1h", "failed admin dashboard sign-ins (wrong password or code) per submitted address; over it, that address is refused, the right password and code included"),
   // Webhooks (docs/webhooks.md); endpoints may also be added with `authsvc webhooks add` or the admin API.
   { key: "webhooks", env: "AUTHSVC_WEBHOOKS", parse: (v) => parseWebhooksSetting(v), secret: "all", default: () => [], doc: "webhook endpoints (JSON array of {url, secret, events}; config file or env; see docs/webhooks.md)" },
   { key: "webhookTimeoutMs", flag: "webhook-timeout", env: "AUTHSVC_WEBHOOK_TIMEOUT", parse: duration(1000, 60_000), default: () => 10_000, doc: "how long a webhook endpoint may take to answer before the attempt counts as failed" },

@@ -15,7 +15,8 @@ import { AuthError } from "./errors.js";
  */
 export type WindowBucket =
   | "signin-ip" | "signup-ip" | "email-exists-ip" | "refresh-ip" | "signinup-ip"
-  | "mail-ip" | "reset-cooldown" | "verify-cooldown" | "mail-hourly" | "token-ip" | "invalid-token-ip" | "admin-key-ip";
+  | "mail-ip" | "reset-cooldown" | "verify-cooldown" | "mail-hourly" | "token-ip" | "invalid-token-ip" | "admin-key-ip"
+  | "admin-signin-ip" | "admin-signin-email";
 export type BucketName = WindowBucket | "signin-failures";
 
 const settingOf: Record<WindowBucket, keyof Config> = {
@@ -23,11 +24,12 @@ const settingOf: Record<WindowBucket, keyof Config> = {
   "refresh-ip": "limitRefreshIp", "signinup-ip": "limitSigninupIp", "mail-ip": "limitMailIp",
   "reset-cooldown": "limitMailCooldown", "verify-cooldown": "limitMailCooldown", "mail-hourly": "limitMailHourly", "token-ip": "limitTokenIp",
   "invalid-token-ip": "limitInvalidTokenIp", "admin-key-ip": "limitAdminKeyIp",
+  "admin-signin-ip": "limitAdminSigninIp", "admin-signin-email": "limitAdminSigninEmail",
 };
 
 /** Buckets that count failures only (countFailure) and refuse once full (checkLimit). */
 export function isFailureBucket(bucket: string): boolean {
-  return bucket === "invalid-token-ip" || bucket === "admin-key-ip";
+  return bucket === "invalid-token-ip" || bucket === "admin-key-ip" || bucket === "admin-signin-email";
 }
 
 /** The setting that holds each bucket's budget. */

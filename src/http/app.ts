@@ -1,6 +1,7 @@
 import { createApp, createRouter, defineEventHandler, H3Error, setResponseHeader, setResponseHeaders, setResponseStatus, toNodeListener, type App as H3App } from "h3";
 import { AuthError } from "../core/errors.js";
 import { createAdminHandler } from "./admin/mount.js";
+import { createDashboardHandler } from "../dashboard/mount.js";
 import { isBusyError } from "../store/database.js";
 import { classifyOutage } from "../store/outage.js";
 import { metricsHandler, requestMetricsHook } from "./metrics.js";
@@ -48,8 +49,10 @@ export function createHttpApp(deps: HttpDeps): H3App {
   if (hostGuard) app.use(hostGuard);
   const forwarded = createForwardedHeaderWarning(deps.ctx.config, logger);
   if (forwarded) app.use(forwarded);
-  // Before CORS: /admin/* must never carry CORS headers (server-to-server only, see admin/mount.ts).
+  // Before CORS: /admin/* must never carry CORS headers: the admin API (/admin/v1) is server to
+  // server only (admin/mount.ts), the dashboard (the rest of /admin) same-origin pages only.
   app.use(createAdminHandler(deps));
+  app.use(createDashboardHandler(deps));
   app.use(corsHandler(deps.ctx.config));
   const router = createRouter();
   const base = deps.ctx.config.apiBasePath;

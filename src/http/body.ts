@@ -50,6 +50,28 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<Recor
 }
 
 /**
+ * Reads an HTML form's body (application/x-www-form-urlencoded) under the same byte limit as JSON
+ * bodies (413 while streaming, 415 for another type, 400 for invalid UTF-8): the admin dashboard's
+ * forms post this, with no script to turn them into JSON.
+ */
+export async function readFormBody(event: H3Event, limit: number): Promise<URLSearchParams> {
+  const declared = event.node.req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > limit) {
+    closeAfterResponse(event);
+    throw new HttpInputError(413, `Request body too large (limit ${limit} bytes)`);
+  }
+  const { chunks, size } = await readUpTo(event, limit);
+  if (size === 0) return new URLSearchParams();
+  const type = String(event.node.req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") throw new HttpInputError(415, "Content-Type must be application/x-www-form-urlencoded");
+  try {
+    return new URLSearchParams(decoder.decode(Buffer.concat(chunks, size)));
+  } catch {
+    throw new HttpInputError(400, "Request body is not valid UTF-8");
+  }
+}
+
+/**
  * Collects the body, stopping at `limit`. Not `for await (… of req)`: leaving that loop early (the
  * 413) destroys the request stream, and the socket with it, while the response is still being
  * written; listhen's http-shutdown then reads `req.socket` as null in its 'finish' listener and the

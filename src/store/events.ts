@@ -1,7 +1,11 @@
 import type { Kysely } from "kysely";
 import type { DB } from "./schema.js";
 
-export interface NewEvent { at: number; type: string; userId: string | null; data?: unknown }
+export interface NewEvent {
+  at: number; type: string; userId: string | null; data?: unknown;
+  /** The admin the event is about (e.g. `admin.created` from the CLI); else read from `data.source`. */
+  adminId?: string | null;
+}
 /** Work that commits with every event, in the event's own transaction (webhooks queue their deliveries). */
 export type EventHook = (tx: Kysely<DB>, e: NewEvent) => Promise<void>;
 
@@ -19,12 +23,23 @@ export function setEventHook(name: string, hook: EventHook): void {
  * in the same transaction: what they queue exists if and only if the event committed.
  */
 export async function insertEvent(db: Kysely<DB>, e: NewEvent): Promise<void> {
-  await db.insertInto("events").values({ at: e.at, type: e.type, user_id: e.userId, data: e.data === undefined ? null : JSON.stringify(e.data) }).execute();
+  await db.insertInto("events").values({ at: e.at, type: e.type, user_id: e.userId, data: e.data === undefined ? null : JSON.stringify(e.data), admin_id: e.adminId ?? readAdminSource(e.data) }).execute();
   for (const hook of hooks.values()) await hook(db, e);
 }
 
-export async function listEvents(db: Kysely<DB>, opts: { type?: string; userId?: string; limit?: number } = {}) {
+/**
+ * The admin named by an event's `source` ("admin:<id>", what the dashboard passes to the core
+ * functions it shares with the CLI and the admin API), so an admin's actions can be listed by
+ * an indexed column instead of by parsing JSON.
+ */
+function readAdminSource(data: unknown): string | null {
+  const source = data && typeof data === "object" ? (data as { source?: unknown }).source : undefined;
+  return typeof source === "string" && source.startsWith("admin:") && source.length > 6 ? source.slice(6) : null;
+}
+
+export async function listEvents(db: Kysely<DB>, opts: { type?: string; userId?: string; adminId?: string; limit?: number } = {}) {
   let q = db.selectFrom("events").selectAll().orderBy("id");
+  if (opts.adminId) q = q.where("admin_id", "=", opts.adminId);
   if (opts.type) q = q.where("type", "=", opts.type);
   if (opts.userId) q = q.where("user_id", "=", opts.userId);
   return q.limit(opts.limit ?? 1000).execute();

@@ -7,10 +7,10 @@ import { createKeyGuard } from "./key-guard.js";
 import { ADMIN_PREFIX, adminRoutes } from "./routes.js";
 
 /**
- * Everything under /admin/: mounted before CORS so no CORS header is ever added here. The admin
- * API is for the app's backend, server to server: a browser preflight is refused (the key must
- * never live in a page), and without AUTHSVC_ADMIN_API_KEY the whole prefix is 404. Requests to
- * other paths pass through untouched.
+ * Everything under /admin/v1 (ADMIN_PREFIX; the rest of /admin is the dashboard, src/dashboard/):
+ * mounted before CORS so no CORS header is ever added here. The admin API is for the app's backend,
+ * server to server: a browser preflight is refused (the key must never live in a page), and without
+ * AUTHSVC_ADMIN_API_KEY the whole prefix is 404. Requests to other paths pass through untouched.
  */
 export function createAdminHandler(deps: HttpDeps): EventHandler {
   const key = deps.ctx.config.adminApiKey;
@@ -22,7 +22,7 @@ export function createAdminHandler(deps: HttpDeps): EventHandler {
   }
   return defineEventHandler(async (event) => {
     const path = event.path.split("?")[0];
-    if (path !== "/admin" && !path.startsWith("/admin/")) return undefined;
+    if (path !== ADMIN_PREFIX && !path.startsWith(`${ADMIN_PREFIX}/`)) return undefined;
     if (event.method === "OPTIONS" && getRequestHeader(event, "access-control-request-method") !== undefined) {
       setResponseStatus(event, 403);
       return { message: "The admin API is not available to browsers (no CORS): call it from your backend." };

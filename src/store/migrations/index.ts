@@ -10,6 +10,7 @@ import * as m007 from "./007-mfa.js";
 import * as m008 from "./008-webauthn.js";
 import * as m009 from "./009-webhooks.js";
 import * as m010 from "./010-roles-metadata.js";
+import * as m011 from "./011-admins.js";
 import * as m013 from "./013-ops-listings.js";
 
 export interface Migration {
@@ -29,5 +30,6 @@ export const migrations: readonly Migration[] = [
   { name: "008-webauthn", up: m008.up },
   { name: "009-webhooks", up: m009.up },
   { name: "010-roles-metadata", up: m010.up },
+  { name: "011-admins", up: m011.up },
   { name: "013-ops-listings", up: m013.up },
 ];
