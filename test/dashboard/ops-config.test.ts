@@ -82,7 +82,7 @@ describe.each(backends)("the configuration page ($name)", (backend) => {
       expect(value, s.env).toBeDefined();
       if (s.secret === "all") expect(value, s.env).toMatch(/\*{8}|unset|\[\]/);
     }
-    expect(cells("AUTHSVC_SECRET")).toEqual([expect.stringContaining("********"), "environment", expect.any(String)]);
+    expect(cells("AUTHSVC_SECRET")).toEqual([expect.stringContaining("********"), "environment", expect.any(String), expect.stringContaining("server secret")]);
     expect(cells("AUTHSVC_ADMIN_API_KEY")![0]).toContain("********");
     expect(cells("AUTHSVC_BCRYPT_COST")![1]).toBe("default");
     if (backend.name === "postgres") expect(cells("AUTHSVC_DATABASE")![0]).toContain("postgres://postgres:****@");

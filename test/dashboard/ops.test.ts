@@ -128,13 +128,15 @@ describe.each(backends)("dashboard operations ($name)", (backend) => {
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["webhook.endpoint_disabled", "webhook.endpoint_enabled", "webhook.delivery_replayed"]));
   });
 
-  it("signing keys: rotation needs the ticked box, then signs with the new key, publishes it, and names the admin", async () => {
+  it("signing keys: rotation needs the typed word, then signs with the new key, publishes it, and names the admin", async () => {
     const before = await listSigningKeys(t.app.ctx);
     const page = await (await c.get("/admin/keys")).text();
     expect(page).toContain(before[0].kid);
     expect(page).not.toMatch(/"d":|private/i);
-    const refused = await act("/admin/keys/rotate", {});
-    expect(textOf(refused)).toContain("Nothing changed");
+    for (const form of [{}, { confirm: "yes" }, { confirm: "rotat" }] as Array<Record<string, string>>) {
+      const refused = await act("/admin/keys/rotate", form);
+      expect(textOf(refused)).toContain("Nothing changed");
+    }
     expect(await listSigningKeys(t.app.ctx)).toEqual(before);
     t.clock.advance(1000);
     const done = await act("/admin/keys/rotate", { confirm: "rotate" });

@@ -12,7 +12,7 @@ const PATH = `${DASHBOARD_PATH}/keys`;
 export async function showKeys(r: DashboardRequest): Promise<DashboardResult> {
   const keys = await listSigningKeys(r.ctx);
   const minutes = Math.round(retiredKeyWindowMs(r.ctx.config) / 60_000);
-  const confirm = `<div class="field"><input type="checkbox" id="confirm" name="confirm" value="rotate" required> <label for="confirm">I want a new signing key now (tokens signed with the old key keep working until they expire)</label></div>`;
+  const confirm = `<div class="field"><label for="confirm">Type <code>rotate</code> to confirm</label><input id="confirm" name="confirm" autocomplete="off" autocapitalize="none" spellcheck="false" required aria-describedby="confirm-hint"><p class="hint" id="confirm-hint">Tokens signed with the old key keep working until they expire.</p></div>`;
   const main = `<section class="panel" aria-labelledby="list"><h2 id="list">Keys</h2>
 <p class="muted">Access tokens are signed with the current key; a retired key stays published in the JWKS for ${minutes} minutes (the tokens it signed live that long at most), then expires.</p>
 ${tableWrap("Signing keys, newest first", ["Key id (kid)", "Created", "State", "Retired"], keys.map(renderKey), "No signing key yet: the server makes the first at start.")}
@@ -31,7 +31,7 @@ function renderKey(k: KeyInfo): string {
 
 /** POST /admin/keys/rotate (confirm=rotate): the same rotation as `authsvc keys rotate`, recorded with the admin as source. */
 export async function rotateKey(r: DashboardRequest): Promise<DashboardResult> {
-  if (r.form.get("confirm") !== "rotate") return done(PATH, "Nothing changed: tick the box to confirm the rotation.", "error");
+  if (r.form.get("confirm")?.trim().toLowerCase() !== "rotate") return done(PATH, "Nothing changed: type rotate to confirm the rotation.", "error");
   const { kid, retired } = await rotateSigningKey(r.ctx, r.source);
   return done(PATH, `New signing key ${kid}; ${retired} key(s) retired and still published until their tokens expire.`);
 }

@@ -7,8 +7,8 @@ const number = (n: number) => n.toLocaleString("en-US");
 
 /** One figure of the overview: the number, what it counts, and where to look closer. */
 function stat(value: number, label: string, href?: string, note?: string): string {
-  const text = `<span class="value">${number(value)}</span> ${escapeHtml(label)}${note ? ` <span class="muted">${note}</span>` : ""}`;
-  return `<li>${href ? `<a href="${escapeHtml(href)}">${text}</a>` : text}</li>`;
+  const text = `<span class="value">${number(value)}</span> ${escapeHtml(label)}`;
+  return `<li>${href ? `<a href="${escapeHtml(href)}">${text}</a>` : text}${note ? `<br><span class="muted">${note}</span>` : ""}</li>`;
 }
 
 /**
@@ -18,7 +18,7 @@ function stat(value: number, label: string, href?: string, note?: string): strin
 export async function showOverview(r: DashboardRequest): Promise<DashboardResult> {
   const o = await readOverview(r.ctx);
   const stats = [
-    stat(o.people.count, "people", `${DASHBOARD_PATH}/users`, `(counted ${formatTime(o.people.countedAt)}, at most ${PEOPLE_COUNT_TTL_MS / 60_000} minute old)`),
+    stat(o.people.count, "people", `${DASHBOARD_PATH}/users`, `counted ${formatTime(o.people.countedAt)}; recounted after ${PEOPLE_COUNT_TTL_MS / 60_000} minute`),
     stat(o.today.signIns, "sign-ins today"),
     stat(o.today.failedSignIns, "failed sign-ins today"),
     stat(o.today.signUps, "sign-ups today"),
