@@ -36,7 +36,7 @@ export function renderDashboardPage(r: DashboardRequest, p: DashboardPage): Dash
 <header class="bar">
   <span class="product">${product} admin</span>
   <nav aria-label="Dashboard"><ul>${nav}</ul></nav>
-  <form method="post" action="${DASHBOARD_PATH}/sign-out" class="who"><input type="hidden" name="csrf" value="${escapeHtml(r.csrf)}"><span>${escapeHtml(r.admin.email)}</span> <button type="submit" class="secondary">Sign out</button></form>
+  <form method="post" action="${DASHBOARD_PATH}/sign-out" class="who"><input type="hidden" name="csrf" value="${escapeHtml(r.csrf)}"><a href="${DASHBOARD_PATH}/account"${p.section === `${DASHBOARD_PATH}/account` ? ' aria-current="page"' : ""}>${escapeHtml(r.admin.email)}</a> <button type="submit" class="secondary">Sign out</button></form>
 </header>
 <main id="main" tabindex="-1">
 ${flash}<h1>${escapeHtml(p.title)}</h1>

@@ -100,7 +100,9 @@ function renderFailure(event: H3Event, deps: HttpDeps, err: unknown): string {
   setResponseStatus(event, r.status);
   if (r.retryAfter !== undefined) setResponseHeader(event, "retry-after", r.retryAfter);
   const titles: Record<number, string> = { 400: "Bad request", 403: "Refused", 404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large", 415: "Unsupported form", 429: "Too many requests", 503: "Unavailable" };
-  return renderErrorPage(deps.ctx.config, { title: titles[r.status] ?? "Something went wrong", message: String(r.body.message ?? "Internal Error"), signedIn: false });
+  // Only which way on to offer (the overview or the sign-in page); the session is not checked again here.
+  const signedIn = readSessionCookie(event, deps.ctx.config) !== undefined;
+  return renderErrorPage(deps.ctx.config, { title: titles[r.status] ?? "Something went wrong", message: String(r.body.message ?? "Internal Error"), signedIn });
 }
 
 /** Any other GET under /admin: asks for a session first (a path's existence is nobody else's business), then 404. */

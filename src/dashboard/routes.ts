@@ -1,3 +1,4 @@
+import { accountRoutes } from "./accounts/routes.js";
 import type { DashboardRoute } from "./kit.js";
 import { opsRoutes } from "./ops/routes.js";
 
@@ -7,5 +8,6 @@ import { opsRoutes } from "./ops/routes.js";
  */
 export const dashboardRoutes: readonly DashboardRoute[] = [
   // dashboard-rooms: one spread per room
+  ...accountRoutes,
   ...opsRoutes,
 ];

@@ -87,6 +87,9 @@ describe("admin dashboard sign-in (Chromium)", () => {
     await Promise.all([page.waitForNavigation(), page.keyboard.press("Enter")]);
     expect(new URL(page.url()).pathname).toBe("/admin");
     await expectNoHorizontalScroll(page, "dashboard overview at 360 px");
+    await page.goto(`${s.url}/admin/account`);
+    await expectNoHorizontalScroll(page, "your admin account at 360 px");
+    await expectAccessible(page, "your admin account");
     expect(page.problems).toEqual([]);
   });
 });

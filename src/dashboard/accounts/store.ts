@@ -82,3 +82,14 @@ export async function countLiveSessions(db: Kysely<DB>, now: number): Promise<Ma
   const rows = await db.selectFrom("admin_sessions").select(["admin_id", (eb) => eb.fn.countAll<number>().as("n")]).where("expires_at", ">", now).groupBy("admin_id").execute();
   return new Map(rows.map((r) => [r.admin_id, Number(r.n)]));
 }
+
+/** An admin's live sessions, newest first. */
+export async function listAdminSessionRows(db: Kysely<DB>, adminId: string, now: number): Promise<AdminSessionRow[]> {
+  return (await db.selectFrom("admin_sessions").selectAll().where("admin_id", "=", adminId).where("expires_at", ">", now).orderBy("created_at", "desc").execute()).map(toSession);
+}
+
+/** Ends every session of an admin but one; returns how many ended. */
+export async function deleteOtherAdminSessions(db: Kysely<DB>, adminId: string, keepHash: string): Promise<number> {
+  const r = await db.deleteFrom("admin_sessions").where("admin_id", "=", adminId).where("token_hash", "!=", keepHash).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

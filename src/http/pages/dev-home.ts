@@ -37,6 +37,7 @@ export const devHome = (deps: HttpDeps): EventHandler => {
 <h2>Pages</h2>
 ${pages}
 <p><a href="/_dev/mail">Development inbox</a>: every caught mail, live, with its link and whether its token still works.</p>
+<p><a href="/admin">Admin dashboard</a>: create the first admin with <code>npx authsvc admins create you@example.com</code>.</p>
 <h2>Last events</h2>
 ${rows ? `<div class="table-wrap" tabindex="0" role="region" aria-label="Last events (scrolls sideways)"><table class="events"><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Data</th></tr></thead><tbody>
 ${rows}
