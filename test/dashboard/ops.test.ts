@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listSigningKeys } from "../../src/core/signing-keys.js";
 import { listEvents } from "../../src/store/events.js";
-import { listOutboxMessages } from "../../src/store/outbox.js";
+import { queueMail } from "../../src/core/mail-queue.js";
+import { listOutbox } from "../../src/core/ops-views.js";
+import { claimDueMessages, listOutboxMessages, markMessageFailed } from "../../src/store/outbox.js";
 import { addEndpoint } from "../../src/webhooks/endpoints.js";
 import { backends } from "../helpers/backends.js";
 import { createTestAdmin, dashboardSession, type DashboardClient, type TestAdmin } from "../helpers/dashboard.js";
@@ -38,7 +40,7 @@ describe.each(backends)("dashboard operations ($name)", (backend) => {
   it("refuses every operations POST without the admin session, and without the CSRF token; nothing changes", async () => {
     const keys = await listSigningKeys(t.app.ctx);
     const ep = await addEndpoint(t.app.ctx, { url: rx.url, events: ["user.created"] });
-    const posts = ["/admin/keys/rotate", `/admin/webhooks/${ep.id}/disable`, `/admin/webhooks/${ep.id}/enable`, "/admin/webhooks/deliveries/x/replay"];
+    const posts = ["/admin/outbox/x/retry", "/admin/keys/rotate", `/admin/webhooks/${ep.id}/disable`, `/admin/webhooks/${ep.id}/enable`, "/admin/webhooks/deliveries/x/replay"];
     for (const path of posts) {
       const anonymous = await fetch(`${t.url}${path}`, { method: "POST", headers: { origin: t.url, "content-type": "application/x-www-form-urlencoded" }, body: "confirm=rotate", redirect: "manual" });
       expect(anonymous.status, path).toBe(403);
@@ -95,6 +97,28 @@ describe.each(backends)("dashboard operations ($name)", (backend) => {
       expect(res.status, bad).toBeGreaterThanOrEqual(400);
       expect(res.status, bad).toBeLessThan(500);
     }
+  });
+
+  it("a failing message is sent now on request (Send now); a given-up or unknown one is refused, nothing changed", async () => {
+    const queue = (to: string) => t.app.store.writeTx((tx) => queueMail(tx, t.app.ctx, { kind: "password_changed", to, vars: { link: "https://app.example/sign-in" } }));
+    const failing = await queue("rita@example.com");
+    const gone = await queue("sam@example.com");
+    const now = t.clock.now();
+    await claimDueMessages(t.app.store.db, t.app.store.dialect, { now, owner: "test", leaseUntil: now + 60_000, limit: 100 });
+    await markMessageFailed(t.app.store.db, failing, "test", { error: "451 try later", nextAttemptAt: now + 3_600_000, giveUp: false });
+    await markMessageFailed(t.app.store.db, gone, "test", { error: "550 no", nextAttemptAt: now, giveUp: true });
+    const page = await (await c.get("/admin/outbox?state=retrying")).text();
+    expect(page).toContain(`/admin/outbox/${failing}/retry`);
+    expect(page).not.toContain(`/admin/outbox/${gone}/retry`);
+    expect(textOf(await act(`/admin/outbox/${gone}/retry`))).toContain("Only a message waiting to be retried");
+    expect(textOf(await act("/admin/outbox/nope/retry"))).toContain("No such message");
+    expect(textOf(await act(`/admin/outbox/${failing}/retry`))).toContain("due now");
+    const row = (await listOutbox(t.app.ctx, { limit: 1000 })).items.find((m) => m.id === failing)!;
+    // Sent at once by the running worker, or at least due now.
+    expect(row.state === "sent" || row.nextAttemptAt! <= t.clock.now()).toBe(true);
+    const [ev] = await listEvents(t.app.store.db, { type: "mail.retry_requested" });
+    expect(ev.admin_id).toBe(admin.id);
+    expect(JSON.parse(ev.data!)).toEqual({ outboxId: failing, source: `admin:${admin.id}` });
   });
 
   it("webhooks: endpoints without secrets, disable and enable, deliveries with their state, send again", async () => {

@@ -1,7 +1,7 @@
 import { DASHBOARD_PATH, type DashboardRoute } from "../kit.js";
 import { showConfig } from "./config-page.js";
 import { rotateKey, showKeys } from "./keys.js";
-import { showOutbox } from "./outbox.js";
+import { retryOutboxMessage, showOutbox } from "./outbox.js";
 import { showOverview } from "./overview.js";
 import { disableWebhook, enableWebhook, replayWebhookDelivery, showWebhooks } from "./webhooks.js";
 
@@ -9,6 +9,7 @@ import { disableWebhook, enableWebhook, replayWebhookDelivery, showWebhooks } fr
 export const opsRoutes: DashboardRoute[] = [
   { method: "GET", path: DASHBOARD_PATH, handler: showOverview },
   { method: "GET", path: `${DASHBOARD_PATH}/outbox`, handler: showOutbox },
+  { method: "POST", path: `${DASHBOARD_PATH}/outbox/:id/retry`, handler: retryOutboxMessage },
   { method: "GET", path: `${DASHBOARD_PATH}/webhooks`, handler: showWebhooks },
   { method: "POST", path: `${DASHBOARD_PATH}/webhooks/:id/enable`, handler: enableWebhook },
   { method: "POST", path: `${DASHBOARD_PATH}/webhooks/:id/disable`, handler: disableWebhook },
