@@ -1,5 +1,5 @@
 import type { App as H3App } from "h3";
-import { ConfigError, type Config } from "./config.js";
+import { ConfigError, describeConfig, type Config, type ResolvedConfig } from "./config.js";
 import { checkClaimProviders } from "./core/claims.js";
 import { createMfaClaim } from "./core/mfa.js";
 import type { CoreContext } from "./core/context.js";
@@ -49,6 +49,8 @@ export interface AppOverrides {
   outboxNotify?: () => void;
   /** The /metrics text when it must speak for more than this process (a cluster aggregates its workers). */
   metricsRender?: () => Promise<{ contentType: string; body: string }>;
+  /** Where each setting came from (`serve` passes what resolveConfig found), for the dashboard's configuration page. */
+  configSources?: Pick<ResolvedConfig, "sources" | "configFile">;
 }
 
 /** Everything a running authsvc is made of; close() tears it down in reverse order. */
@@ -150,7 +152,10 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   // The development inbox's live feed holds streams open; shutdown ends them (see beginShutdown).
   const devMailFeed = config.mode === "development" ? createDevMailFeed(ctx) : undefined;
   const metricsEndpoint = metrics && overrides.metricsRender ? { ...metrics, render: overrides.metricsRender } : metrics;
-  const http = createHttpApp({ ctx, readiness, noteOutage: outages.noteFailure, devMailFeed, metricsEndpoint: metricsEndpoint && config.metricsPort === undefined ? metricsEndpoint : undefined });
+  // The effective settings, secrets masked, as `authsvc config` prints them; without recorded sources
+  // (an app built by a test or a script) each source reads "not recorded".
+  const settings = () => ({ configFile: overrides.configSources?.configFile, rows: describeConfig({ config, sources: overrides.configSources?.sources ?? {} as ResolvedConfig["sources"], configFile: undefined }) });
+  const http = createHttpApp({ ctx, readiness, noteOutage: outages.noteFailure, devMailFeed, settings, metricsEndpoint: metricsEndpoint && config.metricsPort === undefined ? metricsEndpoint : undefined });
   const stoppers: Array<() => Promise<void>> = [];
   let closed = false;
 

@@ -443,19 +443,22 @@ function describeUnknownKey(configFile: string, key: string, known: readonly str
   return `config file ${configFile}: unknown setting "${key}"${hint}`;
 }
 
+/** One setting as `authsvc config` and the dashboard show it (value already masked when secret). */
+export interface ConfigRow { key: string; flag?: string; env: string; value: unknown; source: Source | undefined; doc: string; secret: boolean }
+
 /**
  * Settings as `authsvc config` prints them: the key and value as the config file accepts them (so
  * the output can be pasted into the file: "accessTokenLifetime": "15m", never the internal
  * accessTokenLifetimeMs in milliseconds the file would refuse), secrets masked, and the source.
  */
-export function describeConfig(resolved: ResolvedConfig): Array<{ key: string; flag?: string; env: string; value: unknown; source: Source }> {
+export function describeConfig(resolved: ResolvedConfig): ConfigRow[] {
   return settings.map((s) => {
     const v = resolved.config[s.key];
     // Every duration setting is named …Ms inside and read from the file as "15m" or seconds.
     let value: unknown = s.key.endsWith("Ms") && typeof v === "number" ? formatDuration(v) : v;
     if (s.secret === "all" && v !== undefined && !(Array.isArray(v) && v.length === 0)) value = s.key === "providers" || s.key === "webhooks" ? maskProviders(v) : "********";
     else if (s.secret === "url-password" && typeof v === "string") value = maskUrl(v);
-    return { key: fileKey(s), flag: s.flag ? `--${s.flag}` : undefined, env: s.env, value, source: resolved.sources[s.key] };
+    return { key: fileKey(s), flag: s.flag ? `--${s.flag}` : undefined, env: s.env, value, source: resolved.sources[s.key] as Source | undefined, doc: s.doc, secret: s.secret !== undefined };
   });
 }
 

@@ -10,7 +10,7 @@ export function configCommand(io: CliIO): Command {
   return cmd.action(async (flags) => {
     const resolved = configFromFlags(flags, io);
     const rows = describeConfig(resolved);
-    if (flags.json) return io.out(JSON.stringify({ configFile: resolved.configFile ?? null, settings: rows }));
+    if (flags.json) return io.out(JSON.stringify({ configFile: resolved.configFile ?? null, settings: rows.map(({ doc: _doc, secret: _secret, ...r }) => r) }));
     if (resolved.configFile) io.out(`config file: ${resolved.configFile}`);
     const width = Math.max(...rows.map((r) => r.key.length));
     for (const r of rows) {

@@ -23,7 +23,7 @@ export function keysCommand(io: CliIO): Command {
     }));
   sub("rotate", "make a new current key; the old one keeps verifying until its tokens have expired")
     .action(async (flags) => withApp(flags, io, async (app) => {
-      const r = await rotateSigningKey(app.ctx);
+      const r = await rotateSigningKey(app.ctx, "cli");
       if (flags.json) return printJson(io, r);
       io.out(`new signing key ${r.kid}; retired ${r.retired} key(s). Running servers pick it up within a minute.`);
     }));

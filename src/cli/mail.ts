@@ -1,12 +1,15 @@
 import { Command } from "commander";
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
+import { AuthError } from "../core/errors.js";
+import { retryMailNow } from "../core/mail-retry.js";
 import { maskUrl } from "../config.js";
 import { createCatcherTransport, createSmtpTransport, SmtpError, type MailTransport } from "../mail/transport.js";
 import { createId } from "../util/random.js";
-import { addConfigOptions, configFromFlags } from "./options.js";
+import { withApp } from "./context.js";
+import { addAdminSubcommand, addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
-/** `authsvc mail test --to ADDR`: sends one test mail through the configured relay, prints its answer. */
+/** `authsvc mail test --to ADDR`: one test mail through the relay, its answer printed; `mail retry ID`: a failing message now. */
 export function mailCommand(io: CliIO): Command {
   const mail = new Command("mail").description("mail delivery tools");
   const test = new Command("test")
@@ -52,5 +55,14 @@ export function mailCommand(io: CliIO): Command {
       transport.close();
     }
   }));
+  addAdminSubcommand(mail, "retry", "send a failing message now instead of at its next attempt (a running serve sends it)")
+    .argument("<id>", "the message's id (the dashboard's outbox lists them)")
+    .action(async (id: string, flags) => withApp(flags, io, async (app) => {
+      try { await retryMailNow(app.ctx, id, "cli"); } catch (err) {
+        if (err instanceof AuthError) throw new CliError(err.message);
+        throw err;
+      }
+      io.out(`message ${id} is due now`);
+    }));
   return mail;
 }

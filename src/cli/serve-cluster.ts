@@ -1,6 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
-import type { App } from "../app.js";
+import type { App, AppOverrides } from "../app.js";
 import type { Config } from "../config.js";
 import { HTTP_WORKER_ROLES } from "../ops/run-once.js";
 import { lowerHashingPriority } from "../core/hashing-priority.js";
@@ -236,7 +236,7 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
  * (by resolving) once drained; a cut-off drain or a fatal error is exit 1 (the primary logs and,
  * outside a shutdown, replaces it).
  */
-export async function runHttpWorker(io: CliIO, config: Readonly<Config>): Promise<void> {
+export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configSources?: AppOverrides["configSources"]): Promise<void> {
   const id = cluster.worker?.id ?? 0;
   const logger = createLogger(config.logLevel, (line) => io.err(line.replace(/^\{/, `{"worker":${id},`)));
   let onStop!: (reason: string) => void;
@@ -250,7 +250,7 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>): Promis
   const onShutdown = (m: unknown) => { if (isMessage(m) && m.authsvc === "shutdown") onStop("primary asked"); };
   process.on("message", onShutdown);
   try {
-    const app = await openAppOrFail(config, logger, workerAppOverrides());
+    const app = await openAppOrFail(config, logger, { ...workerAppOverrides(), configSources });
     const unlisten = serveAsWorker(app, onStop);
     try {
       await app.start(HTTP_WORKER_ROLES);

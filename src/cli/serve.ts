@@ -22,10 +22,12 @@ export function serveCommand(io: CliIO): Command {
   addConfigOptions(cmd, "all");
   return cmd.action(async (flags) => {
     if (!io.onSignal) throw new CliError("serve needs signal handling (run it from the real CLI)");
-    const { config } = configFromFlags(flags, io);
+    const resolved = configFromFlags(flags, io);
+    const { config } = resolved;
+    const configSources = { sources: resolved.sources, configFile: resolved.configFile };
     // --workers N: this process is the primary (run-once work) or one of the HTTP workers (serve-cluster.ts).
     const clustered = io.canFork === true && canCluster(config);
-    if (clustered && isClusterWorker()) return runHttpWorker(io, config);
+    if (clustered && isClusterWorker()) return runHttpWorker(io, config, configSources);
     const logger = createLogger(config.logLevel, (line) => io.err(line));
     // Listen for SIGINT/SIGTERM before anything else: a signal during start-up (or right after the
     // banner) must lead to the same clean shutdown, not to the default "killed by signal".
@@ -44,7 +46,7 @@ export function serveCommand(io: CliIO): Command {
       let app: App;
       let whole: Cluster | undefined;
       try {
-        app = await openAppOrFail(config, logger, clustered ? { metricsRender: () => (whole ? whole.metrics() : Promise.reject(new Error("the HTTP workers are still starting"))) } : {});
+        app = await openAppOrFail(config, logger, { configSources, ...(clustered ? { metricsRender: () => (whole ? whole.metrics() : Promise.reject(new Error("the HTTP workers are still starting"))) } : {}) });
       } catch (err) {
         throw new CliError(`could not start: ${(err as Error).message}`);
       }

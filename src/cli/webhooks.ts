@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { AuthError } from "../core/errors.js";
-import { addEndpoint, enableEndpoint, listDeliveryViews, listEndpointViews, removeEndpoint, replayDelivery, type DeliveryView } from "../webhooks/endpoints.js";
+import { addEndpoint, disableEndpointByOperator, enableEndpoint, listDeliveryViews, listEndpointViews, removeEndpoint, replayDelivery, type DeliveryView } from "../webhooks/endpoints.js";
 import { checkSecret } from "../webhooks/settings.js";
 import { printJson, withApp } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
@@ -22,7 +22,7 @@ function deliveryLine(d: DeliveryView): string {
   return `${d.id}  ${d.type}  ${d.status}  attempts ${d.attempts}  last ${last}${next}  created ${iso(d.createdAt)}${d.replayOf ? `  replay of ${d.replayOf}` : ""}`;
 }
 
-/** `authsvc webhooks add|list|remove|enable|deliveries|replay|secret`: the admin API's webhook operations. */
+/** `authsvc webhooks add|list|remove|enable|disable|deliveries|replay|secret`: the admin API's webhook operations. */
 export function webhooksCommand(io: CliIO): Command {
   const webhooks = new Command("webhooks").description("webhook endpoints, their delivery log and replays (docs/webhooks.md)");
   const sub = (name: string, desc: string) => addAdminSubcommand(webhooks, name, desc);
@@ -58,9 +58,16 @@ export function webhooksCommand(io: CliIO): Command {
   sub("enable", "turn a disabled endpoint back on")
     .argument("<id>", "the endpoint's id")
     .action(async (id: string, flags) => withApp(flags, io, (app) => refusalsAsCliErrors(async () => {
-      const e = await enableEndpoint(app.ctx, id);
+      const e = await enableEndpoint(app.ctx, id, "cli");
       if (flags.json) return printJson(io, { endpoint: e });
       io.out(`enabled webhook endpoint ${id}`);
+    })));
+  sub("disable", "turn an endpoint off by hand (nothing is queued for it until it is enabled)")
+    .argument("<id>", "the endpoint's id")
+    .action(async (id: string, flags) => withApp(flags, io, (app) => refusalsAsCliErrors(async () => {
+      const e = await disableEndpointByOperator(app.ctx, id, "cli");
+      if (flags.json) return printJson(io, { endpoint: e });
+      io.out(`disabled webhook endpoint ${id}`);
     })));
   sub("deliveries", "the delivery log, newest first: status codes, attempts, next attempt, last error")
     .option("--endpoint <id>", "only this endpoint's deliveries")
@@ -76,7 +83,7 @@ export function webhooksCommand(io: CliIO): Command {
   sub("replay", "send a logged delivery again (same webhook-id and payload); a running serve sends it")
     .argument("<delivery-id>", "the delivery's id (from `authsvc webhooks deliveries`)")
     .action(async (id: string, flags) => withApp(flags, io, (app) => refusalsAsCliErrors(async () => {
-      const d = await replayDelivery(app.ctx, id);
+      const d = await replayDelivery(app.ctx, id, "cli");
       if (flags.json) return printJson(io, { delivery: d });
       io.out(`queued ${d.id} (replay of ${id}, webhook-id ${d.messageId})`);
     })));

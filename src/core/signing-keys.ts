@@ -3,6 +3,7 @@ import { exportJWK, generateKeyPair } from "jose";
 import type { Config } from "../config.js";
 import type { Store } from "../store/database.js";
 import { isUniqueViolation } from "../store/database.js";
+import { insertEvent } from "../store/events.js";
 import * as repo from "../store/signing-keys.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
@@ -154,8 +155,13 @@ function toRow(m: { pub: string; priv: string }, config: Readonly<Config>, creat
   return { kid, alg: "RS256", created_at: createdAt, retired_at: null, public_jwk: m.pub, private_jwk: encryptPrivateJwk(m.priv, config.secret, kid) };
 }
 
-/** Makes a new current key and retires the previous one (it stays published for its window). */
-export async function rotateSigningKey(deps: KeyDeps & { keys?: KeyRing }): Promise<{ kid: string; retired: number }> {
+/**
+ * Makes a new current key and retires the previous one (it stays published for its window), with a
+ * `signing_key.rotated` event naming who asked (`source`: "cli", "admin:<id>"…) in the same
+ * transaction. This process signs with the new key at once; others re-read the table within
+ * KEY_RELOAD_INTERVAL_MS (or at once when they meet its kid).
+ */
+export async function rotateSigningKey(deps: KeyDeps & { keys?: KeyRing }, source = "api"): Promise<{ kid: string; retired: number }> {
   const material = await generateKeyMaterial();
   let createdAt = deps.clock.now();
   for (let attempt = 0; ; attempt++, createdAt++) {
@@ -163,7 +169,9 @@ export async function rotateSigningKey(deps: KeyDeps & { keys?: KeyRing }): Prom
     try {
       const retired = await deps.store.writeTx(async (tx) => {
         await repo.insertSigningKey(tx, row);
-        return repo.retireSigningKeysExcept(tx, row.kid, deps.clock.now());
+        const n = await repo.retireSigningKeysExcept(tx, row.kid, deps.clock.now());
+        await insertEvent(tx, { at: deps.clock.now(), type: "signing_key.rotated", userId: null, data: { kid: row.kid, retired: n, source } });
+        return n;
       });
       await deps.keys?.load();
       return { kid: row.kid, retired };

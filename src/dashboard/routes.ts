@@ -1,6 +1,7 @@
 import { accountRoutes } from "./accounts/routes.js";
 import type { DashboardRoute } from "./kit.js";
 import { userRoutes } from "./users/routes.js";
+import { opsRoutes } from "./ops/routes.js";
 
 /**
  * The dashboard's route table (pages and actions behind the admin session; the sign-in pages and
@@ -10,4 +11,5 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
   // dashboard-rooms: one spread per room
   ...accountRoutes,
   ...userRoutes,
+  ...opsRoutes,
 ];

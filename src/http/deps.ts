@@ -1,3 +1,4 @@
+import type { ConfigRow } from "../config.js";
 import type { CoreContext } from "../core/context.js";
 import type { OutageKind } from "../store/outage.js";
 import type { DevMailFeed } from "./pages/dev-mail-events.js";
@@ -10,6 +11,8 @@ export interface HttpDeps {
   noteOutage?(kind: OutageKind, err: unknown): void;
   /** Set when /metrics is served on the API port (--metrics without --metrics-port). */
   metricsEndpoint?: { render(): Promise<{ contentType: string; body: string }> };
+  /** The effective settings, secrets already masked, and where each came from (the dashboard's configuration page). */
+  settings?(): { configFile?: string; rows: ConfigRow[] };
   /** The development inbox's live feed (development mode only). */
   devMailFeed?: DevMailFeed;
 }

@@ -61,3 +61,20 @@ export async function listOutboxMessages(db: Kysely<DB>, opts: { kind?: string; 
   if (opts.to) q = q.where("to_address", "=", opts.to);
   return q.execute();
 }
+
+/**
+ * Makes a message that failed and waits for its next attempt due now; only such a message (pending,
+ * tried before, not leased by a worker at `now`). Returns false when the row is not one.
+ */
+export async function advanceRetry(db: Kysely<DB>, id: string, now: number): Promise<boolean> {
+  const r = await db.updateTable("mail_outbox").set({ next_attempt_at: now })
+    .where("id", "=", id).where("status", "=", "pending").where("attempts", ">", 0)
+    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", now)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Whether a message exists at all (to tell "no such message" from "not one that can be retried"). */
+export async function hasOutboxMessage(db: Kysely<DB>, id: string): Promise<boolean> {
+  return (await db.selectFrom("mail_outbox").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+}

@@ -4,7 +4,7 @@ import type { AdminRoute } from "../http/admin/routes.js";
 import { pathParam, queryParam } from "../http/admin/input.js";
 import { readJsonBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
-import { addEndpoint, enableEndpoint, listDeliveryViews, listEndpointViews, removeEndpoint, replayDelivery } from "./endpoints.js";
+import { addEndpoint, disableEndpointByOperator, enableEndpoint, listDeliveryViews, listEndpointViews, removeEndpoint, replayDelivery } from "./endpoints.js";
 
 /** The webhooks' slice of the admin API (under /admin/v1, behind the admin key); the CLI calls the same functions. */
 export const webhookAdminRoutes: readonly AdminRoute[] = [
@@ -15,10 +15,11 @@ export const webhookAdminRoutes: readonly AdminRoute[] = [
     await removeEndpoint(deps.ctx, id);
     return { deleted: id };
   }) },
-  { method: "POST", path: "/webhooks/:id/enable", handler: (deps) => defineEventHandler(async (event) => ({ endpoint: await enableEndpoint(deps.ctx, pathParam(event, "id")) })) },
+  { method: "POST", path: "/webhooks/:id/enable", handler: (deps) => defineEventHandler(async (event) => ({ endpoint: await enableEndpoint(deps.ctx, pathParam(event, "id"), "admin-api") })) },
+  { method: "POST", path: "/webhooks/:id/disable", handler: (deps) => defineEventHandler(async (event) => ({ endpoint: await disableEndpointByOperator(deps.ctx, pathParam(event, "id"), "admin-api") })) },
   { method: "GET", path: "/webhook-deliveries", handler: deliveriesHandler }, // ?endpoint=&status=&limit=
   { method: "POST", path: "/webhook-deliveries/:id/replay", handler: (deps) => defineEventHandler(async (event) => {
-    const delivery = await replayDelivery(deps.ctx, pathParam(event, "id"));
+    const delivery = await replayDelivery(deps.ctx, pathParam(event, "id"), "admin-api");
     setResponseStatus(event, 201);
     return { delivery };
   }) },

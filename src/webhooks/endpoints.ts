@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { CoreContext } from "../core/context.js";
 import { AuthError, badInput } from "../core/errors.js";
+import { insertEvent } from "../store/events.js";
 import { createId } from "../util/random.js";
 import { normaliseEventList } from "./events.js";
 import { kickWorkersAfterCommit } from "./queue.js";
@@ -72,11 +73,33 @@ export async function removeEndpoint(ctx: CoreContext, id: string): Promise<void
   await ctx.store.writeTx((tx) => repo.deleteEndpoint(tx, id));
 }
 
-/** Turns a disabled endpoint back on (its failure streak starts again at 0). */
-export async function enableEndpoint(ctx: CoreContext, id: string): Promise<EndpointView> {
+/**
+ * Turns a disabled endpoint back on (its failure streak starts again at 0), with an event naming
+ * who did (`source`: "cli", "admin-api", "admin:<id>").
+ */
+export async function enableEndpoint(ctx: CoreContext, id: string, source = "api"): Promise<EndpointView> {
   await requireEndpoint(ctx, id);
   const now = ctx.clock.now();
-  await ctx.store.writeTx((tx) => repo.updateEndpoint(tx, id, { enabled: 1, failure_streak: 0, disabled_at: null, disabled_reason: null, updated_at: now }));
+  await ctx.store.writeTx(async (tx) => {
+    await repo.updateEndpoint(tx, id, { enabled: 1, failure_streak: 0, disabled_at: null, disabled_reason: null, updated_at: now });
+    await insertEvent(tx, { at: now, type: "webhook.endpoint_enabled", userId: null, data: { endpointId: id, source } });
+  });
+  return endpointView((await repo.findEndpoint(ctx.store.db, id))!);
+}
+
+/**
+ * Turns an endpoint off by hand (a receiver under maintenance): nothing new is queued for it until
+ * it is enabled again. The same event as a failure streak's disabling, with the operator as source.
+ */
+export async function disableEndpointByOperator(ctx: CoreContext, id: string, source = "api"): Promise<EndpointView> {
+  const row = await requireEndpoint(ctx, id);
+  const now = ctx.clock.now();
+  const changed = await ctx.store.writeTx(async (tx) => {
+    if (!(await repo.disableEndpoint(tx, id, { now, reason: `turned off by ${source}` }))) return false;
+    await insertEvent(tx, { at: now, type: "webhook.endpoint_disabled", userId: null, data: { endpointId: id, url: row.url, reason: "operator", source } });
+    return true;
+  });
+  if (!changed) throw badInput(`endpoint ${id} is disabled already`);
   return endpointView((await repo.findEndpoint(ctx.store.db, id))!);
 }
 
@@ -94,7 +117,7 @@ export async function listDeliveryViews(ctx: CoreContext, o: { endpointId?: stri
  * Sends a logged delivery again: a new delivery row with the same webhook-id and payload (the
  * receiver's idempotency key stays the same) to the same endpoint, due now. Returns the new row.
  */
-export async function replayDelivery(ctx: CoreContext, id: string): Promise<DeliveryView> {
+export async function replayDelivery(ctx: CoreContext, id: string, source = "api"): Promise<DeliveryView> {
   const now = ctx.clock.now();
   const row = await ctx.store.writeTx(async (tx) => {
     const old = await repo.findDelivery(tx, id);
@@ -107,6 +130,7 @@ export async function replayDelivery(ctx: CoreContext, id: string): Promise<Deli
       lease_until: null, lease_owner: null, last_status: null, last_error: null, last_attempt_at: null, delivered_at: null, replay_of: old.id,
     };
     await repo.insertDelivery(tx, fresh);
+    await insertEvent(tx, { at: now, type: "webhook.delivery_replayed", userId: null, data: { deliveryId: fresh.id, replayOf: old.id, endpointId: endpoint.id, source } });
     kickWorkersAfterCommit(tx);
     return fresh;
   });

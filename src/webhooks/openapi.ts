@@ -29,6 +29,9 @@ export const webhooksAdminArea: OpenApiArea = {
     "/webhooks/{id}/enable": {
       post: op("adminEnableWebhook", "Turn a disabled endpoint back on", { parameters: [endpointId], responses: { 200: json("enabled", object({ endpoint: ref("WebhookEndpoint") })), ...errorsFor(400) } }),
     },
+    "/webhooks/{id}/disable": {
+      post: op("adminDisableWebhook", "Turn an endpoint off by hand (400 when it is disabled already)", { parameters: [endpointId], responses: { 200: json("disabled", object({ endpoint: ref("WebhookEndpoint") })), ...errorsFor(400) } }),
+    },
     "/webhook-deliveries": {
       get: op("adminListWebhookDeliveries", "The delivery log, newest first", {
         parameters: [

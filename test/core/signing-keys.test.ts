@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { testConfig } from "../../src/config.js";
 import { decryptPrivateJwk, encryptPrivateJwk, rotateSigningKey } from "../../src/core/signing-keys.js";
+import { listEvents } from "../../src/store/events.js";
 import { listSigningKeys as listRows } from "../../src/store/signing-keys.js";
 import { createManualClock } from "../../src/util/clock.js";
 import { backends } from "../helpers/backends.js";
@@ -51,8 +52,11 @@ describe.each(backends)("signing keys on $name", (backend) => {
   it("rotation makes a new current key and keeps the old one published", async () => {
     const [a, b] = apps;
     const before = (await a.ctx.keys.signingKey()).kid;
-    const r = await rotateSigningKey(a.ctx);
+    const r = await rotateSigningKey(a.ctx, "cli");
     expect(r.retired).toBe(1);
+    // The audit log says who rotated, in the rotation's own transaction.
+    const [ev] = await listEvents(a.store.db, { type: "signing_key.rotated" });
+    expect(JSON.parse(ev.data!)).toEqual({ kid: r.kid, retired: 1, source: "cli" });
     expect((await a.ctx.keys.signingKey()).kid).toBe(r.kid);
     // The other instance looks for an unknown kid at most once a minute (a flood of made-up kids
     // must not become a flood of queries): it learns about the new key a minute after its last look.

@@ -1,4 +1,4 @@
-import { createApp, type App } from "../../src/app.js";
+import { createApp, type App, type AppOverrides } from "../../src/app.js";
 import { testConfig, type Config } from "../../src/config.js";
 import { startHttpServer, type HttpServer } from "../../src/http/server.js";
 import { createManualClock } from "../../src/util/clock.js";
@@ -19,11 +19,11 @@ export interface TestApp {
  * A migrated app on a fresh database (SQLite file or PostgreSQL schema), a fast hash cost, an
  * injectable clock and a real HTTP listener on port 0.
  */
-export async function createTestApp(opts: { backend?: Backend; config?: Partial<Config>; start?: boolean; listen?: boolean; logger?: Logger } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { backend?: Backend; config?: Partial<Config>; start?: boolean; listen?: boolean; logger?: Logger; configSources?: AppOverrides["configSources"] } = {}): Promise<TestApp> {
   const db = await (opts.backend ?? sqliteBackend).create();
   const clock = createManualClock(Date.now());
   const config = testConfig({ database: db.url, ...opts.config });
-  const app = await createApp(config, { clock, logger: opts.logger });
+  const app = await createApp(config, { clock, logger: opts.logger, configSources: opts.configSources });
   await app.migrate();
   if (opts.start) await app.start();
   // The exact listener stack `serve` uses (listhen and everything around the app), on port 0.

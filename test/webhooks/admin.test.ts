@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { listEvents } from "../../src/store/events.js";
 import { backends } from "../helpers/backends.js";
 import { createTestApp } from "../helpers/test-app.js";
 import { eventually } from "../helpers/mail.js";
@@ -51,8 +52,17 @@ describe.each(backends)("webhooks admin API on $name", (backend) => {
     expect(rx.received[1].id).toBe(d.messageId);
     expect((await admin(t, "POST", "/webhook-deliveries/nope/replay")).status).toBe(404);
 
+    const disabled = await admin(t, "POST", `/webhooks/${added.body.endpoint.id}/disable`);
+    expect(disabled.body.endpoint).toMatchObject({ enabled: false, disabledReason: "turned off by admin-api" });
+    expect((await admin(t, "POST", `/webhooks/${added.body.endpoint.id}/disable`)).status).toBe(400);
+    expect((await admin(t, "POST", "/webhooks/nope/disable")).status).toBe(404);
     const enabled = await admin(t, "POST", `/webhooks/${added.body.endpoint.id}/enable`);
     expect(enabled.body.endpoint).toMatchObject({ enabled: true, failureStreak: 0 });
+    // Each operator action is an event naming its source.
+    const events = await listEvents(t.app.store.db);
+    expect(events.filter((e) => e.type.startsWith("webhook.")).map((e) => [e.type, JSON.parse(e.data!).source])).toEqual([
+      ["webhook.delivery_replayed", "admin-api"], ["webhook.endpoint_disabled", "admin-api"], ["webhook.endpoint_enabled", "admin-api"],
+    ]);
     const cfg = list.body.endpoints.find((e: { source: string }) => e.source === "config");
     expect((await admin(t, "DELETE", `/webhooks/${cfg.id}`)).status).toBe(400);
     expect((await admin(t, "DELETE", `/webhooks/${added.body.endpoint.id}`)).body).toEqual({ deleted: added.body.endpoint.id });

@@ -48,6 +48,9 @@ describe.each(backends)("authsvc webhooks on $name", (backend) => {
     expect(rx.verify(ep.secret, rx.received[1])).toMatchObject({ type: "user.created" });
 
     expect((await cli(["webhooks", "replay", "nope"])).stderr).toBe("authsvc: No such webhook delivery\n");
+    expect((await cli(["webhooks", "disable", ep.id])).stdout).toContain(`disabled webhook endpoint ${ep.id}`);
+    expect((await cli(["webhooks", "list"])).stdout).toContain("DISABLED");
+    expect((await cli(["webhooks", "disable", ep.id])).stderr).toBe(`authsvc: endpoint ${ep.id} is disabled already\n`);
     expect((await cli(["webhooks", "enable", ep.id])).stdout).toContain(`enabled webhook endpoint ${ep.id}`);
     expect((await cli(["webhooks", "remove", ep.id])).stdout).toContain(`removed webhook endpoint ${ep.id}`);
     expect((await cli(["webhooks", "list"])).stdout.trim()).toBe("no webhook endpoints");

@@ -12,6 +12,7 @@ import * as m009 from "./009-webhooks.js";
 import * as m010 from "./010-roles-metadata.js";
 import * as m011 from "./011-admins.js";
 import * as m012 from "./012-user-search.js";
+import * as m013 from "./013-ops-listings.js";
 
 export interface Migration {
   name: string;
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   { name: "010-roles-metadata", up: m010.up },
   { name: "011-admins", up: m011.up },
   { name: "012-user-search", up: m012.up },
+  { name: "013-ops-listings", up: m013.up },
 ];

@@ -1,6 +1,7 @@
 import { defineEventHandler } from "h3";
 import { canonicalEmail, isValidEmail } from "../../../core/emails.js";
 import { admitSignIn, settleSignIn } from "../../../core/limits.js";
+import { recordFailedSignIn } from "../../../core/sign-in-failures.js";
 import { toUserJson } from "../../../core/users.js";
 import { signInWithPassword } from "../accounts.js";
 import { readJsonBody } from "../../../http/body.js";
@@ -34,7 +35,10 @@ export const signIn = (deps: HttpDeps) =>
     await settleSignIn(deps.ctx, ticket, r.status !== "WRONG_CREDENTIALS_ERROR");
     deps.ctx.metrics.signIn("emailpassword", r.status === "OK" ? "success" : r.status === "SIGN_IN_NOT_ALLOWED" ? "not_allowed" : "wrong_credentials");
     if (r.status === "SIGN_IN_NOT_ALLOWED") return { status: r.status, reason: r.reason };
-    if (r.status !== "OK") return { status: "WRONG_CREDENTIALS_ERROR" };
+    if (r.status !== "OK") {
+      recordFailedSignIn(deps.ctx, "emailpassword");
+      return { status: "WRONG_CREDENTIALS_ERROR" };
+    }
     const tokenFields = await createSessionResponse(event, deps, r.recipeUserId, "emailpassword");
     return { status: "OK", user: toUserJson(r.user), ...tokenFields };
   });
