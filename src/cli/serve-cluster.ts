@@ -3,6 +3,7 @@ import { AggregatorRegistry } from "prom-client";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
+import { isSingleExecutable } from "../native/addons.js";
 import type { Logger } from "../util/logger.js";
 import { createServerReadiness, type ReadinessMessage } from "./cluster-readiness.js";
 
@@ -40,6 +41,19 @@ export type ClusterMessage =
 /** The environment variable that tells a worker which port the cluster listens on (the primary picks it for --port 0). */
 export const PORT_ENV = "__AUTHSVC_CLUSTER_PORT";
 export const METRICS_TIMEOUT_MS = 2_000;
+
+/**
+ * The argument a single executable's worker is started with. node:cluster forks
+ * `process.execPath <exec> <args…>`, where `exec` is the script to run; a single executable has no
+ * script, and Node puts the executable's own path at argv[1] of every run of it. So the primary
+ * names this marker as the script, and the worker drops it (clusterWorkerArgv) before parsing.
+ */
+export const SEA_WORKER_ARG = "authsvc-cluster-worker";
+
+/** The command line of this process as the CLI should read it (without the single executable's worker marker). */
+export function clusterWorkerArgv(argv: string[]): string[] {
+  return cluster.isWorker && argv[2] === SEA_WORKER_ARG ? [argv[0], argv[1], ...argv.slice(3)] : argv;
+}
 
 export function isClusterWorker(): boolean {
   return cluster.isWorker;
@@ -128,7 +142,7 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
     w.once("exit", onExit);
   });
 
-  cluster.setupPrimary({ silent: false });
+  cluster.setupPrimary(isSingleExecutable() ? { silent: false, exec: SEA_WORKER_ARG, args: process.argv.slice(2) } : { silent: false });
   const first = fork();
   port = await listening(first);
   await Promise.all(Array.from({ length: count - 1 }, () => listening(fork())));
