@@ -12,6 +12,7 @@ import { schedulePurge } from "./core/purge.js";
 import { createKeyRing } from "./core/signing-keys.js";
 import { createDeferredWork } from "./core/deferred-work.js";
 import { createHttpApp } from "./http/app.js";
+import type { Readiness } from "./http/deps.js";
 import { createDevMailFeed } from "./http/pages/dev-mail-events.js";
 import { startMailCatcher, type MailCatcher } from "./mail/catcher.js";
 import { createOutboxWorker, type OutboxWorker } from "./mail/outbox-worker.js";
@@ -51,6 +52,8 @@ export interface AppOverrides {
   metricsRender?: () => Promise<{ contentType: string; body: string }>;
   /** Where each setting came from (`serve` passes what resolveConfig found), for the dashboard's configuration page. */
   configSources?: Pick<ResolvedConfig, "sources" | "configFile">;
+  /** The whole server's readiness when this process is one HTTP worker of several (asked of the primary once this one is ready). */
+  serverReadiness?: () => Promise<Readiness>;
 }
 
 /** Everything a running authsvc is made of; close() tears it down in reverse order. */
@@ -82,6 +85,8 @@ export interface App {
     backups(): BackupSchedule | undefined;
     /** This process's metrics as prom-client JSON (a cluster's primary aggregates them), or [] when off. */
     metricsJson(): Promise<unknown[]>;
+    /** This process's own readiness (what /readyz reports for a single process). */
+    readiness(): Promise<Readiness>;
   };
   /** Webhooks: one delivery pass now (the running worker's, or a one-off one). */
   webhooks: { flush(): Promise<{ sent: number; failed: number }> };
@@ -129,7 +134,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   let migrated = false;
   // Database outages: logged once each with start and end, counted, and reported by /readyz.
   const outages = createOutageMonitor({ probe: () => probeStore(store), clock, logger, metrics: ctx.metrics });
-  const readiness = async (): Promise<{ ready: boolean; reason?: string }> => {
+  const ownReadiness = async (): Promise<Readiness> => {
     if (shuttingDown) return { ready: false, reason: "shutting down" };
     try {
       if (!migrated) migrated = await isMigrated(store);
@@ -147,6 +152,11 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     const known = outages.current();
     if (known && known.kind !== "unreachable") return { ready: false, reason: describeProblem({ kind: known.kind, detail: "writes are still failing" }) };
     return { ready: true };
+  };
+  // A cluster's worker that is itself fine answers for the whole server (the primary's view).
+  const readiness = async (): Promise<Readiness> => {
+    const own = await ownReadiness();
+    return own.ready && overrides.serverReadiness ? overrides.serverReadiness() : own;
   };
 
   // The development inbox's live feed holds streams open; shutdown ends them (see beginShutdown).
@@ -229,6 +239,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       metricsServer: () => (metricsServer ? { host: metricsServer.host, port: metricsServer.port } : undefined),
       backups: () => backups,
       metricsJson: async () => (metrics ? metrics.json() : []),
+      readiness: ownReadiness,
     },
     webhooks: {
       flush: () => (webhookWorker ?? newWebhookWorker()).runOnce(),

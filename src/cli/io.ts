@@ -1,6 +1,5 @@
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
-import { isSingleExecutable } from "../native/addons.js";
 
 /** Where a command reads and writes: the real terminal, or buffers in tests. */
 export interface CliIO {
@@ -35,8 +34,8 @@ export function processIO(): CliIO {
     env: process.env,
     stderrTTY: process.stderr.isTTY ? { write: (t) => process.stderr.write(t), get columns() { return process.stderr.columns; } } : undefined,
     isTerminal: Boolean(process.stdin.isTTY && process.stderr.isTTY),
-    // The single executable cannot be forked as a cluster worker (node:cluster runs a script path).
-    canFork: !isSingleExecutable(),
+    // The single executable forks too: its workers re-run the binary (cli/serve-cluster.ts).
+    canFork: true,
     onSignal: (handler) => {
       const h = (sig: NodeJS.Signals) => handler(sig);
       process.on("SIGINT", h);

@@ -13,6 +13,7 @@ import { passkeysCommand } from "./passkeys.js";
 import { resetPasswordCommand } from "./reset-password.js";
 import { rolesCommand } from "./roles.js";
 import { serveCommand } from "./serve.js";
+import { clusterWorkerArgv } from "./serve-cluster.js";
 import { sessionsCommand } from "./sessions.js";
 import { webhooksCommand } from "./webhooks.js";
 import { tailMailCommand } from "./tail-mail.js";
@@ -56,7 +57,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   const program = createProgram(io);
   let code: number | void = 0;
   try {
-    const ran = await program.parseAsync(argv);
+    const ran = await program.parseAsync(clusterWorkerArgv(argv));
     code = (ran as unknown as { _exitCode?: number })._exitCode ?? 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;

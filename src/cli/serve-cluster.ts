@@ -1,18 +1,14 @@
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
-import type { App, AppOverrides } from "../app.js";
+import type { App } from "../app.js";
 import type { Config } from "../config.js";
-import { HTTP_WORKER_ROLES } from "../ops/run-once.js";
-import { lowerHashingPriority } from "../core/hashing-priority.js";
-import { ListenError, startHttpServer } from "../http/server.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
-import { createLogger } from "../util/logger.js";
-import { openAppOrFail } from "./context.js";
-import { CliError, type CliIO } from "./io.js";
+import { isSingleExecutable } from "../native/addons.js";
 import type { Logger } from "../util/logger.js";
+import { createServerReadiness, type ReadinessMessage } from "./cluster-readiness.js";
 
 /**
- * `serve --workers N` (N > 1) on node:cluster: the primary process opens the database, applies the
+ * `serve --workers N` (N > 1) on node:cluster, the primary's side (the workers': cli/cluster-worker.ts): the primary process opens the database, applies the
  * migrations and runs what must run once (ops/run-once.ts: mail catcher, outbox worker, purge,
  * backups, metrics listener), then forks N HTTP workers that share the port. Each worker is a full
  * app over the same database with the same listener stack (http/server.ts); nothing a request
@@ -29,6 +25,8 @@ import type { Logger } from "../util/logger.js";
  *   fails /readyz, serves what already arrived, finishes its in-flight requests and exits; then
  *   the primary stops the run-once work and exits. Workers ignore signals of their own (a Ctrl-C
  *   reaches the whole process group) and drain as well when the primary disappears.
+ * - /readyz on any worker answers for the whole server: the primary's own readiness and how many
+ *   workers are ready (cli/cluster-readiness.ts);
  * - a worker that dies any other way is logged and replaced.
  */
 export type ClusterMessage =
@@ -37,79 +35,31 @@ export type ClusterMessage =
   | { authsvc: "metrics-request"; id: number }
   | { authsvc: "metrics-answer"; id: number; contentType: string; body: string }
   | { authsvc: "metrics-collect"; id: number }
-  | { authsvc: "metrics-part"; id: number; json: unknown[] };
+  | { authsvc: "metrics-part"; id: number; json: unknown[] }
+  | ReadinessMessage;
 
 /** The environment variable that tells a worker which port the cluster listens on (the primary picks it for --port 0). */
-const PORT_ENV = "__AUTHSVC_CLUSTER_PORT";
-const METRICS_TIMEOUT_MS = 2_000;
+export const PORT_ENV = "__AUTHSVC_CLUSTER_PORT";
+export const METRICS_TIMEOUT_MS = 2_000;
+
+/**
+ * The argument a single executable's worker is started with. node:cluster forks
+ * `process.execPath <exec> <args…>`, where `exec` is the script to run; a single executable has no
+ * script, and Node puts the executable's own path at argv[1] of every run of it. So the primary
+ * names this marker as the script, and the worker drops it (clusterWorkerArgv) before parsing.
+ */
+export const SEA_WORKER_ARG = "authsvc-cluster-worker";
+
+/** The command line of this process as the CLI should read it (without the single executable's worker marker). */
+export function clusterWorkerArgv(argv: string[]): string[] {
+  return cluster.isWorker && argv[2] === SEA_WORKER_ARG ? [argv[0], argv[1], ...argv.slice(3)] : argv;
+}
 
 export function isClusterWorker(): boolean {
   return cluster.isWorker;
 }
 
-const isMessage = (m: unknown): m is ClusterMessage => typeof m === "object" && m !== null && typeof (m as { authsvc?: unknown }).authsvc === "string";
-
-/** The port a worker must listen on (set by the primary). */
-export function workerPort(env: Record<string, string | undefined>, fallback: number): number {
-  const p = Number(env[PORT_ENV]);
-  return Number.isInteger(p) && p > 0 ? p : fallback;
-}
-
-/** Sends to the primary; a closed channel (the primary is gone) is ignored: the worker is draining then. */
-function toPrimary(m: ClusterMessage): void {
-  if (process.connected) process.send!(m, undefined, undefined, () => {});
-}
-
-/** What an HTTP worker gives createApp: mail kicks and /metrics go to the primary. */
-export function workerAppOverrides(): { outboxNotify: () => void; metricsRender: () => Promise<{ contentType: string; body: string }> } {
-  let nextId = 1;
-  const waiting = new Map<number, (a: { contentType: string; body: string }) => void>();
-  process.on("message", (m: unknown) => {
-    if (isMessage(m) && m.authsvc === "metrics-answer") { waiting.get(m.id)?.({ contentType: m.contentType, body: m.body }); waiting.delete(m.id); }
-  });
-  // Several commits in one turn of the event loop make one kick.
-  let kickQueued = false;
-  return {
-    outboxNotify: () => {
-      if (kickQueued) return;
-      kickQueued = true;
-      setImmediate(() => { kickQueued = false; toPrimary({ authsvc: "outbox-kick" }); });
-    },
-    metricsRender: () => new Promise((resolve, reject) => {
-      const id = nextId++;
-      const timer = setTimeout(() => { waiting.delete(id); reject(new Error("the primary process did not answer the metrics request")); }, METRICS_TIMEOUT_MS * 2);
-      waiting.set(id, (a) => { clearTimeout(timer); resolve(a); });
-      toPrimary({ authsvc: "metrics-request", id });
-    }),
-  };
-}
-
-/**
- * The worker's side of the channel once its app exists: answers the primary's metrics collection
- * with this process's figures, and calls `onStop` when the primary goes away. (The request to
- * drain is listened for from the worker's first moment: runHttpWorker.)
- */
-export function serveAsWorker(app: App, onStop: (reason: string) => void): () => void {
-  const onMessage = (m: unknown) => {
-    if (!isMessage(m)) return;
-    if (m.authsvc === "metrics-collect") {
-      app.ops.metricsJson().then((json) => toPrimary({ authsvc: "metrics-part", id: m.id, json }), () => toPrimary({ authsvc: "metrics-part", id: m.id, json: [] }));
-    }
-  };
-  const onGone = () => onStop("primary exited");
-  process.on("message", onMessage);
-  process.on("disconnect", onGone);
-  return () => { process.off("message", onMessage); process.off("disconnect", onGone); };
-}
-
-/**
- * Ends the worker's channel so the process can exit once its work is done. Through the cluster's
- * own disconnect: a bare process.disconnect() counts as "the primary vanished" and exits at once
- * with code 0, before the exit code and the last log lines.
- */
-export function leaveCluster(): void {
-  if (cluster.isWorker && process.connected) cluster.worker!.disconnect();
-}
+export const isMessage = (m: unknown): m is ClusterMessage => typeof m === "object" && m !== null && typeof (m as { authsvc?: unknown }).authsvc === "string";
 
 /** Whether --workers can apply: an in-memory SQLite database is private to its process. */
 export function canCluster(config: Readonly<Config>): boolean {
@@ -153,9 +103,16 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
     return { contentType: registry.contentType, body: await registry.metrics() };
   };
 
+  const listeningWorkers = new WeakSet<Worker>();
+  const readiness = createServerReadiness({
+    app, total: count,
+    workers: () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected() && listeningWorkers.has(w)),
+  });
+
   const onMessage = (worker: Worker, m: unknown) => {
     if (!isMessage(m)) return;
-    if (m.authsvc === "outbox-kick") app.ctx.outboxNotify?.();
+    if (m.authsvc === "readiness-request" || m.authsvc === "readiness-part") readiness.onMessage(worker, m);
+    else if (m.authsvc === "outbox-kick") app.ctx.outboxNotify?.();
     else if (m.authsvc === "metrics-request") {
       aggregate().then(
         (a) => { if (worker.isConnected()) worker.send({ authsvc: "metrics-answer", id: m.id, ...a } satisfies ClusterMessage, undefined, () => {}); },
@@ -171,7 +128,6 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
   };
   cluster.on("message", onMessage);
 
-  const listeningWorkers = new WeakSet<Worker>();
   const fork = (): Worker => {
     const w = cluster.fork({ [PORT_ENV]: String(port) });
     started.set(w, Date.now());
@@ -186,7 +142,7 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
     w.once("exit", onExit);
   });
 
-  cluster.setupPrimary({ silent: false });
+  cluster.setupPrimary(isSingleExecutable() ? { silent: false, exec: SEA_WORKER_ARG, args: process.argv.slice(2) } : { silent: false });
   const first = fork();
   port = await listening(first);
   await Promise.all(Array.from({ length: count - 1 }, () => listening(fork())));
@@ -197,6 +153,7 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
     const bornAt = started.get(w) ?? 0;
     started.delete(w);
     for (const asked of metricsAsked.values()) if (asked.waiting.delete(w) && !asked.waiting.size) asked.done();
+    readiness.forget(w);
     if (stopping) return;
     const quick = Date.now() - bornAt < 5_000;
     logger.error("HTTP worker died; starting a replacement", { pid: w.process.pid, code, signal, delayMs: quick ? 1000 : 0 });
@@ -228,53 +185,6 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
       return failed;
     },
   };
-}
-
-/**
- * One HTTP worker of a cluster: a full app (no migrations, no run-once roles), the same listener
- * stack as a single-process serve, on the cluster's port. Its log lines carry its worker id. Exits
- * (by resolving) once drained; a cut-off drain or a fatal error is exit 1 (the primary logs and,
- * outside a shutdown, replaces it).
- */
-export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configSources?: AppOverrides["configSources"]): Promise<void> {
-  const id = cluster.worker?.id ?? 0;
-  const logger = createLogger(config.logLevel, (line) => io.err(line.replace(/^\{/, `{"worker":${id},`)));
-  let onStop!: (reason: string) => void;
-  const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
-  // Signals are the primary's to handle: a Ctrl-C reaches every process of the group, and a worker
-  // that stopped on its own would look like a crash to be replaced.
-  const ignore = () => {};
-  process.on("SIGINT", ignore);
-  process.on("SIGTERM", ignore);
-  let fatal = false;
-  const onShutdown = (m: unknown) => { if (isMessage(m) && m.authsvc === "shutdown") onStop("primary asked"); };
-  process.on("message", onShutdown);
-  try {
-    const app = await openAppOrFail(config, logger, { ...workerAppOverrides(), configSources });
-    const unlisten = serveAsWorker(app, onStop);
-    try {
-      await app.start(HTTP_WORKER_ROLES);
-      const threads = await lowerHashingPriority(10, hashThreadsPerWorker(config));
-      logger.debug("password hashing threads lowered", { threads });
-      const http = await startHttpServer(app.http, { port: workerPort(io.env, config.port), host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } })
-        .catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
-      const reason = await stopRequested;
-      logger.debug("worker draining", { reason });
-      app.beginShutdown();
-      const cut = await http.stop(config.shutdownTimeoutMs);
-      if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
-      if (fatal) throw new CliError("stopped after an uncaught error (logged above)");
-    } finally {
-      unlisten();
-      await app.close();
-      logger.debug("worker stopped");
-    }
-  } finally {
-    process.off("SIGINT", ignore);
-    process.off("SIGTERM", ignore);
-    process.off("message", onShutdown);
-    leaveCluster();
-  }
 }
 
 /** Each worker's share of --hash-threads (rounded up: every worker can hash). */

@@ -12,7 +12,8 @@ import { openAppOrFail } from "./context.js";
 import { checkPortsFree } from "./preflight.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
-import { canCluster, hashThreadsPerWorker, isClusterWorker, runHttpWorker, startCluster, type Cluster } from "./serve-cluster.js";
+import { canCluster, hashThreadsPerWorker, isClusterWorker, startCluster, type Cluster } from "./serve-cluster.js";
+import { runHttpWorker } from "./cluster-worker.js";
 
 /** `authsvc serve`: migrate, listen, and shut down gracefully on SIGINT/SIGTERM. */
 export function serveCommand(io: CliIO): Command {

@@ -3,10 +3,16 @@ import type { CoreContext } from "../core/context.js";
 import type { OutageKind } from "../store/outage.js";
 import type { DevMailFeed } from "./pages/dev-mail-events.js";
 
+/**
+ * What /readyz reports. `workers` is set when the server runs several HTTP workers
+ * (`serve --workers N`): how many of them are ready, as the primary sees it.
+ */
+export interface Readiness { ready: boolean; reason?: string; workers?: { ready: number; total: number } }
+
 /** What the HTTP layer is given by the composition root (app.ts). */
 export interface HttpDeps {
   ctx: CoreContext;
-  readiness(): Promise<{ ready: boolean; reason?: string }>;
+  readiness(): Promise<Readiness>;
   /** Hears each request that failed because the database is away, read-only or full (ops/outage-monitor.ts). */
   noteOutage?(kind: OutageKind, err: unknown): void;
   /** Set when /metrics is served on the API port (--metrics without --metrics-port). */

@@ -34,10 +34,14 @@ export async function claimDueRows<Row extends LeasedRow>(db: Kysely<any>, diale
     .where("status", "=", "pending").where("next_attempt_at", "<=", now)
     .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
     .orderBy("next_attempt_at").orderBy("created_at").limit(opts.limit);
-  const picked = dialect === "postgres" ? due.forUpdate().skipLocked() : due;
-  const rows = await q.updateTable(table)
+  // PostgreSQL: the pick is a CTE, evaluated once. As an `IN (subquery … LIMIT)` the planner may
+  // run the subquery again per row of a join, and with SKIP LOCKED each run skips the rows the
+  // last one locked: a claim of 10 took every due row (25 in test/webhooks/shutdown.test.ts).
+  const claim = dialect === "postgres"
+    ? q.with("picked", () => due.forUpdate().skipLocked()).updateTable(table).where("id", "in", (eb) => eb.selectFrom("picked").select("picked.id"))
+    : q.updateTable(table).where("id", "in", due);
+  const rows = await claim
     .set((eb) => ({ lease_owner: opts.owner, lease_until: opts.leaseUntil, attempts: eb("attempts", "+", 1) }))
-    .where("id", "in", picked)
     .where("status", "=", "pending")
     .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
     .returningAll()

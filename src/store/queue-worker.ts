@@ -43,7 +43,7 @@ export interface QueueWorker {
   /** One full pass: sends every due row; resolves with the counts. */
   runOnce(): Promise<{ sent: number; failed: number }>;
   start(): void;
-  /** Stops polling and waits for the deliveries in flight (graceful shutdown drains the queue). */
+  /** Stops polling and claiming, and waits for the deliveries in flight; the rest stays queued for the next start. */
   stop(): Promise<void>;
 }
 
@@ -80,7 +80,9 @@ export function createQueueWorker<Row extends LeasedRow>(o: QueueWorkerOptions<R
   async function pass(): Promise<{ sent: number; failed: number }> {
     let sent = 0;
     let failed = 0;
-    for (;;) {
+    // Once stopped, no new batch is claimed: shutdown waits for the sends in flight, not for the
+    // whole queue (a slow endpoint and a long queue held SIGTERM for minutes); the rest stays queued.
+    while (!stopped) {
       const now = o.clock.now();
       const batch = await o.store.writeTx((tx) => claimDueRows<Row>(tx, o.store.dialect, o.table, { now, owner, leaseUntil: now + leaseMs, limit: o.batchSize ?? 10 }));
       if (batch.length === 0) break;

@@ -30,18 +30,23 @@ describe("the single executable, alone in a directory, with no node on PATH", ()
     expect(r.stdout).toBe(`authsvc ${version} (commit ${commit}, single executable, Node.js ${process.version})\n`);
   });
 
-  it("serve: sign-up over HTTP, the verification mail caught, tail-mail --wait prints its token, verified; create-user beside it; SIGTERM exits 0", async () => {
+  it("serve --workers 2: sign-up over HTTP, the verification mail caught, tail-mail --wait prints its token, verified; create-user beside it; SIGTERM exits 0", async () => {
     // Mail templates from a folder and a third-party provider, from the environment as in production.
     const templates = join(bin.home, "templates");
     mkdirSync(templates);
     writeFileSync(join(templates, "email-verification.subject.txt"), "Please confirm {{email}}\n");
-    const server = bin.start(["serve", "--port", "0", "--mail-catcher-port", "0", "--database", "authsvc.db", "--mail-templates-dir", templates], {
+    // Two HTTP workers: node:cluster re-runs the executable itself for each (cli/serve-cluster.ts).
+    const server = bin.start(["serve", "--workers", "2", "--port", "0", "--mail-catcher-port", "0", "--database", "authsvc.db", "--mail-templates-dir", templates], {
       env: { AUTHSVC_PROVIDERS: JSON.stringify([{ thirdPartyId: "github", clientId: "gh-client-id", clientSecret: "gh-secret" }]) },
     });
     try {
       const [, port] = await server.stderrMatches(/authsvc listening on http:\/\/127\.0\.0\.1:(\d+)/);
       const base = `http://127.0.0.1:${port}`;
       expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok" });
+      await server.stderrMatches(/workers: +2 HTTP worker processes/);
+      const workers = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(/\s+/);
+      expect(workers.map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0])).toEqual([bin.exe, bin.exe]);
+      expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: "ok", workers: { ready: 2, total: 2 } });
 
       const email = "ada@example.com";
       const up = await signUp(base, email, "header");

@@ -167,6 +167,29 @@ describe.each(backends)("serve --workers 2 on $name", { timeout: 120_000 }, (bac
     }
   });
 
+  it("/readyz on any worker speaks for the whole server: how many workers are ready, a stopped worker not counted", async () => {
+    const { child, port } = await start();
+    const { a, b, workers } = await oneConnectionPerWorker(child, port);
+    for (const conn of [a, b]) {
+      const ready = await conn.call("GET", "/readyz");
+      expect([ready.status, ready.body]).toEqual([200, { status: "ok", workers: { ready: 2, total: 2 } }]);
+    }
+    // A worker that cannot answer (stopped here; hung or starting alike) does not count: the other
+    // still serves, so the server is ready with 1 of 2.
+    const ownerA = ownerOf(port, (await a.call("GET", "/healthz")).localPort, workers)!;
+    process.kill(ownerA, "SIGSTOP");
+    try {
+      const ready = await b.call("GET", "/readyz");
+      expect([ready.status, ready.body]).toEqual([200, { status: "ok", workers: { ready: 1, total: 2 } }]);
+    } finally {
+      process.kill(ownerA, "SIGCONT");
+    }
+    const again = await a.call("GET", "/readyz");
+    expect([again.status, again.body]).toEqual([200, { status: "ok", workers: { ready: 2, total: 2 } }]);
+    child.kill("SIGTERM");
+    expect((await child.result).code).toBe(0);
+  });
+
   it("finishes in-flight sign-ins on both workers on SIGTERM, then refuses connections and exits 0", async () => {
     const db = await backend.create();
     cleanup.push(db.drop);

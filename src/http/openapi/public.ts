@@ -35,6 +35,11 @@ export const keysArea = apiArea("keys", "Public documents: signing keys, discove
 });
 
 const health = (value: string) => ({ type: "object", required: ["status"], additionalProperties: false, properties: { status: { const: value }, reason: { type: "string" } } });
+/** /readyz adds, under `serve --workers N`, how many HTTP workers are ready (the primary's view of the whole server). */
+const readiness = (value: string) => {
+  const h = health(value);
+  return { ...h, properties: { ...h.properties, workers: { type: "object", required: ["ready", "total"], additionalProperties: false, properties: { ready: { type: "integer", minimum: 0 }, total: { type: "integer", minimum: 1 } } } } };
+};
 
 /** Liveness and readiness probes, at the server root. */
 export const healthArea: OpenApiArea = {
@@ -44,8 +49,8 @@ export const healthArea: OpenApiArea = {
     "/healthz": { get: { operationId: "getHealth", tags: ["health"], summary: "The process is alive", responses: { 200: json("alive", health("ok")) } } },
     "/readyz": {
       get: {
-        operationId: "getReadiness", tags: ["health"], summary: "The database answers, migrations are applied, not shutting down",
-        responses: { 200: json("ready", health("ok")), 503: json("not ready (reason given)", health("unavailable")) },
+        operationId: "getReadiness", tags: ["health"], summary: "The database answers, migrations are applied, not shutting down; with several workers, for the whole server",
+        responses: { 200: json("ready", readiness("ok")), 503: json("not ready (reason given)", readiness("unavailable")) },
       },
     },
   },

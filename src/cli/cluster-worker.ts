@@ -1,0 +1,131 @@
+import cluster from "node:cluster";
+import type { App, AppOverrides } from "../app.js";
+import type { Config } from "../config.js";
+import { HTTP_WORKER_ROLES } from "../ops/run-once.js";
+import { lowerHashingPriority } from "../core/hashing-priority.js";
+import type { Readiness } from "../http/deps.js";
+import { ListenError, startHttpServer } from "../http/server.js";
+import { createLogger } from "../util/logger.js";
+import { createWorkerReadiness } from "./cluster-readiness.js";
+import { openAppOrFail } from "./context.js";
+import { CliError, type CliIO } from "./io.js";
+import { hashThreadsPerWorker, isMessage, METRICS_TIMEOUT_MS, PORT_ENV, type ClusterMessage } from "./serve-cluster.js";
+
+// One HTTP worker of `serve --workers N` (the primary's side and the messages: cli/serve-cluster.ts).
+
+/** The port a worker must listen on (set by the primary). */
+export function workerPort(env: Record<string, string | undefined>, fallback: number): number {
+  const p = Number(env[PORT_ENV]);
+  return Number.isInteger(p) && p > 0 ? p : fallback;
+}
+
+/** Sends to the primary; a closed channel (the primary is gone) is ignored: the worker is draining then. */
+function toPrimary(m: ClusterMessage): void {
+  if (process.connected) process.send!(m, undefined, undefined, () => {});
+}
+
+/** This worker's own readiness once its app exists (serveAsWorker); until then it counts as starting. */
+let ownReadiness: (() => Promise<Readiness>) | undefined;
+
+/** What an HTTP worker gives createApp: mail kicks, /metrics and /readyz go to the primary. */
+export function workerAppOverrides(): { outboxNotify: () => void; metricsRender: () => Promise<{ contentType: string; body: string }>; serverReadiness: () => Promise<Readiness> } {
+  let nextId = 1;
+  const waiting = new Map<number, (a: { contentType: string; body: string }) => void>();
+  const readiness = createWorkerReadiness(toPrimary);
+  process.on("message", (m: unknown) => {
+    if (!isMessage(m)) return;
+    if (m.authsvc === "metrics-answer") { waiting.get(m.id)?.({ contentType: m.contentType, body: m.body }); waiting.delete(m.id); }
+    else if (m.authsvc === "readiness-answer" || m.authsvc === "readiness-collect") readiness.onMessage(m, ownReadiness);
+  });
+  // Several commits in one turn of the event loop make one kick.
+  let kickQueued = false;
+  return {
+    serverReadiness: readiness.ask,
+    outboxNotify: () => {
+      if (kickQueued) return;
+      kickQueued = true;
+      setImmediate(() => { kickQueued = false; toPrimary({ authsvc: "outbox-kick" }); });
+    },
+    metricsRender: () => new Promise((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => { waiting.delete(id); reject(new Error("the primary process did not answer the metrics request")); }, METRICS_TIMEOUT_MS * 2);
+      waiting.set(id, (a) => { clearTimeout(timer); resolve(a); });
+      toPrimary({ authsvc: "metrics-request", id });
+    }),
+  };
+}
+
+/**
+ * The worker's side of the channel once its app exists: answers the primary's metrics collection
+ * with this process's figures, and calls `onStop` when the primary goes away. (The request to
+ * drain is listened for from the worker's first moment: runHttpWorker.)
+ */
+export function serveAsWorker(app: App, onStop: (reason: string) => void): () => void {
+  const onMessage = (m: unknown) => {
+    if (!isMessage(m)) return;
+    if (m.authsvc === "metrics-collect") {
+      app.ops.metricsJson().then((json) => toPrimary({ authsvc: "metrics-part", id: m.id, json }), () => toPrimary({ authsvc: "metrics-part", id: m.id, json: [] }));
+    }
+  };
+  const onGone = () => onStop("primary exited");
+  process.on("message", onMessage);
+  process.on("disconnect", onGone);
+  ownReadiness = app.ops.readiness;
+  return () => { ownReadiness = undefined; process.off("message", onMessage); process.off("disconnect", onGone); };
+}
+
+/**
+ * Ends the worker's channel so the process can exit once its work is done. Through the cluster's
+ * own disconnect: a bare process.disconnect() counts as "the primary vanished" and exits at once
+ * with code 0, before the exit code and the last log lines.
+ */
+export function leaveCluster(): void {
+  if (cluster.isWorker && process.connected) cluster.worker!.disconnect();
+}
+
+/**
+ * One HTTP worker of a cluster: a full app (no migrations, no run-once roles), the same listener
+ * stack as a single-process serve, on the cluster's port. Its log lines carry its worker id. Exits
+ * (by resolving) once drained; a cut-off drain or a fatal error is exit 1 (the primary logs and,
+ * outside a shutdown, replaces it).
+ */
+export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configSources?: AppOverrides["configSources"]): Promise<void> {
+  const id = cluster.worker?.id ?? 0;
+  const logger = createLogger(config.logLevel, (line) => io.err(line.replace(/^\{/, `{"worker":${id},`)));
+  let onStop!: (reason: string) => void;
+  const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
+  // Signals are the primary's to handle: a Ctrl-C reaches every process of the group, and a worker
+  // that stopped on its own would look like a crash to be replaced.
+  const ignore = () => {};
+  process.on("SIGINT", ignore);
+  process.on("SIGTERM", ignore);
+  let fatal = false;
+  const onShutdown = (m: unknown) => { if (isMessage(m) && m.authsvc === "shutdown") onStop("primary asked"); };
+  process.on("message", onShutdown);
+  try {
+    const app = await openAppOrFail(config, logger, { ...workerAppOverrides(), configSources });
+    const unlisten = serveAsWorker(app, onStop);
+    try {
+      await app.start(HTTP_WORKER_ROLES);
+      const threads = await lowerHashingPriority(10, hashThreadsPerWorker(config));
+      logger.debug("password hashing threads lowered", { threads });
+      const http = await startHttpServer(app.http, { port: workerPort(io.env, config.port), host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } })
+        .catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
+      const reason = await stopRequested;
+      logger.debug("worker draining", { reason });
+      app.beginShutdown();
+      const cut = await http.stop(config.shutdownTimeoutMs);
+      if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
+      if (fatal) throw new CliError("stopped after an uncaught error (logged above)");
+    } finally {
+      unlisten();
+      await app.close();
+      logger.debug("worker stopped");
+    }
+  } finally {
+    process.off("SIGINT", ignore);
+    process.off("SIGTERM", ignore);
+    process.off("message", onShutdown);
+    leaveCluster();
+  }
+}
