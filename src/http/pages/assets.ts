@@ -25,41 +25,55 @@ interface Asset { body: Buffer; type: string; etag: string }
 
 const types: Record<string, string> = { js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8" };
 
-/** The pages' static files, bundled as text; hashed once at start for their ETag and cache-busting URL. */
-const assets = new Map<string, Asset>(Object.entries({
+/**
+ * A set of static files bundled as text (`?raw`), hashed once at start for their ETag and
+ * cache-busting URL: the hosted pages' here, the dashboard's in src/dashboard/assets.ts.
+ */
+export function createAssetTable(files: Record<string, string>) {
+  const assets = new Map<string, Asset>(Object.entries(files).map(([name, text]) => {
+    const body = Buffer.from(text, "utf8");
+    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;
+    return [name, { body, type: types[name.split(".").pop()!], etag }];
+  }));
+  return {
+    /** The URL of an asset under `prefix`, with its content hash so a new release is never served stale. */
+    url(prefix: string, name: string): string {
+      const a = assets.get(name);
+      if (!a) throw new Error(`no asset named ${name}`);
+      return `${prefix}/${name}?v=${a.etag.slice(1, -1)}`;
+    },
+    /**
+     * GET <prefix>/:name. `no-cache` with an ETag rather than a year of `immutable`: the module scripts
+     * import each other by plain relative URLs, so every file is revalidated (a 304 costs one small
+     * round trip) and a release can never mix old and new files.
+     */
+    serve(): EventHandler {
+      return defineEventHandler((event) => {
+        const a = assets.get(getRouterParam(event, "name") ?? "");
+        if (!a) throw new AuthError("NOT_FOUND", "Not Found");
+        setResponseHeaders(event, { "content-type": a.type, "cache-control": "no-cache", etag: a.etag, "cross-origin-resource-policy": "same-origin" });
+        if (getRequestHeader(event, "if-none-match") === a.etag) {
+          setResponseStatus(event, 304);
+          return null;
+        }
+        return a.body;
+      });
+    },
+  };
+}
+
+/** The hosted pages' and development pages' static files. */
+const pageAssets = createAssetTable({
   "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
   "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs,
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
   "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs,
   "mfa.js": mfaJs, "second-factor.js": secondFactorJs,
   "account.js": accountJs,
-}).map(([name, text]) => {
-  const body = Buffer.from(text, "utf8");
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;
-  return [name, { body, type: types[name.split(".").pop()!], etag }];
-}));
+});
 
-/** The URL of an asset under `prefix`, with its content hash so a new release is never served stale. */
-export function assetUrl(prefix: string, name: string): string {
-  const a = assets.get(name);
-  if (!a) throw new Error(`no page asset named ${name}`);
-  return `${prefix}/${name}?v=${a.etag.slice(1, -1)}`;
-}
+/** The URL of a page asset under `prefix` (the website base path + /_assets, or /_dev/assets). */
+export const assetUrl = (prefix: string, name: string): string => pageAssets.url(prefix, name);
 
-/**
- * GET <prefix>/:name. `no-cache` with an ETag rather than a year of `immutable`: the module scripts
- * import each other by plain relative URLs, so every file is revalidated (a 304 costs one small
- * round trip) and a release can never mix old and new files.
- */
-export function serveAsset(): EventHandler {
-  return defineEventHandler((event) => {
-    const a = assets.get(getRouterParam(event, "name") ?? "");
-    if (!a) throw new AuthError("NOT_FOUND", "Not Found");
-    setResponseHeaders(event, { "content-type": a.type, "cache-control": "no-cache", etag: a.etag, "cross-origin-resource-policy": "same-origin" });
-    if (getRequestHeader(event, "if-none-match") === a.etag) {
-      setResponseStatus(event, 304);
-      return null;
-    }
-    return a.body;
-  });
-}
+/** GET <prefix>/:name of the pages' assets. */
+export const serveAsset = (): EventHandler => pageAssets.serve();
