@@ -1,6 +1,7 @@
 import type { CoreContext } from "../core/context.js";
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
 import { badInput } from "../core/errors.js";
+import { enforceMailLimits } from "../core/limits.js";
 import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
 import { issueTokenWithMail } from "../core/one-time-tokens.js";
 import type { FieldError } from "../core/users.js";
@@ -33,6 +34,9 @@ export async function requestEmailChange(ctx: CoreContext, s: AccountSubject, ra
   if (!cred) return { status: "NO_PASSWORD_LOGIN" };
   if (!(await checkCurrentPassword(ctx, cred, password))) return { status: "WRONG_CREDENTIALS_ERROR" };
   if (email === cred.email) return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "This is already your email address" }] };
+  // The confirmation is a mail to an address the requester names: the same per-address budgets as
+  // a verification mail (cooldown and hourly cap), counted whether or not the address is free.
+  await enforceMailLimits(ctx, email, "verify");
   const now = ctx.clock.now();
   const sent = await ctx.store.writeTx(async (tx) => {
     await lockAddress(tx, email);
