@@ -130,6 +130,7 @@ export interface Config {
   webhooks: readonly ConfiguredEndpoint[];
   webhookTimeoutMs: number;
   webhookFailureLimit: number;
+  webhookAllowNetworks: readonly string[];
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -347,6 +348,7 @@ export const settings: readonly Setting[] = [
   { key: "webhooks", env: "AUTHSVC_WEBHOOKS", parse: (v) => parseWebhooksSetting(v), secret: "all", default: () => [], doc: "webhook endpoints (JSON array of {url, secret, events}; config file or env; see docs/webhooks.md)" },
   { key: "webhookTimeoutMs", flag: "webhook-timeout", env: "AUTHSVC_WEBHOOK_TIMEOUT", parse: duration(1000, 60_000), default: () => 10_000, doc: "how long a webhook endpoint may take to answer before the attempt counts as failed" },
   { key: "webhookFailureLimit", flag: "webhook-failure-limit", env: "AUTHSVC_WEBHOOK_FAILURE_LIMIT", parse: int(1, 1_000_000), default: () => 200, doc: "failed webhook attempts in a row after which an endpoint is disabled (with a webhook.endpoint_disabled event)" },
+  { key: "webhookAllowNetworks", flag: "webhook-allow-networks", env: "AUTHSVC_WEBHOOK_ALLOW_NETWORKS", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of non-public networks webhook endpoints may reach (loopback, private, link-local and metadata addresses are refused otherwise; development mode allows loopback)" },
 ];
 
 export interface ConfigInput {
