@@ -130,6 +130,7 @@ export interface Config {
   webhooks: readonly ConfiguredEndpoint[];
   webhookTimeoutMs: number;
   webhookFailureLimit: number;
+  webhookAllowNetworks: readonly string[];
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -274,7 +275,7 @@ export const settings: readonly Setting[] = [
   { key: "mfa", flag: "mfa", env: "AUTHSVC_MFA", parse: oneOf("optional", "required"), default: () => "optional", doc: "second factor (TOTP): optional = users turn it on themselves; required = every user sets it up at the next sign-in" },
   { key: "accountLinking", flag: "account-linking", env: "AUTHSVC_ACCOUNT_LINKING", parse: bool, default: () => true, doc: "link login methods with the same verified address into one user; false = each method its own user" },
   { key: "passwordlessFlowType", flag: "passwordless-flow-type", env: "AUTHSVC_PASSWORDLESS_FLOW_TYPE", parse: oneOf("both", "code", "link", "off"), default: () => "both", doc: "passwordless sign-in by email: a one-time code, a magic link, both, or off (docs/passwordless.md)" },
-  { key: "passwordlessCodeLifetimeMs", flag: "passwordless-code-lifetime", env: "AUTHSVC_PASSWORDLESS_CODE_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 15 * 60_000, doc: "how long a mailed sign-in code and link work" },
+  { key: "passwordlessCodeLifetimeMs", flag: "passwordless-code-lifetime", env: "AUTHSVC_PASSWORDLESS_CODE_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 10 * 60_000, doc: "how long a mailed sign-in code and link work (ASVS 6.5.5: at most 10 minutes)" },
   // Roles, metadata and the self-service account (issue 23; src/roles, src/metadata, src/account)
   { key: "metadataMaxBytes", flag: "metadata-max-bytes", env: "AUTHSVC_METADATA_MAX_BYTES", parse: int(64, 65_536), default: () => 4096, doc: "largest user metadata object, in bytes of JSON (an update past it is refused)" },
   { key: "metadataClaim", flag: "metadata-claim", env: "AUTHSVC_METADATA_CLAIM", parse: (v) => { const s = optStr(v) as string | undefined; if (s !== undefined && (PROTOCOL_KEYS.has(s) || s.startsWith("st-"))) fail("that claim is the access token's own (or the SDKs'): choose another name"); return s === undefined || /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(s) ? s : fail("expected a claim name: a letter, then letters, digits, '_', '.', ':' or '-'"); }, default: () => undefined, doc: "copy each user's metadata into access tokens under this claim (unset: not copied)" },
@@ -347,6 +348,7 @@ export const settings: readonly Setting[] = [
   { key: "webhooks", env: "AUTHSVC_WEBHOOKS", parse: (v) => parseWebhooksSetting(v), secret: "all", default: () => [], doc: "webhook endpoints (JSON array of {url, secret, events}; config file or env; see docs/webhooks.md)" },
   { key: "webhookTimeoutMs", flag: "webhook-timeout", env: "AUTHSVC_WEBHOOK_TIMEOUT", parse: duration(1000, 60_000), default: () => 10_000, doc: "how long a webhook endpoint may take to answer before the attempt counts as failed" },
   { key: "webhookFailureLimit", flag: "webhook-failure-limit", env: "AUTHSVC_WEBHOOK_FAILURE_LIMIT", parse: int(1, 1_000_000), default: () => 200, doc: "failed webhook attempts in a row after which an endpoint is disabled (with a webhook.endpoint_disabled event)" },
+  { key: "webhookAllowNetworks", flag: "webhook-allow-networks", env: "AUTHSVC_WEBHOOK_ALLOW_NETWORKS", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of non-public networks webhook endpoints may reach (loopback, private, link-local and metadata addresses are refused otherwise; development mode allows loopback)" },
 ];
 
 export interface ConfigInput {

@@ -108,6 +108,8 @@ describe("passkeys on the hosted pages (Chromium)", () => {
 
   async function signOut() {
     await page.goto(`${s.url}/auth/sign-out`);
+    await page.waitForSelector("#sign-out", { visible: true, timeout: 15_000 });
+    await page.click("#sign-out");
     await page.waitForFunction(() => !location.pathname.endsWith("/sign-out"), { timeout: 15_000 });
   }
   const passkeyCount = async () => (await s.app.store.db.selectFrom("webauthn_credentials").selectAll().execute()).length;

@@ -63,13 +63,21 @@ export const signInPage = hostedPage((c) => ({
 ${checkMailView}`,
 }));
 
-/** GET {websiteBasePath}/sign-out[?redirectToPath=…]: revokes the session by POST from script, then goes to the allowed redirect. */
+/**
+ * GET {websiteBasePath}/sign-out[?redirectToPath=…]: asks first. Opening the page signs nobody out
+ * (a link from any site could, else); the button's POST /signout from this page does, then the
+ * browser goes to the allowed redirect.
+ */
 export const signOutPage = hostedPage((c) => ({
-  title: "Signing out",
+  title: "Sign out",
   script: "sign-out.js",
   main: `<section id="view-progress" aria-labelledby="progress-title">
-  <h1 id="progress-title" tabindex="-1">Signing you out…</h1>
+  <h1 id="progress-title" tabindex="-1">Sign out?</h1>
   ${liveRegions}
+  <form id="sign-out-form" novalidate>
+    <button type="submit" id="sign-out">Sign out</button>
+  </form>
+  <p class="aside"><a id="stay" href="${escapeHtml(c.websiteBasePath)}">Stay signed in</a></p>
   <p id="retry" hidden><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>`,
 }));
