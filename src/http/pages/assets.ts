@@ -9,6 +9,9 @@ import passkeyRecoverJs from "./assets/passkey-recover.js?raw";
 import passkeysJs from "./assets/passkeys.js?raw";
 import pagesCss from "./assets/pages.css?raw";
 import redirectTargetJs from "./assets/redirect-target.js?raw";
+import recoveryCodesJs from "./assets/recovery-codes.js?raw";
+import refusalJs from "./assets/refusal.js?raw";
+import refusalWordsJs from "./assets/refusal-words.js?raw";
 import resetPasswordJs from "./assets/reset-password.js?raw";
 import signInJs from "./assets/sign-in.js?raw";
 import passwordlessJs from "./assets/passwordless.js?raw";
@@ -65,6 +68,7 @@ export function createAssetTable(files: Record<string, string>) {
 /** The hosted pages' and development pages' static files. */
 const pageAssets = createAssetTable({
   "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
+  "recovery-codes.js": recoveryCodesJs, "refusal.js": refusalJs, "refusal-words.js": refusalWordsJs,
   "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs,
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
   "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs,
