@@ -108,5 +108,25 @@ export function mountPasskeys(target) {
     await finishSignIn(email, target);
   });
   const lost = document.getElementById("lost-passkey");
-  return { show(signUp) { signInButton.hidden = signUp; signUpButton.hidden = !signUp; if (lost) lost.hidden = signUp; } };
+  // On sign-up "Create a passkey" needs the email field, so the block moves below the form (and
+  // says what it is an alternative to); on sign-in it stands above, as the first way in.
+  const anchor = box.previousElementSibling;
+  const or = box.querySelector(".or");
+  const form = document.getElementById("form");
+  return {
+    show(signUp) {
+      signInButton.hidden = signUp;
+      signUpButton.hidden = !signUp;
+      if (lost) lost.hidden = signUp;
+      if (signUp) {
+        or.textContent = "or, instead of a password, for the address above";
+        box.prepend(or);
+        form.after(box);
+      } else {
+        or.textContent = "or with your email and password";
+        box.append(or);
+        anchor.after(box);
+      }
+    },
+  };
 }
