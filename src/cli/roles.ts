@@ -7,6 +7,7 @@ import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 import { resolveUserRef } from "./user-ref.js";
 import { suggestName } from "../util/suggest.js";
+import { launchCommand } from "../util/launch-command.js";
 import type { CoreContext } from "../core/context.js";
 
 /** A refused input (a bad role name, metadata that is not an object) is a usage error, exit 2. */
@@ -23,7 +24,7 @@ async function usage<T>(work: () => Promise<T>): Promise<T> {
  */
 async function describeNoRole(ctx: CoreContext, role: string): Promise<CliError> {
   const guess = suggestName(role, (await listRoles(ctx)).map((r) => r.role));
-  return new CliError(`no role ${role}; ${guess ? `did you mean ${guess}?` : `create it with: authsvc roles create ${role}`}`);
+  return new CliError(`no role ${role}; ${guess ? `did you mean ${guess}?` : `create it with: ${launchCommand()} roles create ${role}`}`);
 }
 
 /** `authsvc roles list | show | create | add-permissions | remove-permissions | delete`. */

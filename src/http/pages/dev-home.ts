@@ -2,6 +2,7 @@ import { defineEventHandler, type EventHandler } from "h3";
 import { listRecentEvents } from "../../core/dev-inbox.js";
 import type { HttpDeps } from "../deps.js";
 import { maskUrlPassword } from "../../util/mask-url.js";
+import { launchCommand } from "../../util/launch-command.js";
 import { setPageHeaders } from "./headers.js";
 import { escapeHtml as e, renderPage } from "./layout.js";
 import { pageData } from "./hosted-pages.js";
@@ -54,7 +55,7 @@ ${who}
 <h2>Pages</h2>
 ${pages}
 <p><a href="/_dev/mail">Development inbox</a>: every caught mail, live, with its link and whether its token still works.</p>
-<p><a href="/admin">Admin dashboard</a>: create the first admin with <code>npx authsvc admins create you@example.com</code>.</p>
+<p><a href="/admin">Admin dashboard</a>: create the first admin with <code>${e(launchCommand())} admins create you@example.com</code>.</p>
 <h2>Last events</h2>
 ${rows ? `<div class="table-wrap" tabindex="0" role="region" aria-label="Last events (scrolls sideways)"><table class="events"><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Data</th></tr></thead><tbody>
 ${rows}
