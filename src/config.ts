@@ -7,7 +7,8 @@ import { maskUrlPassword } from "./util/mask-url.js";
 import { suggestName } from "./util/suggest.js";
 import { PROTOCOL_KEYS } from "./core/claims.js";
 import { describeFsError } from "./util/fs-error.js";
-import { findProductionProblems } from "./config-guards.js";
+import { describeMistypedEnv } from "./config-env-check.js";
+import { describeProductionRefusal } from "./config-guards.js";
 import { isLocalDevelopment, localDevelopmentLimits } from "./limit-defaults.js";
 import { normaliseCidr, normaliseLimitSpec, parseLimitSpec, type LimitSpec } from "./util/limit-spec.js";
 import { parseWebhooksSetting, type ConfiguredEndpoint } from "./webhooks/settings.js";
@@ -389,6 +390,9 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
     for (const k of Object.keys(file)) if (!known.includes(k)) throw new ConfigError(describeUnknownKey(configFile, k, known));
   }
 
+  const mistyped = describeMistypedEnv(env, [...settings.map((s) => s.env), "AUTHSVC_CONFIG"]);
+  if (mistyped) throw new ConfigError(mistyped);
+
   const config: Partial<Config> = {};
   const sources = {} as Record<keyof Config, Source>;
   for (const s of settings) {
@@ -411,14 +415,8 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
   }
   const c = config as Config;
   if (c.mode === "production") {
-    const missing: string[] = [];
-    if (sources.publicUrl === "default") missing.push("--public-url (AUTHSVC_PUBLIC_URL)");
-    if (!c.smtpUrl) missing.push("--smtp-url (AUTHSVC_SMTP_URL)");
-    if (!c.secret) missing.push("AUTHSVC_SECRET");
-    if (missing.length) throw new ConfigError(`production mode needs ${missing.join(", ")}`);
-    const problems = findProductionProblems(c, sources);
-    if (problems.length) throw new ConfigError(`production mode: ${problems.join("; and ")}`);
-    if (c.bcryptCost < 10) throw new ConfigError(`invalid value for --bcrypt-cost (AUTHSVC_BCRYPT_COST): ${c.bcryptCost}: production mode needs a cost of 10 or more`);
+    const refusal = describeProductionRefusal(c, sources);
+    if (refusal) throw new ConfigError(refusal);
   }
   try { normaliseProviders(c.providers, c.mode); } catch (err) {
     throw new ConfigError(`invalid value for providers (${sources.providers}): ${(err as Error).message}`);

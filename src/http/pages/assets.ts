@@ -3,12 +3,16 @@ import { defineEventHandler, getRequestHeader, getRouterParam, setResponseHeader
 import { AuthError } from "../../core/errors.js";
 import apiJs from "./assets/api.js?raw";
 import callbackJs from "./assets/callback.js?raw";
+import devHomeJs from "./assets/dev-home.js?raw";
 import inboxJs from "./assets/inbox.js?raw";
 import passkeyListJs from "./assets/passkey-list.js?raw";
 import passkeyRecoverJs from "./assets/passkey-recover.js?raw";
 import passkeysJs from "./assets/passkeys.js?raw";
 import pagesCss from "./assets/pages.css?raw";
 import redirectTargetJs from "./assets/redirect-target.js?raw";
+import recoveryCodesJs from "./assets/recovery-codes.js?raw";
+import refusalJs from "./assets/refusal.js?raw";
+import refusalWordsJs from "./assets/refusal-words.js?raw";
 import resetPasswordJs from "./assets/reset-password.js?raw";
 import signInJs from "./assets/sign-in.js?raw";
 import passwordlessJs from "./assets/passwordless.js?raw";
@@ -64,7 +68,8 @@ export function createAssetTable(files: Record<string, string>) {
 
 /** The hosted pages' and development pages' static files. */
 const pageAssets = createAssetTable({
-  "api.js": apiJs, "callback.js": callbackJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
+  "api.js": apiJs, "callback.js": callbackJs, "dev-home.js": devHomeJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
+  "recovery-codes.js": recoveryCodesJs, "refusal.js": refusalJs, "refusal-words.js": refusalWordsJs,
   "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs,
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
   "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs,
