@@ -10,8 +10,8 @@ import { resealTotpSecret } from "./totp-seal.js";
 /**
  * Makes person `from` part of person `to`, keeping everything of both: every login method (and so
  * their passkeys, verified addresses and sessions, which name the login), and every person-owned
- * row (second factors and the requirement for them, recovery codes, lock-out, roles, metadata,
- * events; store/person-merge.ts). A factor either required stays required, so a joined person never
+ * row (second factors and the requirement for them, recovery codes, lock-out, roles, metadata;
+ * store/person-merge.ts; events stay as written, the join's event names both ids). A factor either required stays required, so a joined person never
  * signs in with less than either did. The one function for every join: a sign-in that links, an
  * operator's link. Runs in the caller's transaction; writes the `user.linked` event and mails the
  * person about the login that joined (`recipeUserId`, the login that caused it).

@@ -3,9 +3,10 @@ import type { DB } from "./schema.js";
 
 /**
  * The rows a person owns under their person id (not under a login method's id): second factors and
- * their requirement, recovery codes, the lock-out counter, roles, metadata, events. When two people
- * become one, every one of them moves to the person who stays; nothing is dropped and no
- * requirement gets weaker. No rules here: core/person-join.ts decides who stays.
+ * their requirement, recovery codes, the lock-out counter, roles, metadata. When two people become
+ * one, every one of them moves to the person who stays; nothing is dropped and no requirement gets
+ * weaker. Events are append-only: they keep the id they were written under, and the join's own
+ * event names both. No rules here: core/person-join.ts decides who stays.
  */
 
 /** What moved, for the `user.linked` event. */
@@ -75,7 +76,6 @@ export async function mergePersonData(db: Kysely<DB>, from: string, to: string, 
   out.metadataKeys = await mergeMetadata(db, from, to, now);
 
   out.cancelledDeletion = Number((await db.deleteFrom("account_deletions").where("user_id", "=", from).executeTakeFirst()).numDeletedRows) > 0;
-  await db.updateTable("events").set({ user_id: to }).where("user_id", "=", from).execute();
   return out;
 }
 
