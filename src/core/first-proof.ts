@@ -6,7 +6,7 @@ import { deletePasskeysExcept, deletePersonFactors } from "../store/person-merge
 import type { DB } from "../store/schema.js";
 import { revokeUserSessions } from "../store/sessions.js";
 import type { CoreContext } from "./context.js";
-import { describeLogin, revokePersonSessions } from "./login-policy.js";
+import { describeLogin } from "./login-policy.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
 
 /**
@@ -30,8 +30,8 @@ export interface Eviction { logins: string[]; passkeys: string[]; totpDevices: n
 /**
  * Evicts what no one proved was the owner's, in the caller's transaction, after `isFirstProof` was
  * true. A "recovery" (password reset, passkey recovery; `keepPasskey`: the passkey it registered)
- * also removes the proving login's other passkeys and the person's second factors, and ends every
- * session of the person: the owner signs in afresh. A "verification" (the address verified, in the
+ * also removes the proving login's other passkeys and the person's second factors; its caller ends
+ * every session of the person (revokePersonSessions): the owner signs in afresh. A "verification" (the address verified, in the
  * session of the login that proves it) removes only the other logins and ends their sessions: the
  * passkey and factors it signed in with are its own. The owner is mailed at `email` when anything
  * was removed; with nothing to remove, a verification changes nothing else.
@@ -47,9 +47,9 @@ export async function evictUnproven(tx: Kysely<DB>, ctx: CoreContext, p: { recip
   // of the owner either (an intruder's authenticator would lock the owner out).
   const factors = recovery ? await deletePersonFactors(tx, personId) : { devices: 0, recoveryCodes: 0 };
   const evicted = logins.length + passkeys.length + factors.devices + factors.recoveryCodes > 0;
+  // The evicted logins' sessions end here; a recovery's caller then ends the rest with its reason.
   let sessions = 0;
-  if (recovery) sessions = await revokePersonSessions(tx, p.recipeUserId, now, "account_secured");
-  else for (const id of logins) sessions += await revokeUserSessions(tx, id, now, "account_secured");
+  for (const id of logins) sessions += await revokeUserSessions(tx, id, now, "account_secured");
   for (const id of members) await people.detachRecipeUser(tx, id, now);
   if (!evicted) return { logins, passkeys, totpDevices: 0, recoveryCodes: 0, sessions };
   // The proving login's id is the person now; person-owned rows of another root stay with it.

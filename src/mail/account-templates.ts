@@ -20,10 +20,10 @@ export const accountTemplates = {
   },
   account_secured: {
     subject: "Your account was secured",
-    text: "Hello,\n\nyou just proved that you own {{email}}. Everything added to the account before anyone had proven that was removed, and every device signed in to it was signed out. These ways to sign in remain: {{details}}.\n\nCheck your account here:\n\n{{link}}\n",
+    text: "Hello,\n\nyou just proved that you own {{email}}. Everything added to the account before anyone had proven that was removed, and the devices signed in with it were signed out. These ways to sign in remain: {{details}}.\n\nCheck your account here:\n\n{{link}}\n",
     html: renderMailLayout({
       title: "Your account was secured",
-      intro: ["Hello,", "you just proved that you own <strong>{{email}}</strong>. Everything added to the account before anyone had proven that was removed, and every device signed in to it was signed out.", "These ways to sign in remain: <strong>{{details}}</strong>."],
+      intro: ["Hello,", "you just proved that you own <strong>{{email}}</strong>. Everything added to the account before anyone had proven that was removed, and the devices signed in with it were signed out.", "These ways to sign in remain: <strong>{{details}}</strong>."],
       button: "Open my account",
       outro: ["If you did not expect this, someone may have signed up with your address before you: nothing of theirs is left in your account."],
     }),

@@ -153,6 +153,26 @@ describe.each(backends)("sign-in methods that compose safely ($name)", (backend)
     expect(meta.body).toMatchObject({ metadata: { plan: "pro" } });
   });
 
+  it("the account page lists my login methods and removes one with my password, never the last", async () => {
+    const up = await signUp(t.url, "hana@example.com", "header");
+    await verifyByMail(up.tokens, "hana@example.com");
+    const g = await google("hana-google", "hana@example.com");
+    const list = await fetch(`${t.url}/auth/account/logins`, { headers: authHeaders(up.tokens) });
+    const logins = ((await list.json()) as { logins: Array<Record<string, unknown>> }).logins;
+    expect(logins.map((l) => [l.method, l.email, l.provider, l.current, l.primary])).toEqual([
+      ["emailpassword", "hana@example.com", null, true, true], ["thirdparty", "hana@example.com", "oidc", false, false],
+    ]);
+    const google2 = logins[1].recipeUserId as string;
+    const wrong = await postWithSession(t.url, "/account/logins/remove", up.tokens, { recipeUserId: google2, password: "not my password" });
+    expect(wrong.json).toEqual({ status: "WRONG_CREDENTIALS_ERROR" });
+    expect(await members(idOf(up.json))).toHaveLength(2);
+    const removed = await postWithSession(t.url, "/account/logins/remove", up.tokens, { recipeUserId: google2, password: credentials("x").formFields[1].value });
+    expect(removed.json).toMatchObject({ status: "OK", logins: [{ method: "emailpassword" }] });
+    expect((await refresh(t.url, g.tokens!)).status).toBe(401);
+    const last = await postWithSession(t.url, "/account/logins/remove", up.tokens, { recipeUserId: idOf(up.json), password: credentials("x").formFields[1].value });
+    expect(last.json).toEqual({ status: "LAST_LOGIN_METHOD" });
+  });
+
   it("finding 4: a password reset ends the sessions of every login of the person, not only the password's", async () => {
     const up = await signUp(t.url, "finn@example.com", "header");
     await verifyByMail(up.tokens, "finn@example.com");

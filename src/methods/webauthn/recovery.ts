@@ -87,7 +87,7 @@ export async function recoverWithPasskey(ctx: CoreContext, input: { token: strin
       // The first proof of the address evicts what no one had proven was the owner's (the passkeys
       // and logins of whoever signed up with it first); every recovery signs the person out.
       if (await isFirstProof(tx, row.user_id, row.email)) await evictUnproven(tx, ctx, { recipeUserId: row.user_id, email: row.email, keepPasskey: verified.id, scope: "recovery", source: "webauthn_recovery" });
-      else await revokePersonSessions(tx, row.user_id, now, "webauthn_recovery");
+      await revokePersonSessions(tx, row.user_id, now, "webauthn_recovery");
       if (await users.markEmailVerified(tx, row.user_id, row.email, now)) await linkAfterVerification(tx, ctx, row.user_id, row.email, "webauthn_recovery");
       await insertEvent(tx, { at: now, type: "webauthn.account_recovered", userId: row.user_id, data: { credentialId: verified.id, email: row.email } });
       return row.user_id;
