@@ -12,7 +12,7 @@ export const accountTemplates = {
     subject: "A new way to sign in was added to your account",
     text: "Hello,\n\na new way to sign in was just added to the account {{email}}: {{details}}.\n\nIf this was not you, remove it and change your password at once on your account page:\n\n{{link}}\n",
     html: renderMailLayout({
-      title: "A new way to sign in was added",
+      title: "A new way to sign in was added to your account",
       intro: ["Hello,", "a new way to sign in was just added to the account <strong>{{email}}</strong>: <strong>{{details}}</strong>.", "If this was not you, remove it and change your password at once."],
       button: "Open my account",
       outro: ["If it was you, there is nothing to do."],

@@ -94,15 +94,6 @@ async function mergeMetadata(db: Kysely<DB>, from: string, to: string, now: numb
   return added.length;
 }
 
-/** Removes the person's second factors (devices, recovery codes, requirement, lock-out). Returns how many devices and codes went. */
-export async function deletePersonFactors(db: Kysely<DB>, personId: string): Promise<{ devices: number; recoveryCodes: number }> {
-  const devices = Number((await db.deleteFrom("totp_devices").where("user_id", "=", personId).executeTakeFirst()).numDeletedRows);
-  const recoveryCodes = Number((await db.deleteFrom("mfa_recovery_codes").where("user_id", "=", personId).executeTakeFirst()).numDeletedRows);
-  await db.deleteFrom("mfa_required_factors").where("user_id", "=", personId).execute();
-  await db.deleteFrom("totp_attempts").where("user_id", "=", personId).execute();
-  return { devices, recoveryCodes };
-}
-
 /** Removes every passkey of passkey login `userId` but `keepId`; returns the removed ids. */
 export async function deletePasskeysExcept(db: Kysely<DB>, userId: string, keepId: string | undefined): Promise<string[]> {
   let q = db.selectFrom("webauthn_credentials").select("id").where("user_id", "=", userId);
