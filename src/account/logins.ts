@@ -22,7 +22,7 @@ export interface MyLogin {
   primary: boolean;
 }
 
-/** Every login method of the person, oldest first. */
+/** Every login method of the person: the account's first login, then the others oldest first. */
 export async function listMyLogins(ctx: CoreContext, s: AccountSubject): Promise<MyLogin[]> {
   const found = await findMembers(ctx.store.db, s.userId);
   if (!found) return [];
@@ -39,6 +39,8 @@ async function readLogins(db: Kysely<DB>, personId: string, members: string[], c
     .select(["u.id", "u.email", "u.time_joined", "c.user_id as password", "i.provider_id", "w.user_id as passkey", "p.user_id as code"])
     .where("u.id", "in", members).orderBy("u.time_joined").orderBy("u.id").execute();
   const counts = await db.selectFrom("webauthn_credentials").select(["user_id", (eb) => eb.fn.countAll<number>().as("n")]).where("user_id", "in", members).groupBy("user_id").execute();
+  // The account's own login first (its id is the account's), then oldest first.
+  rows.sort((a, b) => (a.id === personId ? -1 : b.id === personId ? 1 : 0));
   return rows.map((r) => ({
     recipeUserId: r.id,
     method: r.password ? "emailpassword" : r.provider_id ? "thirdparty" : r.passkey ? "webauthn" : "passwordless",
