@@ -53,8 +53,21 @@ function ownerOf(serverPort: number, clientPort: number, pids: number[]): number
   return pids.find((pid) => readdirSync(`/proc/${pid}/fd`).some((fd) => { try { return readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`; } catch { return false; } }));
 }
 
-/** Resolves with the port once the banner (printed after every worker listens) says where. */
-function listeningPort(child: Child): Promise<number> {
+/**
+ * Resolves with the port once every worker listens: the banner comes when the first does, and
+ * /readyz counts the workers that answer.
+ */
+async function listeningPort(child: Child): Promise<number> {
+  const port = await bannerPort(child);
+  await until(async () => {
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.json() as Promise<{ workers?: { ready: number; total: number } }>, () => undefined);
+    return ready?.workers !== undefined && ready.workers.ready === ready.workers.total;
+  }, "every worker to listen", 60_000);
+  return port;
+}
+
+/** Resolves with the port once the banner (printed when the first worker listens) says where. */
+function bannerPort(child: Child): Promise<number> {
   let seen = "";
   return new Promise((resolve, reject) => {
     child.stderr!.on("data", (d) => {
