@@ -87,8 +87,12 @@ describe.each(backends)("serve --workers 2 on $name: workers killed under load",
   });
 });
 
-describe("serve --workers 2: starts", { timeout: 600_000 }, () => {
-  it("50 starts with clients polling on new connections: refused before the first answer, then never a silence or a reset", async () => {
+// 50 starts, two at a time (a few seconds each on an idle 2-core machine). AUTHSVC_TEST_STARTS
+// runs fewer on a machine too loaded for 50 within the timeout.
+const STARTS = Number(process.env.AUTHSVC_TEST_STARTS ?? 50);
+
+describe("serve --workers 2: starts", { timeout: 900_000 }, () => {
+  it(`${STARTS} starts with clients polling on new connections: refused before the first answer, then never a silence or a reset`, async () => {
     const start = async () => {
       const s = await startServe(tempDb());
       const outcomes: Outcome[] = [];
@@ -109,11 +113,11 @@ describe("serve --workers 2: starts", { timeout: 600_000 }, () => {
       await Promise.all(pollers);
       process.kill(s.child.pid!, "SIGTERM");
       await s.exited;
-      return outcomes.slice(first).filter((o) => o !== "answered").concat(outcomes.filter((o) => o === "unanswered" || o === "closed"));
+      // Before the first answer only refusals (nothing listens yet); from then on only answers.
+      return [...outcomes.slice(0, first).filter((o) => o !== "refused"), ...outcomes.slice(first).filter((o) => o !== "answered")];
     };
     const faults: Outcome[] = [];
-    // Two at a time: the whole loop stays within a few minutes on a small machine.
-    for (let i = 0; i < 25; i++) faults.push(...(await Promise.all([start(), start()])).flat());
+    for (let i = 0; i < STARTS; i += 2) faults.push(...(await Promise.all([start(), ...(i + 1 < STARTS ? [start()] : [])])).flat());
     expect(faults).toEqual([]);
   });
 });
