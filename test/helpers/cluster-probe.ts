@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { request } from "node:http";
 import { BIN } from "./bin.js";
 
@@ -75,4 +75,27 @@ export async function allWorkersReady(port: number): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * How many connections to the server's `port` the process `pid` holds (its listening socket not
+ * counted): read from the kernel's socket tables and the process's descriptors.
+ */
+export function connectionsHeldBy(pid: number, port: number): number {
+  const hex = port.toString(16).toUpperCase().padStart(4, "0");
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && f[1].endsWith(`:${hex}`) && f[3] !== "0A") inodes.add(f[9]);
+    }
+  }
+  let held = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m && inodes.has(m[1])) held++;
+    } catch { /* closed meanwhile */ }
+  }
+  return held;
 }

@@ -14,7 +14,7 @@ import { WEBHOOK_PER_ENDPOINT } from "../../src/webhooks/worker.js";
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => { while (cleanup.length) await cleanup.pop()!(); });
 
-describe.each(backends)("webhook worker shutdown on $name", (backend) => {
+describe.each(backends)("webhook worker shutdown on $name", { timeout: 120_000 }, (backend) => {
   it("stops after the sends in flight and leaves the rest of the queue for the next start", async () => {
     const rx = await startReceiver();
     cleanup.push(() => rx.close());
