@@ -61,3 +61,10 @@ export async function renewRowLeases(db: Kysely<any>, table: QueueTable, owner: 
     .where("id", "in", [...ids]).where("lease_owner", "=", owner).where("status", "=", "pending").executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/** Gives claimed rows back untried: no lease, the claim's attempt not counted (a lane was full). */
+export async function releaseRows(db: Kysely<any>, table: QueueTable, owner: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await asQueue(db).updateTable(table).set((eb) => ({ lease_owner: null, lease_until: null, attempts: eb("attempts", "-", 1) }))
+    .where("id", "in", [...ids]).where("lease_owner", "=", owner).where("status", "=", "pending").execute();
+}

@@ -1,6 +1,6 @@
 import type { Expression, SqlBool } from "kysely";
 import type { Store } from "./database.js";
-import { claimDueRows, renewRowLeases, type LeasedRow, type QueueTable } from "./leased-queue.js";
+import { claimDueRows, releaseRows, renewRowLeases, type LeasedRow, type QueueTable } from "./leased-queue.js";
 import { classifyOutage, type OutageKind } from "./outage.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
@@ -105,14 +105,25 @@ export function createQueueWorker<Row extends LeasedRow>(o: QueueWorkerOptions<R
       while (!stopped) {
         const free = concurrency - running.size;
         let claimed = 0;
+        let want = 0;
         if (free > 0) {
           const now = o.clock.now();
           const full = o.lanes ? [...inLane].filter(([, n]) => n >= o.lanes!.limit).map(([lane]) => lane) : [];
-          const rows = await o.store.writeTx((tx) => claimDueRows<Row>(tx, o.store.dialect, o.table, { now, owner, leaseUntil: now + leaseMs, limit: free, only: o.lanes?.only(full) }));
+          want = o.lanes ? Math.min(free, o.lanes.limit) : free;
+          const rows = await o.store.writeTx((tx) => claimDueRows<Row>(tx, o.store.dialect, o.table, { now, owner, leaseUntil: now + leaseMs, limit: want, only: o.lanes?.only(full) }));
           claimed = rows.length;
-          for (const row of rows) {
-            const lane = o.lanes?.of(row) ?? "";
+          // One claim may take more rows of a lane than it has room for: those go back untried.
+          const over = o.lanes ? rows.filter((row) => {
+            const lane = o.lanes!.of(row);
+            if ((inLane.get(lane) ?? 0) >= o.lanes!.limit) return true;
             inLane.set(lane, (inLane.get(lane) ?? 0) + 1);
+            return false;
+          }) : [];
+          if (over.length) await o.store.writeTx((tx) => releaseRows(tx, o.table, owner, over.map((row) => row.id)));
+          for (const row of rows) {
+            if (over.includes(row)) continue;
+            const lane = o.lanes?.of(row) ?? "";
+            if (!o.lanes) inLane.set(lane, (inLane.get(lane) ?? 0) + 1);
             const done = o.deliver(row, owner)
               .catch((err) => { o.logger.error(`${o.label} delivery bookkeeping failed`, { id: row.id, err }); return false; })
               .then((ok) => {
@@ -125,7 +136,7 @@ export function createQueueWorker<Row extends LeasedRow>(o: QueueWorkerOptions<R
           }
         }
         // Every free place taken: claim again at once. Otherwise wait for a send to end or a kick.
-        if (free > 0 && claimed === free) continue;
+        if (free > 0 && claimed === want && claimed > 0) continue;
         if (!running.size) break;
         await Promise.race([...[...running.values()].map((r) => r.done), new Promise<void>((wake) => { wakePass = wake; })]);
         wakePass = undefined;
