@@ -102,7 +102,8 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     const caught = /"msg":"mail catcher listening","host":"127\.0\.0\.1","port":(\d+)/.exec(r.stderr);
     expect(caught, r.stderr).not.toBeNull();
     expect(Number(caught![1])).toBeGreaterThan(0);
-    expect(r.stderr).toContain(`mail goes to the built-in catcher on 127.0.0.1:${caught![1]}; read it with \`authsvc tail-mail\``);
+    // The test launches this checkout's ./bin/authsvc, so the banner names the command that way.
+    expect(r.stderr).toContain(`mail goes to the built-in catcher on 127.0.0.1:${caught![1]}; read it with \`./bin/authsvc tail-mail\``);
     expect(r.stderr).toContain("Never expose this server publicly");
     // The development inbox, at the address it really listens on.
     expect(r.stderr).toContain(`inbox:      http://127.0.0.1:${port}/_dev/mail`);
