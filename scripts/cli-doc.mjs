@@ -10,6 +10,9 @@ import { importSource } from "./import-source.mjs";
 
 export const CLI_REFERENCE = join(root, "docs", "cli-reference.md");
 
+/** The help headings the settings appear under, in --help's order. */
+const headingsOf = (options) => [...new Set(options.map((o) => o.helpGroupHeading).filter(Boolean))].map((h) => h.replace(/:$/, "")).join(", ");
+
 export async function renderCliReference() {
   const { createProgram } = await importSource("src/cli/main.ts");
   const { settings } = await importSource("src/config.ts");
@@ -42,7 +45,7 @@ export async function renderCliReference() {
       if (sub.options.some((o) => o.long === "--config")) {
         const all = shared.length === settings.filter((s) => s.flag).length;
         lines.push(all
-          ? "Also takes `--config FILE`, `--production` and every setting as a flag (see the [configuration reference](configuration.md#settings))."
+          ? `Also takes \`--config FILE\`, \`--production\` and every setting as a flag (see the [configuration reference](configuration.md#settings))${headingsOf(shared) ? `; \`--help\` lists them under ${headingsOf(shared)}` : ""}.`
           : `Also takes \`--config FILE\`, \`--production\` and these settings as flags: ${shared.map((o) => `\`${o.long}\``).join(", ")}; every other setting comes from the environment or the config file.`, "");
       }
       if (sub.commands.length) walk(sub, [...path, sub.name()]);

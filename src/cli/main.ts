@@ -32,6 +32,8 @@ export function describeVersion(): string {
   return `authsvc ${version} (commit ${commit}, ${kind}, Node.js ${process.version})`;
 }
 
+const HELP_WIDTH = 100;
+
 /** Builds the commander program; every command is a factory taking the IO, so tests run it in-process. */
 export function createProgram(io: CliIO): Command {
   const program = new Command("authsvc")
@@ -46,6 +48,9 @@ export function createProgram(io: CliIO): Command {
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();
     cmd.configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
+    // One width for every command's help, whatever the terminal: descriptions wrap beside the
+    // option column (commander's default follows the terminal and gives up on long option names).
+    cmd.configureHelp({ helpWidth: HELP_WIDTH });
     cmd.commands.forEach(exitOverride);
   };
   exitOverride(program);

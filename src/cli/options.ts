@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { ConfigError, resolveConfig, settings, type ResolvedConfig } from "../config.js";
 import { CliError, type CliIO } from "./io.js";
+import { helpGroupOf, sortOptionsByGroup } from "./option-groups.js";
 
 const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession", "accountLinking", "metrics", "hostedPages", "rateLimits", "allowHttpPublicUrl"]);
 /** Settings the admin commands list in their --help (they hash passwords and open the database). */
@@ -13,6 +14,7 @@ const COMMON = new Set(["mode", "database", "sqliteSynchronous", "bcryptCost", "
  * does); "common" only keeps the --help of admin commands short: the others are accepted, unlisted.
  */
 export function addConfigOptions(cmd: Command, which: "all" | "common"): Command {
+  const own = cmd.options.length;
   cmd.option("-c, --config <file>", "JSON config file (or AUTHSVC_CONFIG)");
   for (const s of settings) {
     if (!s.flag) continue;
@@ -26,6 +28,11 @@ export function addConfigOptions(cmd: Command, which: "all" | "common"): Command
     }
   }
   cmd.option("--production", "shorthand for --mode production");
+  // The full list (serve's, ~90 settings) reads under headings, after the command's own options.
+  if (which === "all") {
+    for (const o of cmd.options.slice(own)) o.helpGroup(helpGroupOf(o.name().replace(/^no-/, "")));
+    sortOptionsByGroup(cmd.options as Option[]);
+  }
   if (which === "common") cmd.addHelpText("after", "\nEvery setting of `authsvc serve` is accepted too (see `authsvc serve --help`); keep them in one\nconfig file (--config or AUTHSVC_CONFIG) or the environment so serve and this command agree.");
   return cmd;
 }

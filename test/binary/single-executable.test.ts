@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { postWithSession, signUp } from "../helpers/session-client.js";
@@ -44,6 +44,11 @@ describe("the single executable, alone in a directory, with no node on PATH", ()
       const base = `http://127.0.0.1:${port}`;
       expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok" });
       await server.stderrMatches(/workers: +2 HTTP worker processes/);
+      // The banner's hint names the command as it was launched: this executable, by its own path
+      // (it is not on PATH; the runs start in its directory), never a bare `authsvc` or `npx`.
+      const [, hint] = await server.stderrMatches(/read it with `([^`]*) tail-mail`/);
+      expect(hint).toBe(`.${sep}${relative(bin.dir, bin.exe)}`);
+      expect(resolve(bin.dir, hint)).toBe(bin.exe);
       const workers = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(/\s+/);
       expect(workers.map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0])).toEqual([bin.exe, bin.exe]);
       expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: "ok", workers: { ready: 2, total: 2 } });

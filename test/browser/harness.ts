@@ -95,7 +95,8 @@ export async function openTab(browser: Browser | BrowserContext, origin: string,
   page.problems = [];
   await page.setViewport(viewport);
   page.on("pageerror", (e) => page.problems.push(`page error: ${(e as Error).message}`));
-  // A 401 is how a page learns that nobody is signed in (the browser logs it); anything else is a fault.
+  // A 401 is how a page learns that a session it held has ended (revoked, expired; the browser logs
+  // it); anything else is a fault. Signed out, the pages send no such request (signed-out-quiet.test.ts).
   page.on("console", (m) => { if (m.type() === "error" && m.location().url?.startsWith(origin) && !/status of 401/.test(m.text())) page.problems.push(`console: ${m.text()}`); });
   page.on("console", (m) => { if (m.type() === "error" && /Content Security Policy/i.test(m.text())) page.problems.push(`CSP: ${m.text()}`); });
   return page;

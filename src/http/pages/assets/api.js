@@ -19,17 +19,40 @@ export async function call(method, path, body, rid) {
   } catch {
     return { status: 0, json: null, message: "Cannot reach the server. Check your connection and try again." };
   }
+  rememberFrontToken(res);
   let json = null;
   try { json = await res.json(); } catch { /* not JSON */ }
   return { status: res.status, json, message: messageFor(res, json) };
 }
 
 /**
+ * The SDKs' own sign that a session may exist: the front token every session answer carries, kept
+ * in the `sFrontToken` cookie (the frontend SDKs keep the same cookie, so a session an app's SDK
+ * started at this origin counts too). Only a hint, never trusted: the server decides.
+ */
+const FRONT_TOKEN = "sFrontToken";
+function rememberFrontToken(res) {
+  const token = res.headers.get("front-token");
+  if (token === null) return;
+  const secure = window.location.protocol === "https:" ? "; secure" : "";
+  document.cookie = token === "remove"
+    ? `${FRONT_TOKEN}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=lax${secure}`
+    : `${FRONT_TOKEN}=${token}; path=/; expires=Fri, 31 Dec 9999 23:59:59 GMT; samesite=lax${secure}`;
+}
+function mayHaveSession() {
+  return document.cookie.split(";").some((c) => c.trim().startsWith(`${FRONT_TOKEN}=`));
+}
+const SIGNED_OUT = { status: 401, json: null, message: "You are not signed in." };
+
+/**
  * Like call(), but a session call: on a 401 the session is refreshed once and the call repeated.
  * Any 401, not only "try refresh token": a browser may hold the refresh cookie without the access
  * cookie (deleted by the app, or by the user), and that session is still alive.
+ * Without a front token nobody signed in here, so the answer is the 401 without asking: a page
+ * opened signed out sends no request bound to fail (the browser logs each as a red error).
  */
 export async function callWithSession(method, path, body, rid) {
+  if (!mayHaveSession()) return { ...SIGNED_OUT };
   let r = await call(method, path, body, rid);
   if (r.status === 401) {
     const refreshed = await call("POST", "/session/refresh", undefined, "session");
