@@ -1,4 +1,4 @@
-import type { Route } from "../http/routes.js";
+import type { Route } from "../http/route.js";
 import { cancelMyDeletion, changeMyEmail, changeMyPassword, confirmMyEmail, deleteMyAccount, mySessions, revokeSessions } from "./handlers/account.js";
 
 const tokenSubmission = ["invalid-token-ip", "token-ip"] as const;

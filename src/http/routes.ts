@@ -1,6 +1,4 @@
-import type { EventHandler } from "h3";
-import type { WindowBucket } from "../core/limits.js";
-import type { HttpDeps } from "./deps.js";
+import type { Route } from "./route.js";
 import { emailVerifyStatus } from "./handlers/email-verify-status.js";
 import { emailVerify } from "./handlers/email-verify.js";
 import { emailVerifyToken } from "./handlers/email-verify-token.js";
@@ -18,28 +16,7 @@ import { accountRoutes } from "../account/routes.js";
 import { refresh } from "./handlers/refresh.js";
 import { signOut } from "./handlers/signout.js";
 
-export type Method = "GET" | "POST" | "PUT";
-
-/**
- * The one route table: method, path (under the API base path unless `root`), what session it
- * needs, handler factory. API routes also answer under the tenant prefix /<base>/public/... .
- * `session` (documentation; the handler enforces it): "required" = access token via
- * requireSession, "required+db" = also checks the session row, "optional" = optionalSession,
- * "refresh" = refresh token, "none"/absent = public.
- */
-export interface Route {
-  method: Method;
-  path: string;
-  session?: "none" | "optional" | "required" | "required+db" | "refresh";
-  handler: (deps: HttpDeps) => EventHandler;
-  /** Mounted at the server root instead of under the API base path. */
-  root?: boolean;
-  /**
-   * Per-client-IP rate-limit buckets (limit-guard.ts). Per-address buckets (failed sign-ins, mail
-   * per address) need the body and are applied by the handler: noted in comments here.
-   */
-  limits?: readonly WindowBucket[];
-}
+export type { Method, Route } from "./route.js";
 
 /**
  * The kernel's routes (health, sessions, email verification, keys), then each sign-in method's

@@ -1,5 +1,4 @@
-import type { EventHandler } from "h3";
-import type { HttpDeps } from "../deps.js";
+import type { AdminRoute } from "./route.js";
 import { webhookAdminRoutes } from "../../webhooks/admin.js";
 import { linkUsersHandler, unlinkUserHandler } from "./links.js";
 import { resetMfaHandler } from "./mfa.js";
@@ -9,17 +8,7 @@ import { roleAdminRoutes } from "../../roles/admin.js";
 import { metadataAdminRoutes } from "../../metadata/admin.js";
 import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
 
-export const ADMIN_PREFIX = "/admin/v1";
-
-/**
- * The admin API's route table (under /admin/v1, every route needs the admin key; see mount.ts).
- * Each handler calls one core function, the same ones the CLI uses.
- */
-export interface AdminRoute {
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  path: string;
-  handler: (deps: HttpDeps) => EventHandler;
-}
+export { ADMIN_PREFIX, type AdminRoute } from "./route.js";
 
 export const adminRoutes: readonly AdminRoute[] = [
   { method: "GET", path: "/users", handler: listUsersHandler }, // ?email=E | ?search=&limit=&cursor=

@@ -1,6 +1,7 @@
 import { defineEventHandler, type EventHandler } from "h3";
 import type { Config } from "../../config.js";
 import type { HttpDeps } from "../deps.js";
+import type { PageRoute } from "./route.js";
 import { serveAsset } from "./assets.js";
 import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
@@ -11,19 +12,13 @@ import { signInCodePage, signInLinkPage } from "./passwordless-pages.js";
 import { mfaPage, secondFactorPage } from "./mfa-pages.js";
 import { passkeyRecoverPage, passkeysPage } from "./passkey-pages.js";
 
+export type { PageRoute } from "./route.js";
+
 /**
- * The pages' route table, beside the API's (routes.ts): paths are absolute (hosted pages under the
- * website base path, development pages at the root). Hosted pages exist only with `hostedPages`;
+ * The pages' route table, beside the API's (routes.ts). Hosted pages exist only with `hostedPages`;
  * development pages only in development mode and only for loopback clients (`local`), so in
  * production every one of these paths is the API's plain 404.
  */
-export interface PageRoute {
-  method: "GET" | "POST";
-  path: string;
-  handler: (deps: HttpDeps) => EventHandler;
-  local?: boolean;
-}
-
 export function pageRoutes(config: Readonly<Config>): PageRoute[] {
   const out: PageRoute[] = [];
   const b = config.websiteBasePath;

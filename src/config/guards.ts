@@ -1,4 +1,4 @@
-import type { Config, Source } from "./config.js";
+import type { Config, Source } from "./types.js";
 
 /**
  * Production's guard rails, beyond the settings it requires: mistakes that start fine and hurt
