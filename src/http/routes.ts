@@ -6,23 +6,15 @@ import { healthz, readyz } from "./handlers/health.js";
 import { loginMethods } from "./handlers/login-methods.js";
 import { jwks, openidConfiguration } from "./handlers/jwks.js";
 import { openApi } from "./handlers/openapi.js";
-import { emailPasswordRoutes } from "../methods/email-password/routes.js";
-import { thirdPartyRoutes } from "../methods/third-party/routes.js";
-import { passwordlessRoutes } from "../methods/passwordless/routes.js";
-import { totpRoutes } from "../methods/totp/routes.js";
 import { mfaInfo } from "./handlers/mfa-info.js";
-import { webauthnRoutes } from "../methods/webauthn/routes.js";
-import { accountRoutes } from "../account/routes.js";
 import { refresh } from "./handlers/refresh.js";
 import { signOut } from "./handlers/signout.js";
-
-export type { Method, Route } from "./route.js";
 
 /**
  * The kernel's routes (health, sessions, email verification, keys), then each sign-in method's
  * slice, declared in its room (src/methods/<method>/routes.ts).
  */
-export const routes: readonly Route[] = [
+export const kernelRoutes: readonly Route[] = [
   { method: "GET", path: "/healthz", session: "none", handler: healthz, root: true },
   { method: "GET", path: "/readyz", session: "none", handler: readyz, root: true },
   { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh, limits: ["refresh-ip"] },
@@ -36,10 +28,4 @@ export const routes: readonly Route[] = [
   { method: "GET", path: "/openapi.json", session: "none", handler: openApi },
   { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },
   { method: "PUT", path: "/mfa/info", session: "required+db", handler: mfaInfo },
-  ...emailPasswordRoutes,
-  ...thirdPartyRoutes,
-  ...passwordlessRoutes,
-  ...totpRoutes,
-  ...webauthnRoutes,
-  ...accountRoutes,
 ];

@@ -6,20 +6,17 @@ import { serveAsset } from "./assets.js";
 import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
-import { accountPage } from "../../account/page.js";
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
 import { signInCodePage, signInLinkPage } from "./passwordless-pages.js";
 import { mfaPage, secondFactorPage } from "./mfa-pages.js";
 import { passkeyRecoverPage, passkeysPage } from "./passkey-pages.js";
-
-export type { PageRoute } from "./route.js";
 
 /**
  * The pages' route table, beside the API's (routes.ts). Hosted pages exist only with `hostedPages`;
  * development pages only in development mode and only for loopback clients (`local`), so in
  * production every one of these paths is the API's plain 404.
  */
-export function pageRoutes(config: Readonly<Config>): PageRoute[] {
+export function kernelPageRoutes(config: Readonly<Config>): PageRoute[] {
   const out: PageRoute[] = [];
   const b = config.websiteBasePath;
   if (config.hostedPages) {
@@ -33,7 +30,6 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/second-factor`, handler: secondFactorPage },
       { method: "GET", path: `${b}/passkeys`, handler: passkeysPage },
       { method: "GET", path: `${b}/webauthn/recover`, handler: passkeyRecoverPage },
-      { method: "GET", path: `${b}/account`, handler: accountPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
     if (config.passwordlessFlowType !== "off") {

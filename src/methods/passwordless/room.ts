@@ -1,0 +1,15 @@
+import type { Room } from "../../http/room.js";
+import { passwordlessFlow } from "./flow-type.js";
+import { passwordlessArea } from "./openapi.js";
+import { passwordlessRoutes } from "./routes.js";
+
+/** Sign-in with a mailed code or link: the room's declaration (src/http/room.ts). */
+export const passwordlessRoom: Room = {
+  id: "passwordless",
+  routes: passwordlessRoutes,
+  openapi: passwordlessArea,
+  describe: (ctx) => {
+    const flow = passwordlessFlow(ctx.config);
+    return { answer: { passwordless: { enabled: flow !== undefined } }, firstFactors: flow?.factors ?? [] };
+  },
+};

@@ -1,0 +1,13 @@
+import type { Room } from "../../http/room.js";
+import { webauthnAdminRoutes } from "./admin.js";
+import { webauthnArea } from "./openapi.js";
+import { webauthnRoutes } from "./routes.js";
+
+/** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
+export const webauthnRoom: Room = {
+  id: "webauthn",
+  routes: webauthnRoutes,
+  adminRoutes: webauthnAdminRoutes,
+  openapi: webauthnArea,
+  describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
+};
