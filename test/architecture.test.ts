@@ -28,19 +28,21 @@ function readImports(): Map<string, string[]> {
 }
 
 const room = (path: string) => path.startsWith("methods/") ? path.split("/")[1] : undefined;
-const floor = (path: string) => path.includes("/") ? path.split("/")[0] : path.replace(/\.ts$/, "");
+/** A path's floor: its top folder; the files at the top (app.ts, rooms.ts, config.ts) are the composition root. */
+const floor = (path: string) => path.includes("/") ? path.split("/")[0] : "root";
 /** The unit a cycle is counted between: a sign-in method's room, or a top-level folder or file. */
 const unit = (path: string) => room(path) !== undefined ? `methods/${room(path)}` : floor(path);
 
 /**
  * Floors from the bottom up. An import may point down or stay on its floor, never up. The rooms
  * (sign-in methods and features) sit above the HTTP kernel, the dashboard and operations above the
- * rooms, the composition root (app.ts, rooms.ts) above everything but the CLI.
+ * rooms, the composition root (app.ts, rooms.ts, and config.ts, the settings table assembled
+ * from the rooms) above everything but the CLI.
  */
 const FLOORS: Record<string, number> = {
   util: 0, native: 0, config: 1, store: 2, mail: 3, core: 4, http: 5,
   methods: 6, account: 6, roles: 6, metadata: 6, webhooks: 6,
-  dashboard: 7, ops: 7, app: 8, rooms: 8, cli: 9,
+  dashboard: 7, ops: 7, root: 8, cli: 9,
 };
 const isRoom = (path: string) => FLOORS[floor(path)] === 6;
 
@@ -48,7 +50,7 @@ interface Rule { name: string; breaks(from: string, to: string): boolean; allowe
 
 const rules: Rule[] = [
   { name: "util imports nothing of the project", breaks: (f, t) => floor(f) === "util" && floor(t) !== "util", allowed: [] },
-  { name: "store knows no rules, HTTP or commands", breaks: (f, t) => floor(f) === "store" && ["core", "http", "cli", "app", "config"].includes(floor(t)), allowed: [] },
+  { name: "store knows no rules, HTTP or commands", breaks: (f, t) => floor(f) === "store" && ["core", "http", "cli", "root"].includes(floor(t)), allowed: [] },
   {
     name: "the kernel (core, store, mail) does not reach into a sign-in method",
     breaks: (f, t) => ["core", "store", "mail"].includes(floor(f)) && floor(t) === "methods",
@@ -64,13 +66,14 @@ const rules: Rule[] = [
   {
     name: "imports never point up a floor (type-only imports included)",
     breaks: (f, t) => FLOORS[floor(t)] > FLOORS[floor(f)],
-    // The kernel still reads some methods' rows and settings; the next steps move them into the rooms.
-    allowed: ["config.ts", "config/types.ts", "core/users.ts", "http/admin/users.ts", "http/pages/assets.ts", "store/user-import.ts", "store/user-pages.ts"],
+    // The kernel still reads some methods' rows, the admin API creates users of two methods, and the
+    // pages' asset table holds the account page's script; the next steps move them into the rooms.
+    allowed: ["core/users.ts", "http/admin/users.ts", "http/pages/assets.ts", "store/user-import.ts", "store/user-pages.ts"],
   },
   {
     name: "http/ and the settings import no room (the composition root hands them the rooms' tables)",
     breaks: (f, t) => ["http", "config"].includes(floor(f)) && isRoom(t),
-    allowed: ["config.ts", "config/types.ts", "http/admin/users.ts", "http/pages/assets.ts"],
+    allowed: ["http/admin/users.ts", "http/pages/assets.ts"],
   },
   { name: "core and methods' rules know no HTTP or commands", breaks: (f, t) => (floor(f) === "core" || (room(f) !== undefined && !f.includes("/handlers/") && !f.endsWith("/routes.ts") && !f.endsWith("/openapi.ts") && !f.endsWith("/room.ts") && !f.endsWith("/admin.ts"))) && ["http", "cli"].includes(floor(t)), allowed: [] },
   { name: "nothing but the CLI imports the CLI", breaks: (f, t) => floor(f) !== "cli" && floor(t) === "cli", allowed: [] },
@@ -102,7 +105,7 @@ describe("import direction", () => {
  * floors. Listed here while they remain; the list may only shrink.
  */
 const allowedCycles: string[] = [
-  "account config core http mail methods/email-password methods/passwordless methods/third-party methods/webauthn store webhooks",
+  "account core http mail methods/email-password methods/passwordless methods/third-party methods/webauthn store",
 ];
 
 function findCycles(imports: Map<string, string[]>): string[][] {

@@ -1,5 +1,3 @@
-import type { ConfiguredEndpoint } from "../webhooks/settings.js";
-
 /**
  * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
  * (--config FILE, JSON) > default. Validated with an error naming the setting and the bad value, then
@@ -8,12 +6,10 @@ import type { ConfiguredEndpoint } from "../webhooks/settings.js";
 export type Mode = "development" | "production";
 export type SameSite = "auto" | "lax" | "strict" | "none";
 
-export interface ProviderConfig {
-  /** e.g. "google", "github", "my-oidc" */
-  thirdPartyId: string;
-  [key: string]: unknown;
-}
-
+/**
+ * The kernel's settings; each room adds its own keys by declaration merging beside its rows
+ * (`declare module ".../config/types.js" { interface Config { ... } }`), so this file names no room.
+ */
 export interface Config {
   mode: Mode;
   port: number;
@@ -36,20 +32,8 @@ export interface Config {
   passwordResetTokenLifetimeMs: number;
   emailVerificationRequiresSession: boolean;
   accountLinking: boolean;
-  // Passwordless sign-in (docs/passwordless.md)
-  passwordlessFlowType: "both" | "code" | "link" | "off";
-  passwordlessCodeLifetimeMs: number;
   /** Second factor (docs/mfa.md): "optional" = each user chooses; "required" = everyone sets one up. */
   mfa: "optional" | "required";
-  // Passkeys (issue 22, docs/passkeys.md)
-  webauthnRpId: string;
-  webauthnRpName: string;
-  webauthnOrigins: readonly string[];
-  webauthnRecoveryTokenLifetimeMs: number;
-  // Roles, metadata and the self-service account (issue 23; src/roles, src/metadata, src/account)
-  metadataMaxBytes: number;
-  metadataClaim: string | undefined;
-  accountDeletionGraceMs: number;
   cookieSameSite: SameSite;
   cookieSecure: "auto" | "true" | "false";
   cookieDomain: string | undefined;
@@ -63,7 +47,6 @@ export interface Config {
   mailCatcherRetention: number;
   mailCatcherMaxAgeMs: number;
   mailTemplatesDir: string | undefined;
-  providers: readonly ProviderConfig[];
   shutdownTimeoutMs: number;
   /** HTTP worker processes `serve` runs (1 = one process, as before). */
   workers: number;
@@ -111,10 +94,6 @@ export interface Config {
   adminSessionMaxLifetimeMs: number;
   limitAdminSigninIp: string;
   limitAdminSigninEmail: string;
-  // Webhooks (docs/webhooks.md)
-  webhooks: readonly ConfiguredEndpoint[];
-  webhookTimeoutMs: number;
-  webhookFailureLimit: number;
 }
 
 export type Source = "flag" | "env" | "file" | "default" | "derived";
@@ -125,3 +104,10 @@ export interface ResolvedConfig {
   configFile: string | undefined;
 }
 
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** One setting as `authsvc config` and the dashboard show it (value already masked when secret). */
+export interface ConfigRow { key: string; flag?: string; env: string; value: unknown; source: Source | undefined; doc: string; secret: boolean }

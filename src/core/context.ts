@@ -1,4 +1,4 @@
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import type { TemplateOverrides } from "../mail/templates.js";
 import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";

@@ -1,4 +1,4 @@
-import type { ConfigRow } from "../config.js";
+import type { ConfigRow } from "../config/types.js";
 import type { CoreContext } from "../core/context.js";
 import type { OutageKind } from "../store/outage.js";
 import type { DevMailFeed } from "./pages/dev-mail-events.js";

@@ -1,5 +1,6 @@
 import type { EventHandler } from "h3";
-import type { Config } from "../config.js";
+import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
+import type { Config } from "../config/types.js";
 import type { ClaimProvider } from "../core/claims.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { AdminRoute } from "./admin/route.js";
@@ -17,6 +18,9 @@ import type { Route } from "./route.js";
  */
 export interface Room {
   id: string;
+  /** Its settings, placed in the one table (config.ts), and the checks that span them. */
+  settings?: readonly SettingsBlock[];
+  settingsChecks?: readonly SettingsCheck[];
   /** Its slice of the API's route table (under the API base path). */
   routes?: readonly Route[];
   /** Its routes under /admin/v1 (behind the admin key). */

@@ -1,4 +1,4 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import { sharedSchemas } from "./components.js";
 import { adminArea } from "./admin.js";
 import { healthArea, keysArea } from "./public.js";

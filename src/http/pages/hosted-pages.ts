@@ -1,5 +1,5 @@
 import { defineEventHandler, type EventHandler } from "h3";
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
 import { describeDurationInWords } from "../../util/duration.js";

@@ -1,4 +1,4 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import { assetUrl } from "./assets.js";
 
 /** Escapes text for HTML element content and double-quoted attributes. */

@@ -1,4 +1,4 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { checkMailView, hostedPage } from "./hosted-pages.js";
 import { escapeHtml, field, liveRegions } from "./layout.js";
