@@ -1,5 +1,6 @@
 import type { Room } from "../http/room.js";
 import { accountArea } from "./openapi.js";
+import accountJs from "./account-page.js?raw";
 import { accountPage } from "./page.js";
 import { accountRoutes } from "./routes.js";
 import { accountSettings } from "./settings.js";
@@ -10,5 +11,6 @@ export const accountRoom: Room = {
   settings: [accountSettings],
   routes: accountRoutes,
   openapi: accountArea,
+  assets: { "account.js": accountJs },
   pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/account`, handler: accountPage }] : []),
 };

@@ -6,6 +6,7 @@ import type { CoreContext, RoomState } from "../core/context.js";
 import type { AdminRoute } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { OpenApiArea } from "./openapi/types.js";
+import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
 import type { PageRoute } from "./pages/route.js";
 import type { Route } from "./route.js";
 
@@ -27,6 +28,8 @@ export interface Room {
   adminRoutes?: readonly AdminRoute[];
   /** Its hosted pages for this configuration (absolute paths). */
   pages?(config: Readonly<Config>): PageRoute[];
+  /** The static files its pages load (name → text), served beside the kernel's under /_assets. */
+  assets?: Readonly<Record<string, string>>;
   /** Its area of the public OpenAPI document, and of the admin API's. */
   openapi?: OpenApiArea;
   adminOpenapi?: OpenApiArea;
@@ -45,6 +48,8 @@ export interface HttpTables {
   routes: readonly Route[];
   adminRoutes: readonly AdminRoute[];
   pages(config: Readonly<Config>): PageRoute[];
+  /** The pages' static files: the kernel's and every room's. */
+  assets: AssetTable;
   publicAreas: readonly OpenApiArea[];
   adminAreas: readonly OpenApiArea[];
   mounts: ReadonlyArray<(deps: HttpDeps) => EventHandler>;
@@ -63,9 +68,22 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     routes: rooms.flatMap((r) => r.routes ?? []),
     adminRoutes: rooms.flatMap((r) => r.adminRoutes ?? []),
     pages: (config) => rooms.flatMap((r) => r.pages?.(config) ?? []),
+    assets: createAssetTable(mergeAssets([kernelPageAssets, ...pick((r) => r.assets)])),
     publicAreas: pick((r) => r.openapi),
     adminAreas: pick((r) => r.adminOpenapi),
     mounts: pick((r) => r.mount),
     describe: pick((r) => r.describe),
   };
+}
+
+/** One asset namespace for all pages: a name two rooms both use is a programming error. */
+function mergeAssets(sets: ReadonlyArray<Readonly<Record<string, string>>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const set of sets) {
+    for (const [name, text] of Object.entries(set)) {
+      if (name in out) throw new Error(`page asset ${name} is declared twice`);
+      out[name] = text;
+    }
+  }
+  return out;
 }

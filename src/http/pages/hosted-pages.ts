@@ -22,7 +22,7 @@ function pageData(config: Readonly<Config>): Record<string, string> {
 export function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
-    const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config) });
+    const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config) }, deps.tables.assets);
     return defineEventHandler((event) => {
       setPageHeaders(event, config);
       return html;

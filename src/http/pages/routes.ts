@@ -7,9 +7,6 @@ import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
-import { signInCodePage, signInLinkPage } from "./passwordless-pages.js";
-import { mfaPage, secondFactorPage } from "./mfa-pages.js";
-import { passkeyRecoverPage, passkeysPage } from "./passkey-pages.js";
 
 /**
  * The pages' route table, beside the API's (routes.ts). Hosted pages exist only with `hostedPages`;
@@ -26,15 +23,8 @@ export function kernelPageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/reset-password`, handler: resetPasswordPage },
       { method: "GET", path: `${b}/sign-out`, handler: signOutPage },
       { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
-      { method: "GET", path: `${b}/mfa`, handler: mfaPage },
-      { method: "GET", path: `${b}/second-factor`, handler: secondFactorPage },
-      { method: "GET", path: `${b}/passkeys`, handler: passkeysPage },
-      { method: "GET", path: `${b}/webauthn/recover`, handler: passkeyRecoverPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
-    if (config.passwordlessFlowType !== "off") {
-      out.push({ method: "GET", path: `${b}/sign-in-code`, handler: signInCodePage }, { method: "GET", path: `${b}/verify`, handler: signInLinkPage });
-    }
   }
   if (config.mode === "development") {
     out.push(
