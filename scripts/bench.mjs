@@ -83,7 +83,7 @@ async function startAll() {
   if (wants("million")) {
     const big = join(dir, "users.db");
     execFileSync(process.execPath, ["bin/authsvc", "migrate", "--database", big], { stdio: "ignore" });
-    execFileSync(process.execPath, ["bin/authsvc", "create-user", "--email", "user0@example.com", "--password-stdin", "--database", big, "--bcrypt-cost", String(cost)], { input: password, stdio: ["pipe", "ignore", "inherit"] });
+    execFileSync(process.execPath, ["bin/authsvc", "users", "create", "user0@example.com", "--password-stdin", "--database", big, "--bcrypt-cost", String(cost)], { input: password, stdio: ["pipe", "ignore", "inherit"] });
     const t0 = performance.now();
     await seedUsers(big, users);
     log(`seeded ${users} users in ${((performance.now() - t0) / 1000).toFixed(1)}s`);

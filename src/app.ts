@@ -35,6 +35,7 @@ import { setEventHook } from "./store/events.js";
 import { queueWebhookDeliveries } from "./webhooks/queue.js";
 import { syncConfiguredEndpoints } from "./webhooks/endpoints.js";
 import { createWebhookWorker } from "./webhooks/worker.js";
+import { webhookTargetPolicy } from "./webhooks/targets.js";
 import type { QueueWorker } from "./store/queue-worker.js";
 
 // Every event queues its webhook deliveries in its own transaction (src/webhooks/queue.ts).
@@ -126,7 +127,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     if (config.mode === "development" && config.mailCatcher) return createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
     return undefined;
   };
-  const newWebhookWorker = () => createWebhookWorker({ store, clock, logger, timeoutMs: config.webhookTimeoutMs, failureLimit: config.webhookFailureLimit, serverSecret: config.secret, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
+  const newWebhookWorker = () => createWebhookWorker({ store, clock, logger, timeoutMs: config.webhookTimeoutMs, failureLimit: config.webhookFailureLimit, serverSecret: config.secret, targetPolicy: webhookTargetPolicy(config), noteOutage: (kind, err) => outages.noteFailure(kind, err) });
   const newWorker = (transport: MailTransport) => createOutboxWorker({ store, clock, logger, transport, from: config.mailFrom, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
 
   let shuttingDown = false;

@@ -27,7 +27,8 @@ SuperTokens.init({
       signInAndUpFeature: { signUpForm: { formFields: [{ id: "password", label: "Password", validate: async () => undefined }] } },
     }),
     EmailVerification.init({ mode: "REQUIRED" }),
-    // The id is the provider's thirdPartyId in authsvc's "providers" setting; the name is the button's label.
+    // Only with a provider in authsvc's "providers" setting (its thirdPartyId is the id; the name is the
+    // button's label). Without one the button fails: leave out this line and ThirdPartyPreBuiltUI.
     ThirdParty.init({ signInAndUpFeature: { providers: [{ id: "oidc", name: "My OIDC provider" }] } }),
     Session.init({ tokenTransferMethod: "cookie" }), // or "header"
   ],

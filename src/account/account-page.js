@@ -102,6 +102,13 @@ async function useToken() {
   showView("view-token-invalid");
 }
 
+/** Whose account this is (GET /account/me); false when nobody is signed in. */
+async function showWho() {
+  const r = await callWithSession("GET", "/account/me", undefined, "session");
+  if (r.status === 200) document.getElementById("account-email").textContent = r.json.user.email;
+  return r.status !== 401;
+}
+
 if (token) await useToken();
-else if (await loadSessions()) showView("view-account");
+else if ((await showWho()) && (await loadSessions())) showView("view-account");
 else showView("view-signed-out");

@@ -1,9 +1,9 @@
 import type { CoreContext } from "../core/context.js";
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
 import { badInput } from "../core/errors.js";
+import { enforceMailLimits } from "../core/limits.js";
 import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
 import { issueTokenWithMail } from "../core/one-time-tokens.js";
-import { verifyPassword } from "../core/passwords.js";
 import type { FieldError } from "../core/users.js";
 import * as credentials from "../methods/email-password/store.js";
 import { insertEvent } from "../store/events.js";
@@ -11,7 +11,7 @@ import * as tokens from "../store/one-time-tokens.js";
 import { findPeopleByEmail, findPersonId, lockAddress } from "../store/people.js";
 import * as users from "../store/users.js";
 import { hashToken } from "../util/random.js";
-import { findPasswordLogin, type AccountSubject } from "./reauth.js";
+import { checkCurrentPassword, findPasswordLogin, type AccountSubject } from "./reauth.js";
 import { setLoginEmail } from "./store.js";
 
 export type EmailChangeRequestResult =
@@ -32,8 +32,11 @@ export async function requestEmailChange(ctx: CoreContext, s: AccountSubject, ra
   if (!isValidEmail(email)) return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "Email is invalid" }] };
   const cred = await findPasswordLogin(ctx.store.db, s.personId);
   if (!cred) return { status: "NO_PASSWORD_LOGIN" };
-  if (!(await verifyPassword(password, cred.password_hash, ctx.config.bcryptCost)).ok) return { status: "WRONG_CREDENTIALS_ERROR" };
+  if (!(await checkCurrentPassword(ctx, cred, password))) return { status: "WRONG_CREDENTIALS_ERROR" };
   if (email === cred.email) return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "This is already your email address" }] };
+  // The confirmation is a mail to an address the requester names: the same per-address budgets as
+  // a verification mail (cooldown and hourly cap), counted whether or not the address is free.
+  await enforceMailLimits(ctx, email, "verify");
   const now = ctx.clock.now();
   const sent = await ctx.store.writeTx(async (tx) => {
     await lockAddress(tx, email);

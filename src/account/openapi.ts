@@ -8,6 +8,15 @@ const fieldError = statusOnly("FIELD_ERROR", { formFields: { type: "array", item
 
 /** The self-service account (src/account/): endpoints of ours, not part of the SuperTokens FDI. */
 export const accountArea = apiArea("account", "Self-service account (\"My account\"): change password or email, list and revoke my sessions, delete my account. authsvc's own endpoints, not the FDI's", {
+  "/account/me": {
+    get: {
+      operationId: "getMe", tags, summary: "Who is signed in: the person's id, primary address and when they joined (the hosted pages show it)", security: withSession,
+      responses: {
+        200: json("the signed-in person", statusOnly("OK", { user: { type: "object", required: ["id", "email", "timeJoined"], properties: { id: { type: "string" }, email: { type: "string" }, timeJoined: { type: "integer" } } } }, ["user"])),
+        ...errorsFor(401),
+      },
+    },
+  },
   "/account/sessions": {
     get: {
       operationId: "listMySessions", tags, summary: "My live sessions (every login method of mine), newest first", security: withSession,

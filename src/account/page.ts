@@ -38,6 +38,7 @@ export const accountPage = hostedPage((c) => ({
 </section>
 <section id="view-account" hidden aria-labelledby="account-title">
   <h1 id="account-title" tabindex="-1">My account</h1>
+  <p id="account-who">Signed in as <strong id="account-email"></strong></p>
   ${otherPages(c)}
   <h2>Where you are signed in</h2>
   <p id="sessions-status" class="status" role="status" aria-live="polite"></p>

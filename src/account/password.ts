@@ -1,11 +1,11 @@
 import type { CoreContext } from "../core/context.js";
 import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
-import { checkPasswordPolicy, hashPassword, verifyPassword } from "../core/passwords.js";
+import { checkPasswordPolicy, hashPassword } from "../core/passwords.js";
 import type { FieldError } from "../core/users.js";
 import * as credentials from "../methods/email-password/store.js";
 import { insertEvent } from "../store/events.js";
 import * as tokens from "../store/one-time-tokens.js";
-import { findMembers, findPasswordLogin, type AccountSubject } from "./reauth.js";
+import { checkCurrentPassword, findMembers, findPasswordLogin, type AccountSubject } from "./reauth.js";
 import { revokeSessionsExcept } from "./store.js";
 
 export type ChangePasswordResult =
@@ -23,7 +23,7 @@ export type ChangePasswordResult =
 export async function changePassword(ctx: CoreContext, s: AccountSubject, current: string, next: string): Promise<ChangePasswordResult> {
   const cred = await findPasswordLogin(ctx.store.db, s.personId);
   if (!cred) return { status: "NO_PASSWORD_LOGIN" };
-  if (!(await verifyPassword(current, cred.password_hash, ctx.config.bcryptCost)).ok) return { status: "WRONG_CREDENTIALS_ERROR" };
+  if (!(await checkCurrentPassword(ctx, cred, current))) return { status: "WRONG_CREDENTIALS_ERROR" };
   const why = checkPasswordPolicy(next, { minLength: ctx.config.passwordMinLength, email: cred.email });
   if (why) return { status: "FIELD_ERROR", formFields: [{ id: "newPassword", error: why }] };
   const hash = await hashPassword(next, ctx.config.bcryptCost);

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { CoreContext } from "../core/context.js";
 import { badInput } from "../core/errors.js";
+import { admitSignIn, settleSignIn } from "../core/limits.js";
 import { verifyPassword } from "../core/passwords.js";
 import * as credentials from "../methods/email-password/store.js";
 import { findPersonId, findPersonMemberIds } from "../store/people.js";
@@ -45,8 +46,22 @@ export async function reauthenticate(ctx: CoreContext, s: AccountSubject, passwo
   const cred = await findPasswordLogin(ctx.store.db, s.personId);
   if (cred) {
     if (typeof password !== "string") throw badInput("password is required and must be a string");
-    return (await verifyPassword(password, cred.password_hash, ctx.config.bcryptCost)).ok ? "ok" : "wrong";
+    return (await checkCurrentPassword(ctx, cred, password)) ? "ok" : "wrong";
   }
   const started = await findSessionStart(ctx.store.db, s.sessionHandle);
   return started !== undefined && ctx.clock.now() - started <= RECENT_SIGN_IN_MS ? "ok" : "required";
+}
+
+/**
+ * Checks the current password of a password login (password change, email change, deletion) under
+ * the same per-address failure budget as POST /signin (`signin-failures`, keyed by the login's
+ * address): a stolen session must not become an unlimited password oracle, and guesses here and at
+ * the sign-in form share one budget. The attempt is counted before bcrypt runs (atomic on both
+ * databases); a locked address answers 429 even with the right password.
+ */
+export async function checkCurrentPassword(ctx: CoreContext, cred: { email: string; password_hash: string }, password: string): Promise<boolean> {
+  const ticket = await admitSignIn(ctx, cred.email);
+  const ok = (await verifyPassword(password, cred.password_hash, ctx.config.bcryptCost)).ok;
+  await settleSignIn(ctx, ticket, ok);
+  return ok;
 }

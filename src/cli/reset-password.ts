@@ -7,25 +7,25 @@ import { withApp, printJson } from "./context.js";
 import { addConfigOptions, addCreateOption } from "./options.js";
 import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";
 import { resolveUserRef } from "./user-ref.js";
+import { addUserArgument, pickUserRef } from "./user-arg.js";
 
-/** `authsvc reset-password (--email E | --user ID) (--password-stdin | --send-link)`. */
+/** `authsvc reset-password <email-or-id> (--password-stdin | --send-link)`. */
 export function resetPasswordCommand(io: CliIO): Command {
   const cmd = new Command("reset-password")
-    .description("set a new password (revokes the user's sessions), or mail the user a reset link")
-    .option("--email <email>", "the user's email address")
-    .option("--user <id-or-email>", "the user's id (when an email belongs to more than one user)")
+    .description("set a new password (revokes the user's sessions), or mail the user a reset link");
+  addUserArgument(cmd, ["email", "user"])
     .option("--password-stdin", "read the new password from standard input")
     .option("--send-link", "issue a reset token and queue the reset mail instead (development: also prints the link)")
     .option("--json", "machine-readable output");
   addConfigOptions(cmd, "common");
   addCreateOption(cmd);
-  return cmd.action(async (flags) => {
-    if (!!flags.email === !!flags.user) throw new CliError("give exactly one of --email or --user", 2);
+  return cmd.action(async (ref, flags) => {
+    const who = pickUserRef(io, cmd, ref, flags)!;
     if (!!flags.passwordStdin === !!flags.sendLink) throw new CliError("give exactly one of --password-stdin or --send-link", 2);
-    if (flags.sendLink) return sendLink(io, flags);
+    if (flags.sendLink) return sendLink(io, who, flags);
     const password = await readPasswordFromStdin(io.stdin);
     await withApp(flags, io, async (app) => {
-      const u = await resolveUserRef(app, String(flags.user ?? flags.email));
+      const u = await resolveUserRef(app, who);
       const r = await setPassword(app.ctx, u.id, password, "cli");
       if (r.status === "NO_PASSWORD_LOGIN") throw new CliError(`${u.email} signs in with a third-party provider and has no password`);
       if (r.status === "FIELD_ERROR") throw new CliError(`could not set the password: ${r.formFields[0].error}`);
@@ -43,9 +43,10 @@ export function resetPasswordCommand(io: CliIO): Command {
  * there), so no mail setup is needed to try it; never in production, where only the mailbox owner
  * may see it.
  */
-async function sendLink(io: CliIO, flags: Record<string, unknown>): Promise<void> {
+async function sendLink(io: CliIO, who: string, flags: Record<string, unknown>): Promise<void> {
   await withApp(flags, io, async (app) => {
-    const email = flags.user ? (await resolveUserRef(app, String(flags.user))).email : String(flags.email);
+    // An address goes to its email/password account as the API's reset does; an id to that user's address.
+    const email = who.includes("@") ? who : (await resolveUserRef(app, who)).email;
     const r = await requestPasswordReset(app.ctx, email, { source: "cli" });
     if (r.status === "FIELD_ERROR") throw new CliError(`not a valid address: ${JSON.stringify(email)}`, 2);
     if (r.outcome === "no_account") throw new CliError(`no email/password account for ${email}; nothing sent`);

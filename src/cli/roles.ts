@@ -6,6 +6,9 @@ import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 import { resolveUserRef } from "./user-ref.js";
+import { suggestName } from "../util/suggest.js";
+import { launchCommand } from "../util/launch-command.js";
+import type { CoreContext } from "../core/context.js";
 
 /** A refused input (a bad role name, metadata that is not an object) is a usage error, exit 2. */
 async function usage<T>(work: () => Promise<T>): Promise<T> {
@@ -13,6 +16,15 @@ async function usage<T>(work: () => Promise<T>): Promise<T> {
     if (err instanceof AuthError && err.code === "BAD_INPUT") throw new CliError(err.message, 2);
     throw err;
   }
+}
+
+/**
+ * "no role X" for a role that does not exist, with the existing role it most likely meant (a typo
+ * such as "admn" for "admin"), or how to create it when nothing is close.
+ */
+async function describeNoRole(ctx: CoreContext, role: string): Promise<CliError> {
+  const guess = suggestName(role, (await listRoles(ctx)).map((r) => r.role));
+  return new CliError(`no role ${role}; ${guess ? `did you mean ${guess}?` : `create it with: ${launchCommand()} roles create ${role}`}`);
 }
 
 /** `authsvc roles list | show | create | add-permissions | remove-permissions | delete`. */
@@ -29,7 +41,7 @@ export function rolesCommand(io: CliIO): Command {
   sub("users", "the ids of the users who have a role").argument("<role>")
     .action(async (role, flags) => withApp(flags, io, async (app) => {
       const ids = await listRoleHolders(app.ctx, role);
-      if (!ids) throw new CliError(`no role ${role}`);
+      if (!ids) throw await describeNoRole(app.ctx, role);
       if (flags.json) return printJson(io, { role, users: ids });
       io.out(ids.length ? ids.join("\n") : `no user has ${role}`);
     }));
@@ -44,13 +56,13 @@ export function rolesCommand(io: CliIO): Command {
   sub("remove-permissions", "take permissions from a role").argument("<role>").argument("<permissions...>")
     .action(async (role, permissions: string[], flags) => withApp(flags, io, async (app) => {
       const r = await usage(() => removePermissions(app.ctx, role, permissions, "cli"));
-      if (!r) throw new CliError(`no role ${role}`);
+      if (!r) throw await describeNoRole(app.ctx, role);
       if (flags.json) return printJson(io, r);
       io.out(`${role}: ${r.permissions.join(", ") || "(no permissions)"}`);
     }));
   sub("delete", "delete a role; everyone who had it loses it at their next refresh").argument("<role>")
     .action(async (role, flags) => withApp(flags, io, async (app) => {
-      if (!(await deleteRole(app.ctx, role, "cli"))) throw new CliError(`no role ${role}`);
+      if (!(await deleteRole(app.ctx, role, "cli"))) throw await describeNoRole(app.ctx, role);
       if (flags.json) return printJson(io, { deleted: role });
       io.out(`deleted role ${role}`);
     }));
@@ -67,7 +79,7 @@ export function addUserRoleAndMetadataCommands(users: Command, io: CliIO): void 
       for (const [role, remove] of [[flags.add, false], [flags.remove, true]] as const) {
         if (role === undefined) continue;
         const r = await usage(() => setUserRole(app.ctx, u.id, role, { remove, source: "cli" }));
-        if (r.status === "UNKNOWN_ROLE") throw new CliError(`no role ${role}; create it with: authsvc roles create ${role}`);
+        if (r.status === "UNKNOWN_ROLE") throw await describeNoRole(app.ctx, role);
         if (r.status === "UNKNOWN_USER") throw new CliError(`no user ${ref}`);
       }
       const now = (await getUserRoles(app.ctx, u.id))!;

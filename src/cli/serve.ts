@@ -8,6 +8,7 @@ import { isLocalDevelopment } from "../config/limit-defaults.js";
 import { lowerHashingPriority } from "../core/hashing-priority.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
+import { launchCommand } from "../util/launch-command.js";
 import { openAppOrFail } from "./context.js";
 import { checkPortsFree } from "./preflight.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
@@ -106,7 +107,7 @@ export function printBanner(io: CliIO, config: Readonly<Config>, port: number, c
   const mail = config.smtpUrl
     ? `mail goes to the SMTP relay ${maskUrlPassword(config.smtpUrl)}`
     : config.mailCatcher
-      ? `mail goes to the built-in catcher on ${catcher?.host ?? config.mailCatcherHost}:${catcher?.port ?? config.mailCatcherPort}; read it with \`authsvc tail-mail\``
+      ? `mail goes to the built-in catcher on ${catcher?.host ?? config.mailCatcherHost}:${catcher?.port ?? config.mailCatcherPort}; read it with \`${launchCommand()} tail-mail\``
       : "mail goes nowhere: no SMTP relay and the catcher is off";
   const lines = [
     `authsvc listening on http://${host}:${port}  (${config.mode} mode)`,

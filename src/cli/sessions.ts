@@ -5,6 +5,7 @@ import { findUsersByRef } from "../core/user-directory.js";
 import type { UserView } from "../core/users.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
+import { addUserArgument, pickUserRef } from "./user-arg.js";
 import { CliError, type CliIO } from "./io.js";
 
 /**
@@ -23,37 +24,39 @@ async function resolveUser(app: App, ref: string): Promise<UserView> {
 
 const iso = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString());
 
-/** `authsvc sessions list --user E|ID` and `authsvc sessions revoke --user E|ID | --session HANDLE`. */
+/** `authsvc sessions list <email-or-id>` and `authsvc sessions revoke <email-or-id> | --session HANDLE`. */
 export function sessionsCommand(io: CliIO): Command {
   const sessions = new Command("sessions").description("list or revoke a user's sessions");
   const sub = (name: string, desc: string) => addAdminSubcommand(sessions, name, desc);
-  sub("list", "list a user's live sessions, newest first")
-    .requiredOption("--user <email-or-id>", "the user, by email or id")
-    .action(async (flags) => withApp(flags, io, async (app) => {
-      const user = await resolveUser(app, flags.user);
-      const list = await listUserSessions(app.ctx, user.id);
-      if (flags.json) return printJson(io, { userId: user.id, email: user.email, sessions: list });
-      if (list.length === 0) return io.out(`no live sessions for ${user.email} (${user.id})`);
-      for (const s of list) io.out(`${s.handle}  created ${iso(s.createdAt)}  last refreshed ${iso(s.lastRefreshedAt)}  expires ${iso(s.expiresAt)}`);
-    }));
-  sub("revoke", "revoke one session, or every session of a user (their refresh tokens stop working)")
-    .option("--user <email-or-id>", "revoke every live session of this user")
-    .option("--session <handle>", "revoke this one session")
-    .action(async (flags) => {
-      // Checked before the database is opened: a usage error changes nothing.
-      if (!!flags.user === !!flags.session) throw new CliError("give exactly one of --user or --session", 2);
-      return withApp(flags, io, async (app) => {
-        if (flags.session) {
-          const r = await revokeSessionByHandle(app.ctx, flags.session, "cli");
-          if (r.status === "not_found") throw new CliError(`no session ${flags.session}`);
-          if (flags.json) return printJson(io, { handle: flags.session, userId: r.userId, revoked: r.status === "revoked" });
-          return io.out(r.status === "revoked" ? `revoked session ${flags.session}` : `session ${flags.session} had already ended`);
-        }
-        const user = await resolveUser(app, flags.user);
-        const n = await revokeAllUserSessions(app.ctx, user.id, "cli");
-        if (flags.json) return printJson(io, { userId: user.id, email: user.email, revoked: n });
-        io.out(`revoked ${n} session(s) of ${user.email} (${user.id})`);
-      });
+  const list = addUserArgument(sub("list", "list a user's live sessions, newest first"), ["user"]);
+  list.action(async (ref, flags) => {
+    const who = pickUserRef(io, list, ref, flags)!;
+    return withApp(flags, io, async (app) => {
+      const user = await resolveUser(app, who);
+      const found = await listUserSessions(app.ctx, user.id);
+      if (flags.json) return printJson(io, { userId: user.id, email: user.email, sessions: found });
+      if (found.length === 0) return io.out(`no live sessions for ${user.email} (${user.id})`);
+      for (const s of found) io.out(`${s.handle}  created ${iso(s.createdAt)}  last refreshed ${iso(s.lastRefreshedAt)}  expires ${iso(s.expiresAt)}`);
     });
+  });
+  const revoke = addUserArgument(sub("revoke", "revoke every live session of a user, or one session (--session); their refresh tokens stop working"), ["user"])
+    .option("--session <handle>", "revoke this one session");
+  revoke.action(async (ref, flags) => {
+    // Checked before the database is opened: a usage error changes nothing.
+    const who = pickUserRef(io, revoke, ref, flags, false);
+    if ((who !== undefined) === !!flags.session) throw new CliError("name a user (authsvc sessions revoke <email-or-id>) or give --session <handle>, not both", 2);
+    return withApp(flags, io, async (app) => {
+      if (flags.session) {
+        const r = await revokeSessionByHandle(app.ctx, flags.session, "cli");
+        if (r.status === "not_found") throw new CliError(`no session ${flags.session}`);
+        if (flags.json) return printJson(io, { handle: flags.session, userId: r.userId, revoked: r.status === "revoked" });
+        return io.out(r.status === "revoked" ? `revoked session ${flags.session}` : `session ${flags.session} had already ended`);
+      }
+      const user = await resolveUser(app, who!);
+      const n = await revokeAllUserSessions(app.ctx, user.id, "cli");
+      if (flags.json) return printJson(io, { userId: user.id, email: user.email, revoked: n });
+      io.out(`revoked ${n} session(s) of ${user.email} (${user.id})`);
+    });
+  });
   return sessions;
 }

@@ -8,11 +8,13 @@ import { describeUser as describe, resolveUserRef as mustFind } from "./user-ref
 import { addTransferCommands } from "./users-transfer.js";
 import { addMfaCommands } from "./users-mfa.js";
 import { addUserRoleAndMetadataCommands } from "./roles.js";
+import { addUsersCreateCommand } from "./create-user.js";
 
 /** `authsvc users list | show | delete | verify | link | unlink | mfa reset | roles | metadata`. */
 export function usersCommand(io: CliIO): Command {
   const users = new Command("users").description("list, inspect, delete and verify users");
   const sub = (name: string, desc: string) => addAdminSubcommand(users, name, desc);
+  addUsersCreateCommand(users, io);
   sub("list", "list users, oldest first")
     .option("--limit <n>", "at most this many", "100")
     .option("--offset <n>", "skip this many", "0")

@@ -3,6 +3,7 @@ import { formatDuration } from "../util/duration.js";
 import { describeFsError } from "../util/fs-error.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { suggestName } from "../util/suggest.js";
+import { describeMistypedEnv } from "./env-check.js";
 import type { Parser } from "./parsers.js";
 import { ConfigError, type Config, type ConfigRow, type ResolvedConfig, type Source } from "./types.js";
 
@@ -97,6 +98,9 @@ export function resolveSettings(settings: readonly Setting[], checks: readonly S
     const known = settings.map(fileKey);
     for (const k of Object.keys(file)) if (!known.includes(k)) throw new ConfigError(describeUnknownKey(settings, configFile, k, known));
   }
+
+  const mistyped = describeMistypedEnv(env, [...settings.map((s) => s.env), "AUTHSVC_CONFIG"]);
+  if (mistyped) throw new ConfigError(mistyped);
 
   const config: Partial<Config> = {};
   const sources = {} as Record<keyof Config, Source>;

@@ -1,6 +1,22 @@
 import type { Config, Source } from "./types.js";
 
 /**
+ * Everything production mode refuses, named at once (docs/production.md promises one round, not a
+ * fix-restart-fix loop): the settings it needs, then the guard rails below. Undefined when none.
+ */
+export function describeProductionRefusal(c: Readonly<Config>, sources: Readonly<Record<keyof Config, Source>>): string | undefined {
+  const missing: string[] = [];
+  if (sources.publicUrl === "default") missing.push("--public-url (AUTHSVC_PUBLIC_URL)");
+  if (!c.smtpUrl) missing.push("--smtp-url (AUTHSVC_SMTP_URL)");
+  if (!c.secret) missing.push("AUTHSVC_SECRET");
+  const problems = findProductionProblems(c, sources);
+  if (c.bcryptCost < 10) problems.push(`--bcrypt-cost (AUTHSVC_BCRYPT_COST) is ${c.bcryptCost}: production mode needs a cost of 10 or more`);
+  if (missing.length === 0 && problems.length === 0) return undefined;
+  if (missing.length === 0) return `production mode: ${problems.join("; and ")}`;
+  return [`production mode needs ${missing.join(", ")}`, ...problems].join("; and ");
+}
+
+/**
  * Production's guard rails, beyond the settings it requires: mistakes that start fine and hurt
  * later. Returns one sentence per problem (what is wrong and what to do); config.ts refuses to
  * start on any. Pure: no environment, no I/O.
@@ -9,7 +25,8 @@ export function findProductionProblems(c: Readonly<Config>, sources: Readonly<Re
   const problems: string[] = [];
   // Over plain http the cookies lose Secure and tokens cross the network readable. A proxy that
   // terminates TLS still means an https public URL: it is the address clients use.
-  if (c.publicUrl.startsWith("http://") && !c.allowHttpPublicUrl) {
+  // A missing public URL is named as missing; its http default is not a second problem.
+  if (c.publicUrl.startsWith("http://") && !c.allowHttpPublicUrl && sources.publicUrl !== "default") {
     problems.push(
       `the public URL ${c.publicUrl} is plain http: give the https:// address clients reach (behind a TLS-terminating proxy too, e.g. --public-url https://auth.example.com), ` +
         "or set --allow-http-public-url (AUTHSVC_ALLOW_HTTP_PUBLIC_URL) if clients really reach authsvc over plain http",

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { parseLimitSpec } from "../util/limit-spec.js";
 import type { Setting, SettingsCheck } from "./engine.js";
-import { findProductionProblems } from "./guards.js";
+import { describeProductionRefusal } from "./guards.js";
 import { isLocalDevelopment, localDevelopmentLimits } from "./limit-defaults.js";
 import { adminKey, basePath, bool, cidrList, database, duration, fail, int, limitSpec, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
 import { ConfigError, type Config } from "./types.js";
@@ -101,14 +101,8 @@ export const kernelSettings: readonly Setting[] = [
 export const kernelChecks: readonly SettingsCheck[] = [
   (c, sources) => {
     if (c.mode !== "production") return;
-    const missing: string[] = [];
-    if (sources.publicUrl === "default") missing.push("--public-url (AUTHSVC_PUBLIC_URL)");
-    if (!c.smtpUrl) missing.push("--smtp-url (AUTHSVC_SMTP_URL)");
-    if (!c.secret) missing.push("AUTHSVC_SECRET");
-    if (missing.length) throw new ConfigError(`production mode needs ${missing.join(", ")}`);
-    const problems = findProductionProblems(c, sources);
-    if (problems.length) throw new ConfigError(`production mode: ${problems.join("; and ")}`);
-    if (c.bcryptCost < 10) throw new ConfigError(`invalid value for --bcrypt-cost (AUTHSVC_BCRYPT_COST): ${c.bcryptCost}: production mode needs a cost of 10 or more`);
+    const refusal = describeProductionRefusal(c, sources);
+    if (refusal) throw new ConfigError(refusal);
   },
 ];
 

@@ -9,6 +9,7 @@ export type ErrorCode =
   | "TRY_REFRESH_TOKEN" // 401 try refresh token
   | "TOKEN_THEFT_DETECTED" // 401 token theft detected
   | "INVALID_CLAIM" // 403 invalid claim
+  | "FORBIDDEN" // 403 {"message"}: refused whoever asks (a cross-origin state change)
   | "NOT_FOUND" // 404
   | "CONFLICT" // 409
   | "RATE_LIMITED" // 429 + Retry-After

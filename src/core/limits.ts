@@ -118,6 +118,32 @@ export async function countFailure(ctx: CoreContext, bucket: WindowBucket, key: 
   if (count === spec.limit) await recordLock(ctx, bucket, key, expiresAt);
 }
 
+/** An attempt admitted against a failure bucket, to be settled with its outcome. */
+export interface FailureTicket { bucket: WindowBucket; key: string; count: number; expiresAt: number }
+
+/**
+ * Admits one attempt against a failure-counting bucket (admin-signin-email) in one atomic upsert:
+ * counted before the check, so concurrent attempts cannot all read "under the cap" and all be
+ * checked; RATE_LIMITED once the budget is spent. settleFailureAttempt gives a success back, so
+ * only failures stay counted.
+ */
+export async function admitFailureAttempt(ctx: CoreContext, bucket: WindowBucket, key: string): Promise<FailureTicket | undefined> {
+  const spec = rulesOf(ctx.config).windows.get(bucket);
+  if (!spec) return undefined;
+  const now = ctx.clock.now();
+  const { count, expiresAt } = await counters.hitWindow(ctx.store, { bucket, key, now, windowMs: spec.windowMs });
+  if (count > spec.limit) refuse(ctx, bucket, expiresAt - now);
+  return { bucket, key, count, expiresAt };
+}
+
+/** Settles an admitted attempt: a success is given back; the failure that fills the budget is a lock event. */
+export async function settleFailureAttempt(ctx: CoreContext, ticket: FailureTicket | undefined, ok: boolean): Promise<void> {
+  const spec = ticket && rulesOf(ctx.config).windows.get(ticket.bucket);
+  if (!ticket || !spec) return;
+  if (ok) await counters.releaseHit(ctx.store, ticket.bucket, ticket.key, ctx.clock.now());
+  else if (ticket.count === spec.limit) await recordLock(ctx, ticket.bucket, ticket.key, ticket.expiresAt);
+}
+
 /** A sign-in attempt admitted by admitSignIn, to be settled with its outcome. */
 export interface SignInTicket { key: string; count: number }
 

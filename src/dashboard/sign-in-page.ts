@@ -1,6 +1,7 @@
 import type { Config } from "../config/types.js";
 import { DASHBOARD_PATH, escapeHtml } from "./kit.js";
 import { renderPlainPage } from "./plain-page.js";
+import { launchCommand } from "../util/launch-command.js";
 
 export interface SignInView {
   /** Where to go once signed in (already checked to be a dashboard path). */
@@ -25,7 +26,7 @@ export function renderSignInPage(config: Readonly<Config>, v: SignInView): strin
   const described = v.error ? ' aria-describedby="sign-in-error"' : "";
   const first = v.noAdmins
     ? `<section class="panel" aria-labelledby="no-admin"><h2 id="no-admin">No admin yet</h2><p>Create the first admin on the server, from a terminal:</p>
-<p><code>npx authsvc admins create you@example.com</code></p>
+<p><code>${escapeHtml(launchCommand())} admins create you@example.com</code></p>
 <p class="muted">It asks for a password and shows the second-factor secret (QR code) to add to an authenticator app. See docs/admin-dashboard.md.</p></section>\n`
     : "";
   return renderPlainPage(config, {

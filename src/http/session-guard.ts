@@ -59,7 +59,27 @@ function findAccessToken(event: H3Event, deps: HttpDeps): { token: string; mode:
 /** Anti-CSRF (§3): with SameSite=None a cookie-authenticated non-GET request must carry `rid`. */
 export function needsCsrfHeader(event: H3Event, deps: HttpDeps, mode: AuthMode): boolean {
   return mode === "cookie" && cookiePolicy(deps.ctx.config).sameSite === "none"
-    && event.method !== "GET" && event.method !== "HEAD" && readHeader(event, "rid") === undefined;
+    && isStateChange(event) && readHeader(event, "rid") === undefined;
+}
+
+const isStateChange = (event: H3Event) => event.method !== "GET" && event.method !== "HEAD" && event.method !== "OPTIONS";
+
+/**
+ * The CSRF rule for every cookie-authenticated state change, whatever SameSite says: the request
+ * must carry what a page on another origin cannot send without a CORS preflight, the SDKs' `rid`
+ * header or a JSON content type (an empty body too). SameSite=Lax lets a page on another origin of
+ * the same site (a sibling subdomain) POST with the cookies, and an HTML form or a plain fetch can
+ * send neither. Bearer tokens are never sent by a browser on its own, so header and body mode are
+ * not checked. Refused with 403 before anything is read or changed.
+ */
+export function assertNotCrossOrigin(event: H3Event, mode: AuthMode | "all"): void {
+  if (mode !== "cookie" || !isStateChange(event) || readHeader(event, "rid") !== undefined || hasJsonContentType(event)) return;
+  throw new AuthError("FORBIDDEN", "A request authenticated by cookies must carry the rid header (the SuperTokens SDKs send it) or a JSON content type.");
+}
+
+function hasJsonContentType(event: H3Event): boolean {
+  const type = (readHeader(event, "content-type") ?? "").split(";")[0].trim().toLowerCase();
+  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
 /** Like requireSession, but a request with no credentials at all gets undefined instead of a 401. */
@@ -67,6 +87,7 @@ export async function optionalSession(event: H3Event, deps: HttpDeps, opts: Sess
   const found = findAccessToken(event, deps);
   if (!found) return undefined;
   if (needsCsrfHeader(event, deps, found.mode)) throw tryRefresh();
+  assertNotCrossOrigin(event, found.mode);
   const payload = await verifyAccessTokenCached(deps.ctx, found.token, found.header);
   if (!opts.allowIncompleteMfa) assertMfaClaimSatisfied(payload);
   const session: SessionInfo = { userId: payload.rsub, primaryUserId: payload.sub, sessionHandle: payload.sessionHandle, payload, mode: found.mode };

@@ -106,6 +106,12 @@ export async function findCounter(db: Kysely<DB>, bucket: string, key: string): 
   return db.selectFrom("rate_limits").selectAll().where("bucket", "=", bucket).where("key", "=", key).executeTakeFirst();
 }
 
+/** Gives one counted attempt back (a success admitted by a failure bucket): the count drops by one while its window lasts. */
+export async function releaseHit(store: Store, bucket: string, key: string, now: number): Promise<void> {
+  await relaxedWrite(store, (db) => db.updateTable("rate_limits").set({ count: sql<number>`${col("count")} - 1` })
+    .where("bucket", "=", bucket).where("key", "=", key).where("count", ">", 0).where("expires_at", ">", now).execute());
+}
+
 /** Deletes one counter (relaxed durability, as the upserts); true when there was one. */
 export async function deleteCounter(store: Store, bucket: string, key: string): Promise<boolean> {
   const r = await relaxedWrite(store, (db) => db.deleteFrom("rate_limits").where("bucket", "=", bucket).where("key", "=", key).executeTakeFirst());

@@ -8,6 +8,8 @@ import { kickWorkersAfterCommit } from "./queue.js";
 import * as repo from "./store.js";
 import { checkEndpointUrl, checkSecret, type ConfiguredEndpoint } from "./settings.js";
 import { sealEndpointSecret, sealPlainEndpointSecrets } from "./secrets.js";
+import { BLOCKED_TARGET_MESSAGE, webhookTargetPolicy } from "./targets.js";
+import { assertAllowedTarget } from "../util/outbound-guard.js";
 
 /**
  * What operators do with endpoints and the delivery log: the CLI (`authsvc webhooks …`) and the
@@ -44,6 +46,7 @@ export async function addEndpoint(ctx: CoreContext, input: { url: unknown; event
     events = normaliseEventList(input.events);
     secret = checkSecret(input.secret);
   } catch (err) { throw badInput((err as Error).message); }
+  await assertAllowedTarget(webhookTargetPolicy(ctx.config), new URL(url)).catch(() => { throw badInput(BLOCKED_TARGET_MESSAGE); });
   if (input.description !== undefined && (typeof input.description !== "string" || input.description.length > 200)) throw badInput("description must be text of at most 200 characters");
   const now = ctx.clock.now();
   const id = `ep_${createId().replace(/-/g, "")}`;

@@ -8,6 +8,7 @@ import { joinKickList } from "./queue.js";
 import { sendWebhook } from "./sender.js";
 import * as repo from "./store.js";
 import { openEndpointSecret } from "./secrets.js";
+import type { OutboundPolicy } from "../util/outbound-guard.js";
 
 const SECOND = 1000;
 /** Wait before attempt n+1: 30 s, 1, 2, 4 … minutes, at most an hour (about 9 hours over 15 attempts). */
@@ -26,6 +27,8 @@ export interface WebhookWorkerOptions {
   failureLimit: number;
   /** The server secret (config.secret) that seals endpoint secrets at rest (secrets.ts). */
   serverSecret: string | undefined;
+  /** Where deliveries may connect (targets.ts webhookTargetPolicy): checked on every attempt's resolved address. */
+  targetPolicy: OutboundPolicy;
   maxAttempts?: number;
   pollMs?: number;
   noteOutage?: (kind: OutageKind, err: unknown) => void;
@@ -55,7 +58,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions): QueueWorker {
       await o.store.writeTx((tx) => repo.recordAttempt(tx, row.id, owner, { now: o.clock.now(), status: row.attempts >= maxAttempts ? "failed" : "pending", httpStatus: null, error: "endpoint secret unreadable", nextAttemptAt: o.clock.now() + webhookRetryDelayMs(row.attempts) }));
       return false;
     }
-    const sent = await sendWebhook({ url: endpoint.url, secret, messageId: row.message_id, payload: row.payload, now: o.clock.now(), timeoutMs: o.timeoutMs });
+    const sent = await sendWebhook({ url: endpoint.url, secret, messageId: row.message_id, payload: row.payload, now: o.clock.now(), timeoutMs: o.timeoutMs, policy: o.targetPolicy });
     const now = o.clock.now();
     if (sent.ok) {
       await o.store.writeTx(async (tx) => {

@@ -36,6 +36,16 @@ describe.each(backends)("self-service account ($name)", (backend) => {
   });
   afterEach(async () => { await t.close(); });
 
+  it("says who is signed in: id, address and when they joined, never a token; 401 without a session or once it is revoked", async () => {
+    const r = await call(t, "GET", "/account/me", mine);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("cache-control")).toBe("no-store");
+    expect(r.body).toEqual({ status: "OK", user: { id, email: "ada@example.com", timeJoined: expect.any(Number) } });
+    expect((await call(t, "GET", "/account/me")).status).toBe(401);
+    await call(t, "POST", "/account/sessions/revoke", other, { sessionHandle: jwtPayload(mine.access).sessionHandle });
+    expect((await call(t, "GET", "/account/me", mine)).status).toBe(401);
+  });
+
   it("lists my sessions with device, IP and last use, and revokes one, then all but this one", async () => {
     const third = await signIn(t, "ada@example.com");
     const list = await call(t, "GET", "/account/sessions", mine);

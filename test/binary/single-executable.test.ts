@@ -30,7 +30,7 @@ describe("the single executable, alone in a directory, with no node on PATH", ()
     expect(r.stdout).toBe(`authsvc ${version} (commit ${commit}, single executable, Node.js ${process.version})\n`);
   });
 
-  it("serve --workers 2: sign-up over HTTP, the verification mail caught, tail-mail --wait prints its token, verified; create-user beside it; SIGTERM exits 0", async () => {
+  it("serve --workers 2: sign-up over HTTP, the verification mail caught, tail-mail --wait prints its token, verified; users create beside it; SIGTERM exits 0", async () => {
     // Mail templates from a folder and a third-party provider, from the environment as in production.
     const templates = join(bin.home, "templates");
     mkdirSync(templates);
@@ -66,7 +66,7 @@ describe("the single executable, alone in a directory, with no node on PATH", ()
       expect(await status.json()).toEqual({ status: "OK", isVerified: true });
 
       // An admin command on the database the server is using, then a sign-in with what it set.
-      const created = await bin.run(["create-user", "--email", "bob@example.com", "--password-stdin", "--verified", "--json", "--database", "authsvc.db"], { stdin: "bob's long passphrase\n" });
+      const created = await bin.run(["users", "create", "bob@example.com", "--password-stdin", "--verified", "--json", "--database", "authsvc.db"], { stdin: "bob's long passphrase\n" });
       expect(created.code, created.stderr).toBe(0);
       expect(JSON.parse(created.stdout)).toMatchObject({ email: "bob@example.com", loginMethods: [{ verified: true }] });
       const signIn = await postWithSession(base, "/signin", undefined, { formFields: [{ id: "email", value: "bob@example.com" }, { id: "password", value: "bob's long passphrase" }] });
@@ -121,17 +121,23 @@ describe.each(backends)("the single executable's admin commands on $name", (back
   beforeAll(async () => { db = await backend.create(); });
   afterAll(async () => { await db?.drop(); });
 
-  it("migrate applies the migrations to a fresh database once; create-user, users, reset-password and keys work on it", async () => {
+  it("migrate applies the migrations to a fresh database once; users create, reset-password (the user named first, or by the older options with a notice) and keys work on it", async () => {
     const first = await bin.run(["migrate", "--database", db.url]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^applied 001-initial$/m);
     const second = await bin.run(["migrate", "--database", db.url]);
     expect(second.stdout).toMatch(/^already up to date: nothing to apply$/m);
 
-    const created = await bin.run(["create-user", "--email", "carol@example.com", "--password-stdin", "--json", "--database", db.url], { stdin: "carol's first passphrase" });
+    const created = await bin.run(["users", "create", "carol@example.com", "--password-stdin", "--json", "--database", db.url], { stdin: "carol's first passphrase" });
     expect(created.code, created.stderr).toBe(0);
-    const reset = await bin.run(["reset-password", "--email", "carol@example.com", "--password-stdin", "--database", db.url], { stdin: "carol's second passphrase" });
+    const reset = await bin.run(["reset-password", "carol@example.com", "--password-stdin", "--database", db.url], { stdin: "carol's second passphrase" });
     expect(reset.code, reset.stderr).toBe(0);
+    const older = await bin.run(["reset-password", "--email", "carol@example.com", "--password-stdin", "--database", db.url], { stdin: "carol's third passphrase" });
+    expect(older.code, older.stderr).toBe(0);
+    expect(older.stderr).toBe("authsvc: --email is deprecated; name the user as the first argument: authsvc reset-password carol@example.com\n");
+    const oldCreate = await bin.run(["create-user", "--email", "dora@example.com", "--password-stdin", "--database", db.url], { stdin: "dora's long passphrase" });
+    expect(oldCreate.code, oldCreate.stderr).toBe(0);
+    expect(oldCreate.stderr).toBe("authsvc: create-user is deprecated; use: authsvc users create dora@example.com\n");
     const shown = await bin.run(["users", "show", "carol@example.com", "--json", "--database", db.url]);
     expect(JSON.parse(shown.stdout)).toMatchObject({ email: "carol@example.com" });
     const keys = await bin.run(["keys", "rotate", "--json", "--database", db.url]);

@@ -103,6 +103,14 @@ describe.each(TOKEN_MODES)("the prebuilt UI's second factor (TOTP) in $method mo
  * the set-up page (QR code, key, confirm, recovery codes shown once), and at the next sign-in a
  * recovery code in place of the app's code.
  */
+/** Ids that more than one element of the page carries (a label or an alert then points at the wrong one). */
+function duplicateIds(page: Page): Promise<string[]> {
+  return page.$$eval("[id]", (all) => {
+    const seen = new Set<string>();
+    return all.map((e) => e.id).filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+  });
+}
+
 describe("the hosted second-factor pages (Chromium)", () => {
   const clock = createOffsetClock();
   const suite = usePagesSuite({ pagesRedirectPaths: ["/auth/second-factor", "/"] }, { clock });
@@ -126,8 +134,12 @@ describe("the hosted second-factor pages (Chromium)", () => {
     await signIn(page);
     await arrivedAt(page, "/auth/second-factor");
     await waitForText(page, "#state", /password only/);
+    // No second factor, no recovery codes to renew: the button is hidden (a CSS rule once showed it).
+    expect(await page.$eval("#new-codes", (e) => getComputedStyle(e).display)).toBe("none");
+    expect(await duplicateIds(page)).toEqual([]);
     await page.click("#add");
     await waitVisible(page, "#setup-form");
+    expect(await duplicateIds(page)).toEqual([]); // one id="code-error" once belonged to two elements
     expect(await page.$eval("#qr", (e) => (e as HTMLImageElement).src)).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(await page.$eval("#qr", (e) => (e as HTMLImageElement).naturalWidth)).toBeGreaterThan(0); // the strict CSP let it load
     const secret = (await page.$eval("#secret", (e) => e.textContent ?? "")).replace(/\s/g, "");
@@ -137,6 +149,17 @@ describe("the hosted second-factor pages (Chromium)", () => {
     await waitVisible(page, "#codes li");
     recoveryCodes = await page.$$eval("#codes li", (items) => items.map((i) => i.textContent ?? ""));
     expect(recoveryCodes).toHaveLength(10);
+    // Each code on one line (the page breaks long words anywhere, never inside a code).
+    const lines = await page.$$eval("#codes li", (items) => items.map((i) => Math.round(i.getBoundingClientRect().height / parseFloat(getComputedStyle(i).lineHeight))));
+    expect(lines).toEqual(recoveryCodes.map(() => 1));
+    // Download is a text file of the codes, one per line; Copy puts the same text on the clipboard.
+    expect(await page.$eval("#codes-download", (a) => a.getAttribute("download"))).toBe("recovery-codes.txt");
+    const href = await page.$eval("#codes-download", (a) => (a as HTMLAnchorElement).href);
+    expect(decodeURIComponent(href.replace(/^data:text\/plain;charset=utf-8,/, ""))).toBe(recoveryCodes.join("\n") + "\n");
+    await page.browserContext().overridePermissions(suite.s.url, ["clipboard-read", "clipboard-write", "clipboard-sanitized-write"]);
+    await page.click("#codes-copy");
+    await waitForText(page, "#codes-status", /^Copied\./);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(recoveryCodes.join("\n") + "\n");
     await expectAccessible(page, "the recovery codes");
     await page.click("#codes-continue");
     await arrivedAt(page, "/auth/second-factor");
@@ -151,7 +174,7 @@ describe("the hosted second-factor pages (Chromium)", () => {
     expect(new URL(page.url()).pathname).toBe("/auth/mfa");
     await fill(page, "#code", "000000");
     await page.click("#code-form button[type=submit]");
-    await waitForText(page, "#code-error", /not right/);
+    await waitForText(page, "#code-form-error", /not right/);
     await page.click("#use-recovery");
     await fill(page, "#recovery-code", recoveryCodes[3]);
     await page.click("#recovery-form button[type=submit]");

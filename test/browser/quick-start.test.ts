@@ -80,6 +80,8 @@ describe("quick start: a bare `authsvc serve`, then sign up, verify through the 
     // Signed out through the hosted sign-out, then signed in with the password: back at the website's start page.
     await page.bringToFront();
     await page.goto(`${signIn}/sign-out`);
+    await waitVisible(page, "#sign-out");
+    await page.click("#sign-out");
     await page.waitForFunction((o) => location.href === `${o}/`, { timeout: 15_000 }, origin);
     await page.goto(signIn!);
     await waitVisible(page, "#form");

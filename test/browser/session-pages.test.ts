@@ -67,12 +67,19 @@ describe("refresh-and-return sign-in page and hosted sign-out (Chromium)", () =>
     expect(page.problems).toEqual([]);
   });
 
-  it("the hosted sign-out revokes the session, clears the cookies and goes to an allowed redirect; the sign-in page then asks again", async () => {
+  it("the hosted sign-out asks first (opening it signs nobody out), then revokes the session, clears the cookies and goes to an allowed redirect; the sign-in page then asks again", async () => {
     const page = await openTab(await suite.browser.createBrowserContext(), suite.s.url);
     await signIn(page, "/");
     const sessionsBefore = await suite.s.app.store.db.selectFrom("sessions").select(["handle", "revoked_at", "revoke_reason"]).execute();
 
+    // Opening the page (a link from anywhere) signs nobody out: it asks.
     await page.goto(`${suite.s.url}/auth/sign-out?redirectToPath=${encodeURIComponent("/_dev/mail")}`);
+    await waitVisible(page, "#sign-out");
+    await expectAccessible(page, "sign-out page");
+    expect(await cookie(page, "sAccessToken")).toBeTruthy();
+    expect((await suite.s.app.store.db.selectFrom("sessions").select("revoked_at").where("revoked_at", "is not", null).execute()).length)
+      .toBe(sessionsBefore.filter((x) => x.revoked_at !== null).length);
+    await page.click("#sign-out");
     await arrivedAt(page, "/_dev/mail");
     expect(await cookie(page, "sAccessToken")).toBeUndefined();
     expect(await cookie(page, "sRefreshToken")).toBeUndefined();
@@ -86,6 +93,8 @@ describe("refresh-and-return sign-in page and hosted sign-out (Chromium)", () =>
 
     // Signed out already, and a redirect to another site: nothing to revoke, and the default path instead.
     await page.goto(`${suite.s.url}/auth/sign-out?redirectToPath=${encodeURIComponent("//evil.example/x")}`);
+    await waitVisible(page, "#sign-out");
+    await page.click("#sign-out");
     await arrivedAt(page, "/");
     expect(page.problems).toEqual([]);
   });

@@ -108,6 +108,8 @@ describe("passkeys on the hosted pages (Chromium)", () => {
 
   async function signOut() {
     await page.goto(`${s.url}/auth/sign-out`);
+    await page.waitForSelector("#sign-out", { visible: true, timeout: 15_000 });
+    await page.click("#sign-out");
     await page.waitForFunction(() => !location.pathname.endsWith("/sign-out"), { timeout: 15_000 });
   }
   const passkeyCount = async () => (await s.app.store.db.selectFrom("webauthn_credentials").selectAll().execute()).length;
@@ -115,6 +117,8 @@ describe("passkeys on the hosted pages (Chromium)", () => {
   it("creates a passkey on the sign-up page, then verifies the address through the mail", async () => {
     await page.goto(`${s.url}/auth?show=signup`);
     await waitVisible(page, "#passkey-sign-up");
+    // "Create a passkey" needs the address, so it comes after the email field, not above it.
+    expect(await page.$eval("#passkey-sign-up", (b) => b.compareDocumentPosition(document.getElementById("email")!) & Node.DOCUMENT_POSITION_PRECEDING)).toBeTruthy();
     await fill(page, "#email", email);
     await page.click("#passkey-sign-up");
     await waitVisible(page, "#view-check-mail");

@@ -84,6 +84,18 @@ describe("authsvc config", () => {
     expect(ok.stdout).toMatch(/^allowHttpPublicUrl +true {2}\[flag\]$/m);
   });
 
+  it("production names every missing setting and problem in its first refusal (exit 2)", async () => {
+    const r = await runCli(["config", "--production", "--public-url", "http://auth.example.com"], { env: {} });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^authsvc: configuration error: production mode needs --smtp-url \(AUTHSVC_SMTP_URL\), AUTHSVC_SECRET; and the public URL http:\/\/auth\.example\.com is plain http: .*; and the default sender /);
+  });
+
+  it("a mistyped AUTHSVC_ variable is a configuration error with the name it most likely meant (exit 2)", async () => {
+    const r = await runCli(["config"], { env: { AUTHSVC_PORTT: "4000" } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("authsvc: configuration error: unknown environment variable AUTHSVC_PORTT; did you mean AUTHSVC_PORT?\n");
+  });
+
   it("the secret cannot be given as a flag (it would show in the process list)", async () => {
     const r = await runCli(["config", "--secret", "x".repeat(40)]);
     expect(r.code).toBe(2);

@@ -16,7 +16,7 @@ describe.each(backends)("CLI hygiene on $name", (backend) => {
   let epId = "";
   beforeEach(async () => {
     await t.create();
-    epId = JSON.parse((await t.cli(["create-user", "--email", "ada@example.com", "--password-stdin", "--json"], { stdin: PW })).stdout).id;
+    epId = JSON.parse((await t.cli(["users", "create", "ada@example.com", "--password-stdin", "--json"], { stdin: PW })).stdout).id;
   });
   const userCount = async () => (await t.store().db.selectFrom("users").select("id").execute()).length;
 
@@ -49,14 +49,14 @@ describe.each(backends)("CLI hygiene on $name", (backend) => {
 
   it("an email that belongs to two users is not guessed: the commands list both and ask for the id", async () => {
     const tpId = await addThirdPartyAda();
-    for (const args of [["users", "show", "ada@example.com"], ["users", "verify", "ada@example.com"], ["users", "delete", "ada@example.com", "--yes"], ["reset-password", "--email", "ada@example.com", "--password-stdin"]]) {
+    for (const args of [["users", "show", "ada@example.com"], ["users", "verify", "ada@example.com"], ["users", "delete", "ada@example.com", "--yes"], ["reset-password", "ada@example.com", "--password-stdin"]]) {
       const r = await t.cli(args, { stdin: "a brand new passphrase" });
       expect(r.code, args.join(" ")).toBe(1);
       expect(r.stderr).toMatch(/^authsvc: ada@example\.com belongs to 2 users; give the id of the one you mean:\n/);
       expect(r.stderr).toMatch(new RegExp(`\\n  ${epId}  ada@example\\.com  unverified  emailpassword  joined .*\\n  ${tpId}  ada@example\\.com  unverified  thirdparty:github  joined `));
     }
     expect(await userCount()).toBe(2);
-    const byId = await t.cli(["reset-password", "--user", epId, "--password-stdin"], { stdin: "a brand new passphrase" });
+    const byId = await t.cli(["reset-password", epId, "--password-stdin"], { stdin: "a brand new passphrase" });
     expect(byId).toMatchObject({ code: 0, stdout: "password changed for ada@example.com; 0 session(s) revoked\n" });
     const del = await t.cli(["users", "delete", tpId, "--yes"]);
     expect(del.stdout).toBe(`deleted user ${tpId} <ada@example.com>\n`);
@@ -66,14 +66,14 @@ describe.each(backends)("CLI hygiene on $name", (backend) => {
   it("reset-password --send-link prints the link in development mode, never in production", async () => {
     const relay = await startRelay();
     try {
-      const dev = await t.cli(["reset-password", "--email", "ada@example.com", "--send-link"], { env: { AUTHSVC_SMTP_URL: relay.url } });
+      const dev = await t.cli(["reset-password", "ada@example.com", "--send-link"], { env: { AUTHSVC_SMTP_URL: relay.url } });
       expect(dev.code, dev.stderr).toBe(0);
       const link = /^link \(development mode only\): (http:\/\/\S+reset-password\?token=[A-Za-z0-9_-]{43}&tenantId=public)$/m.exec(dev.stdout)?.[1];
       expect(link).toBeDefined();
       expect(relay.messages[0].text).toContain(link); // the very link that was mailed
-      const json = JSON.parse((await t.cli(["reset-password", "--email", "ada@example.com", "--send-link", "--json"], { env: { AUTHSVC_SMTP_URL: relay.url } })).stdout);
+      const json = JSON.parse((await t.cli(["reset-password", "ada@example.com", "--send-link", "--json"], { env: { AUTHSVC_SMTP_URL: relay.url } })).stdout);
       expect(json.link).toMatch(/reset-password\?token=/);
-      const prod = await t.cli(["reset-password", "--email", "ada@example.com", "--send-link", "--production", "--bcrypt-cost", "10"], {
+      const prod = await t.cli(["reset-password", "ada@example.com", "--send-link", "--production", "--bcrypt-cost", "10"], {
         env: { AUTHSVC_SMTP_URL: relay.url, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>" },
       });
       expect(prod.code, prod.stderr).toBe(0);
@@ -93,7 +93,7 @@ describe("a SQLite path that does not exist", () => {
 
   it("is refused by admin commands (exit 1, nothing created); --create and migrate make it", async () => {
     const typo = join(dir, "typo.db");
-    for (const args of [["users", "list"], ["users", "show", "a@example.com"], ["keys", "list"], ["reset-password", "--email", "a@example.com", "--send-link"]]) {
+    for (const args of [["users", "list"], ["users", "show", "a@example.com"], ["keys", "list"], ["reset-password", "a@example.com", "--send-link"]]) {
       const r = await runCli([...args, "--database", typo]);
       expect(r.code, args.join(" ")).toBe(1);
       expect(r.stderr).toBe(`authsvc: no database at ${typo}; check --database (AUTHSVC_DATABASE), or create it with \`authsvc migrate --database ${typo}\` (or give --create)\n`);

@@ -26,6 +26,20 @@ describe.each(backends)("authsvc roles and users roles/metadata on $name", (back
     expect((await t.cli(["roles", "delete", "editor"])).code).toBe(1);
   });
 
+  it("a mistyped role names the existing role it most likely meant, and changes nothing", async () => {
+    await t.cli(["roles", "create", "editor", "posts:read"]);
+    const typo = await t.cli(["users", "roles", "ada@example.com", "--add", "edtior"]);
+    expect(typo).toMatchObject({ code: 1, stdout: "" });
+    expect(typo.stderr).toMatch(/no role edtior; did you mean editor\?/);
+    expect(JSON.parse((await t.cli(["users", "roles", adaId, "--json"])).stdout).roles).toEqual([]);
+    for (const args of [["roles", "users", "editr"], ["roles", "delete", "Editor"], ["roles", "remove-permissions", "edito", "posts:read"]]) {
+      const r = await t.cli(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/; did you mean editor\?/);
+    }
+    expect(await t.cli(["roles", "list"])).toMatchObject({ code: 0, stdout: "editor: posts:read\n" });
+  });
+
   it("shows, merges and clears a user's metadata; refuses what is not an object", async () => {
     expect(JSON.parse((await t.cli(["users", "metadata", "ada@example.com"])).stdout)).toEqual({});
     expect(JSON.parse((await t.cli(["users", "metadata", "ada@example.com", "--set", "{\"plan\":\"pro\",\"seats\":3}"])).stdout)).toEqual({ plan: "pro", seats: 3 });

@@ -61,7 +61,7 @@ describe.each(backends)("authsvc sessions on $name", (backend) => {
     expect((await cli(["sessions", "revoke"])).code).toBe(2);
     expect((await cli(["sessions", "revoke", "--user", userId, "--session", handleOf(a)])).code).toBe(2);
     expect((await cli(["sessions", "list"])).code).toBe(2);
-    expect(await cli(["sessions", "list", "--user", "nobody@example.com"])).toMatchObject({ code: 1, stderr: "authsvc: no user nobody@example.com\n" });
+    expect(await cli(["sessions", "list", "nobody@example.com"])).toMatchObject({ code: 1, stderr: "authsvc: no user nobody@example.com\n" });
     const now = t.clock.now();
     await insertUser(t.app.store.db, { id: "tp-user", email: "ada@example.com", time_joined: now + 1, updated_at: now + 1 });
     await insertIdentity(t.app.store.db, { provider_id: "github", provider_user_id: "42", user_id: "tp-user", email: "ada@example.com", created_at: now + 1, updated_at: now + 1 });

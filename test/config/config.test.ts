@@ -120,6 +120,13 @@ describe("config: bad values name the setting and the value", () => {
     // Nothing near: no random guess, but where to look.
     expect(unknown({ favouriteColour: "blue" })).toBe('unknown setting "favouriteColour"; `authsvc config` lists the keys the file accepts');
   });
+  it("refuses a mistyped AUTHSVC_ variable, naming the one it most likely meant", () => {
+    expect(configError(() => resolveConfig({ env: { AUTHSVC_PUBILC_URL: "https://auth.example.com" } }))).toBe("unknown environment variable AUTHSVC_PUBILC_URL; did you mean AUTHSVC_PUBLIC_URL?");
+    expect(configError(() => resolveConfig({ env: { AUTHSVC_SMTP_ULR: "smtp://x" } }))).toBe("unknown environment variable AUTHSVC_SMTP_ULR; did you mean AUTHSVC_SMTP_URL?");
+    expect(configError(() => resolveConfig({ env: { AUTHSVC_SECERT: SECRET } }))).toBe("unknown environment variable AUTHSVC_SECERT; did you mean AUTHSVC_SECRET?");
+    // The environment is shared: an AUTHSVC_ name near no setting (an app's own) is left alone, as is AUTHSVC_CONFIG.
+    expect(resolveConfig({ env: { AUTHSVC_URL: "https://auth.example.com", AUTHSVC_TEST_PG_URL: "postgres://x", AUTHSVC_CONFIG: "" } }).config.publicUrl).toBe("http://localhost:3567");
+  });
   it("never shows a secret in the message", () => {
     const msg = configError(() => resolveConfig({ env: { AUTHSVC_SECRET: "too-short-secret" } }));
     expect(msg).toContain("AUTHSVC_SECRET");
@@ -193,6 +200,16 @@ describe("config: production mode", () => {
     delete env.AUTHSVC_MAIL_FROM;
     const msg = configError(() => resolveConfig({ env }));
     expect(msg).toMatch(/plain http.*; and the default sender/);
+  });
+  it("names every missing setting and every problem in one message, not one round at a time", () => {
+    // Only the mode and an http public URL: the two missing settings, the http URL, the default
+    // sender and the low cost all come in the first refusal.
+    const msg = configError(() => resolveConfig({ env: { AUTHSVC_MODE: "production", AUTHSVC_PUBLIC_URL: "http://auth.example.com", AUTHSVC_BCRYPT_COST: "8" } }));
+    expect(msg).toMatch(/^production mode needs --smtp-url \(AUTHSVC_SMTP_URL\), AUTHSVC_SECRET; and the public URL http:\/\/auth\.example\.com is plain http: .*; and the default sender "authsvc <no-reply@localhost>" is not an address at a real domain: .*; and --bcrypt-cost \(AUTHSVC_BCRYPT_COST\) is 8: production mode needs a cost of 10 or more$/);
+    // A public URL that is missing is named once, as missing (its http default is not a second problem).
+    const bare = configError(() => resolveConfig({ env: { AUTHSVC_MODE: "production" } }));
+    expect(bare).toMatch(/^production mode needs --public-url \(AUTHSVC_PUBLIC_URL\), --smtp-url \(AUTHSVC_SMTP_URL\), AUTHSVC_SECRET; and the default sender /);
+    expect(bare).not.toContain("plain http");
   });
   it("refuses a bcrypt cost under 10", () => {
     expect(configError(() => resolveConfig({ env: { ...production, AUTHSVC_BCRYPT_COST: "9" } }))).toMatch(/bcrypt-cost.*10 or more/);

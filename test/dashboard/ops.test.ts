@@ -37,6 +37,12 @@ describe.each(backends)("dashboard operations ($name)", (backend) => {
     return (await c.get(res.headers.get("location")!)).text();
   };
 
+  it("with no webhook endpoints, says how to add one in HTML (no literal Markdown), naming the command as launched", async () => {
+    const html = await (await c.get("/admin/webhooks")).text();
+    expect(html).toContain("No webhook endpoints. Add one with <code>authsvc webhooks add</code>, the admin API, or the <code>webhooks</code> setting");
+    expect(html).not.toContain("`");
+  });
+
   it("refuses every operations POST without the admin session, and without the CSRF token; nothing changes", async () => {
     const keys = await listSigningKeys(t.app.ctx);
     const ep = await addEndpoint(t.app.ctx, { url: rx.url, events: ["user.created"] });

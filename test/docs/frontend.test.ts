@@ -25,6 +25,16 @@ describe("docs/frontend.md", () => {
     expect(blocks.filter((b) => b.lang === lang).map((b) => b.code)).toContain(readFileSync(join(ROOT, file), "utf8"));
   });
 
+  it("says the whole-app example's third-party button needs a provider in authsvc, and how to do without one", () => {
+    const app = blocks.find((b) => b.lang === "tsx")!.code;
+    const at = app.split("\n").findIndex((l) => /^\s*ThirdParty\.init\(/.test(l));
+    const comment = app.split("\n").slice(at - 2, at).join("\n");
+    expect(comment).toMatch(/"providers" setting/);
+    expect(comment).toMatch(/leave out this line and ThirdPartyPreBuiltUI/);
+    expect(page).toMatch(/button needs a provider configured in authsvc/);
+    expect(settings.some((s) => s.key === "providers")).toBe(true);
+  });
+
   it("names the SDK versions the browser suite runs, in its text and its install lines", () => {
     for (const pkg of ["supertokens-auth-react", "supertokens-web-js", "supertokens-website", "react", "esbuild"]) {
       expect(page, pkg).toContain(`${pkg === "react" ? "React" : pkg} ${installed(pkg)}`);

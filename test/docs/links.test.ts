@@ -53,7 +53,8 @@ describe.each(files)("%s", (file) => {
   });
 
   it("cites nothing a user cannot see (internal notes, seed or issue numbers)", () => {
-    expect(text).not.toMatch(/PROTOCOL\.md|\bseed #|\bissue #?\d+/i);
+    expect(text).not.toMatch(/PROTOCOL\.md|\bseed #|\bissue #?\d+|\bwhat the issue\b|\bthe issue (set out|asks|quotes)\b/i);
+    expect(text).not.toMatch(/\bPROTOCOL\b/);
   });
 });
 

@@ -70,3 +70,27 @@ describe("trusted proxies", () => {
     expect(config.trustedProxies).toContain("127.0.0.1/32");
   });
 });
+
+describe("the environment files", () => {
+  // systemd reads EnvironmentFile= with shell-like quoting; people also `set -a; . authsvc.env` to run
+  // a CLI command with the service's settings. Each block must mean the same to both.
+  const envFiles = blocks.filter((b) => b.lang === "ini" && /^# \/etc\/authsvc\/authsvc\.env/.test(b.code));
+
+  it.each(envFiles.map((b) => [b.line, b]))("the block at line %i can be sourced by a shell, giving each value as written", (_, block) => {
+    const file = join(dir, `authsvc-${block.line}.env`);
+    writeFileSync(file, block.code);
+    const r = spawnSync("sh", ["-c", `set -a; . "${file}"; env`], { encoding: "utf8", env: {} });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    const sourced = Object.fromEntries(r.stdout.split("\n").filter((l) => l.startsWith("AUTHSVC_")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
+    const written = Object.fromEntries(block.code.split("\n").filter((l) => l.startsWith("AUTHSVC_")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^"(.*)"$/, "$1")]));
+    expect(sourced).toEqual(written);
+  });
+
+  it("the full file starts production mode as it stands", () => {
+    const full = envFiles.find((b) => /^# \/etc\/authsvc\/authsvc\.env$/m.test(b.code));
+    expect(full, "docs/production.md should show the whole env file").toBeDefined();
+    const env = Object.fromEntries(full!.code.split("\n").filter((l) => l.startsWith("AUTHSVC_")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^"(.*)"$/, "$1")]));
+    expect(resolveConfig({ flags: { production: true }, env }).config.mailFrom).toBe("Example <no-reply@example.com>");
+  });
+});

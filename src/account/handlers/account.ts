@@ -1,5 +1,6 @@
 import { defineEventHandler, setResponseHeader, type H3Event } from "h3";
-import { badInput } from "../../core/errors.js";
+import { AuthError, badInput } from "../../core/errors.js";
+import { getUser } from "../../core/users.js";
 import { readJsonBody } from "../../http/body.js";
 import type { HttpDeps } from "../../http/deps.js";
 import { requireSession } from "../../http/session-guard.js";
@@ -16,6 +17,19 @@ async function subject(event: H3Event, deps: HttpDeps) {
   const who: AccountSubject = { userId: s.userId, personId: s.primaryUserId, sessionHandle: s.sessionHandle };
   return { s, who };
 }
+
+/**
+ * GET /account/me: who is signed in (the person's id, primary address, when they joined), so the
+ * pages can say whose account it is. No login methods, no tokens: only what the person typed.
+ */
+export const me = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const { who } = await subject(event, deps);
+    setResponseHeader(event, "cache-control", "no-store");
+    const user = await getUser(deps.ctx.store.db, who.personId);
+    if (!user) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
+    return { status: "OK", user: { id: user.id, email: user.email, timeJoined: user.timeJoined } };
+  });
 
 /** GET /account/sessions: my live sessions with where they started and when they were last used. */
 export const mySessions = (deps: HttpDeps) =>

@@ -1,6 +1,6 @@
 import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail } from "../../core/emails.js";
-import { checkLimit, countFailure, enforceLimit } from "../../core/limits.js";
+import { admitFailureAttempt, enforceLimit, settleFailureAttempt } from "../../core/limits.js";
 import { verifyPassword } from "../../core/passwords.js";
 import { insertEvent } from "../../store/events.js";
 import type { AdminIdentity } from "../kit.js";
@@ -19,20 +19,21 @@ export type AdminSignInResult =
 /**
  * Signs an admin in with password and TOTP code. Budgets of their own, not the app users': every
  * attempt counts against the client IP (`admin-signin-ip`), every failure against the submitted
- * address (`admin-signin-email`, unknown addresses too), and a full address bucket refuses even the
- * right password and code. An unknown address is checked against the dummy hash (same time as a
+ * address (`admin-signin-email`, unknown addresses too; admitted atomically before the check), and
+ * a full address bucket refuses even the right password and code. An unknown address is checked against the dummy hash (same time as a
  * wrong password). The code is accepted only when its time step is later than the last accepted
  * one, in the same transaction that starts the session: a code, once used, never works again.
  */
 export async function signInAdmin(ctx: CoreContext, input: AdminSignInInput): Promise<AdminSignInResult> {
   const email = canonicalEmail(input.email);
   await enforceLimit(ctx, "admin-signin-ip", input.ipKey);
-  await checkLimit(ctx, "admin-signin-email", email);
+  // Counted before bcrypt in one statement (atomic on both databases), given back on success.
+  const ticket = await admitFailureAttempt(ctx, "admin-signin-email", email);
   const admin = email === "" ? undefined : await store.findAdminByEmail(ctx.store.db, email);
   const checked = await verifyPassword(input.password, admin?.password_hash ?? await ctx.dummyHash, ctx.config.bcryptCost);
   const now = ctx.clock.now();
   const fail = async (reason: string, status: "WRONG_CREDENTIALS" | "NO_SECOND_FACTOR" = "WRONG_CREDENTIALS"): Promise<AdminSignInResult> => {
-    await countFailure(ctx, "admin-signin-email", email);
+    await settleFailureAttempt(ctx, ticket, false);
     await ctx.store.writeTx((tx) => insertEvent(tx, { at: now, type: "admin.sign_in_failed", userId: null, adminId: admin?.id ?? null, data: { email: email.slice(0, 254), reason, ip: input.ip } }));
     return { status } as AdminSignInResult;
   };
@@ -47,5 +48,6 @@ export async function signInAdmin(ctx: CoreContext, input: AdminSignInInput): Pr
     return s;
   });
   if (!session) return fail("code_reused");
+  await settleFailureAttempt(ctx, ticket, true);
   return { status: "OK", admin: { id: admin.id, email: admin.email }, ...session };
 }

@@ -7,8 +7,8 @@ import { renderDashboardPage } from "../layout.js";
  */
 
 /** A table in its scrolling box: focusable and named, so a keyboard user can scroll it at 360 px. */
-export function tableWrap(label: string, head: string[], rows: string[], empty: string): string {
-  if (rows.length === 0) return `<p class="muted">${escapeHtml(empty)}</p>`;
+export function tableWrap(label: string, head: string[], rows: string[], empty: string | { html: string }): string {
+  if (rows.length === 0) return `<p class="muted">${typeof empty === "string" ? escapeHtml(empty) : empty.html}</p>`;
   const th = head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
   return `<div class="table-wrap" role="region" aria-label="${escapeHtml(label)}" tabindex="0"><table><caption class="sr-only">${escapeHtml(label)}</caption><thead><tr>${th}</tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
 }

@@ -2,6 +2,7 @@ import { AuthError } from "../../core/errors.js";
 import { disableEndpointByOperator, enableEndpoint, listDeliveryViews, listEndpointViews, replayDelivery, type DeliveryView, type EndpointView } from "../../webhooks/endpoints.js";
 import { actionForm, DASHBOARD_PATH, done, escapeHtml, formatTime, type DashboardRequest, type DashboardResult } from "../kit.js";
 import { actionOrRefusal, badge, pageOrRefusal, selectField, tableRow, tableWrap, timeOrDash } from "./parts.js";
+import { launchCommand } from "../../util/launch-command.js";
 
 const PATH = `${DASHBOARD_PATH}/webhooks`;
 const DELIVERY_STATES: Array<[string, string]> = [["", "All states"], ["pending", "pending or retrying"], ["delivered", "delivered"], ["failed", "given up"]];
@@ -21,7 +22,7 @@ export async function showWebhooks(r: DashboardRequest): Promise<DashboardResult
     const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
     const filter = `<form method="get" action="${PATH}#deliveries" class="actions">${selectField("endpoint", "Endpoint", [["", "All endpoints"], ...endpoints.map((e): [string, string] => [e.id, e.url])], endpointId)}${selectField("state", "State", DELIVERY_STATES, state)}<button type="submit">Show</button></form>`;
     return `<section class="panel" aria-labelledby="endpoints"><h2 id="endpoints">Endpoints</h2>
-${tableWrap("Webhook endpoints", ["URL", "Events", "From", "State", "Failures in a row", "Actions"], endpoints.map((e) => renderEndpoint(r, e)), "No webhook endpoints. Add one with `authsvc webhooks add` or the webhooks setting (docs/webhooks.md).")}
+${tableWrap("Webhook endpoints", ["URL", "Events", "From", "State", "Failures in a row", "Actions"], endpoints.map((e) => renderEndpoint(r, e)), { html: `No webhook endpoints. Add one with <code>${escapeHtml(launchCommand())} webhooks add</code>, the admin API, or the <code>webhooks</code> setting (see docs/webhooks.md).` })}
 </section>
 <section class="panel" aria-labelledby="deliveries"><h2 id="deliveries">Deliveries</h2>
 <p class="muted">The newest 50 (of the last 30 days), newest first.</p>

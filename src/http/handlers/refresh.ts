@@ -2,7 +2,7 @@ import { defineEventHandler } from "h3";
 import { AuthError } from "../../core/errors.js";
 import { refreshSession } from "../../core/sessions.js";
 import type { HttpDeps } from "../deps.js";
-import { needsCsrfHeader } from "../session-guard.js";
+import { assertNotCrossOrigin, needsCsrfHeader } from "../session-guard.js";
 import { attachTokens, clearTokens, readBearer, readCookieValues, REFRESH_COOKIE, wantsBodyMode, type AuthMode } from "../session-transport.js";
 
 const unauthorised = () => new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
@@ -27,6 +27,7 @@ export const refresh = (deps: HttpDeps) =>
       if (!token) throw unauthorised();
       // Anti-CSRF (§3): a cross-site form cannot add a custom header without a preflight.
       if (needsCsrfHeader(event, deps, mode as AuthMode)) throw unauthorised();
+      assertNotCrossOrigin(event, mode);
       const tokens = await refreshSession(deps.ctx, token);
       return attachTokens(event, config, mode as AuthMode, tokens, deps.ctx.clock.now());
     } catch (err) {

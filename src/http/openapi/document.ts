@@ -8,6 +8,28 @@ import type { Json, OpenApiArea } from "./types.js";
 /** The kernel's own areas; the rooms add theirs (src/http/room.ts), and src/rooms.ts orders them all. */
 export { adminArea, healthArea, keysArea, sessionArea };
 
+const COOKIE_SCHEMES = new Set(["AccessCookie", "RefreshCookie"]);
+const crossOriginRefused = "a cookie-authenticated request that changes state without a `rid` header or a JSON content type (docs/security.md, \"Cross-site requests\")";
+
+/**
+ * Every operation that accepts a session cookie and changes state can answer 403 `{message}` to a
+ * request from another origin (session-guard.ts assertNotCrossOrigin): added here once, next to a
+ * claim check's 403 where the operation has one, rather than in each area.
+ */
+function withCookieRefusals(item: Json): Json {
+  const out: Record<string, Json> = {};
+  for (const [method, op] of Object.entries(item as Record<string, Json>)) {
+    const o = op as { security?: Array<Record<string, unknown>>; responses?: Record<string, Json> };
+    const byCookie = method !== "get" && o.security?.some((s) => Object.keys(s).some((k) => COOKIE_SCHEMES.has(k)));
+    if (!byCookie || !o.responses) { out[method] = op; continue; }
+    const claim = o.responses["403"] as { content?: { "application/json": { schema: Json } } } | undefined;
+    const schema = claim?.content ? { anyOf: [claim.content["application/json"].schema, { $ref: "#/components/schemas/Message" }] } : { $ref: "#/components/schemas/Message" };
+    const description = claim ? `a claim check failed, or ${crossOriginRefused}` : crossOriginRefused;
+    out[method] = { ...o, responses: { ...o.responses, 403: { description, content: { "application/json": { schema } } } } };
+  }
+  return out;
+}
+
 /**
  * What this configuration serves: the admin API only when it is on (AUTHSVC_ADMIN_API_KEY set).
  * The document is public (CORS *), so an instance without the admin API does not advertise one.
@@ -29,7 +51,7 @@ export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly O
     for (const [p, item] of Object.entries(area.paths)) {
       const full = area.prefix(config) + p;
       if (paths[full]) throw new Error(`OpenAPI: path ${full} is described twice`);
-      paths[full] = item;
+      paths[full] = withCookieRefusals(item);
     }
     for (const [name, schema] of Object.entries(area.schemas ?? {})) {
       if (schemas[name]) throw new Error(`OpenAPI: schema ${name} is described twice`);
@@ -52,7 +74,7 @@ export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly O
       schemas,
       securitySchemes: {
         AccessToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "access token (header and body modes)" },
-        AccessCookie: { type: "apiKey", in: "cookie", name: "sAccessToken", description: "cookie mode; non-GET requests add a `rid` header when SameSite=None" },
+        AccessCookie: { type: "apiKey", in: "cookie", name: "sAccessToken", description: "cookie mode; a non-GET request adds a `rid` header or a JSON content type (and always `rid` when SameSite=None)" },
         RefreshToken: { type: "http", scheme: "bearer", description: "refresh token (header and body modes)" },
         RefreshCookie: { type: "apiKey", in: "cookie", name: "sRefreshToken" },
         ...(admin ? { AdminKey: { type: "http", scheme: "bearer", description: "the admin API key (AUTHSVC_ADMIN_API_KEY), server to server only" } } : {}),

@@ -4,11 +4,11 @@ import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { passwordlessChoice } from "./passwordless-choice.js";
-import { escapeHtml, field, invalidLinkView, liveRegions, renderPage, requestLinkView, type PageSpec } from "./layout.js";
+import { devInboxHint, escapeHtml, field, invalidLinkView, liveRegions, renderPage, requestLinkView, type PageSpec } from "./layout.js";
 import { lostPasskeyLink, passkeySignInBlock } from "./passkey-markup.js";
 
 /** What every hosted page's script is told: where the API is, where to go afterwards, the policy. */
-function pageData(config: Readonly<Config>): Record<string, string> {
+export function pageData(config: Readonly<Config>): Record<string, string> {
   return {
     "api-base": config.apiBasePath,
     "web-base": config.websiteBasePath,
@@ -33,11 +33,12 @@ export function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "
 const passwordHint = (c: Readonly<Config>) => `At least ${c.passwordMinLength} characters.`;
 
 /** Signed in but not verified yet: the view both sign-in and the third-party callback end in. */
-export const checkMailView = `<section id="view-check-mail" hidden aria-labelledby="check-mail-title">
+export const checkMailView = (c: Readonly<Config>) => `<section id="view-check-mail" hidden aria-labelledby="check-mail-title">
   <h1 id="check-mail-title" tabindex="-1">Check your email</h1>
   <p>We sent a link to <strong id="check-mail-address">your address</strong>. Open it to verify your email address.</p>
   <p id="resend-status" class="status" role="status" aria-live="polite"></p>
   <button type="button" id="resend">Send the mail again</button>
+  ${devInboxHint(c)}
 </section>`;
 
 /** GET {websiteBasePath}: sign in or sign up (?show=signup), email/password and the configured providers. */
@@ -60,22 +61,30 @@ export const signInPage = hostedPage((c) => ({
   <p class="aside" id="forgot"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>
   ${lostPasskeyLink(c)}
 </section>
-${checkMailView}`,
+${checkMailView(c)}`,
 }));
 
-/** GET {websiteBasePath}/sign-out[?redirectToPath=…]: revokes the session by POST from script, then goes to the allowed redirect. */
+/**
+ * GET {websiteBasePath}/sign-out[?redirectToPath=…]: asks first. Opening the page signs nobody out
+ * (a link from any site could, else); the button's POST /signout from this page does, then the
+ * browser goes to the allowed redirect.
+ */
 export const signOutPage = hostedPage((c) => ({
-  title: "Signing out",
+  title: "Sign out",
   script: "sign-out.js",
   main: `<section id="view-progress" aria-labelledby="progress-title">
-  <h1 id="progress-title" tabindex="-1">Signing you out…</h1>
+  <h1 id="progress-title" tabindex="-1">Sign out?</h1>
   ${liveRegions}
+  <form id="sign-out-form" novalidate>
+    <button type="submit" id="sign-out">Sign out</button>
+  </form>
+  <p class="aside"><a id="stay" href="${escapeHtml(c.websiteBasePath)}">Stay signed in</a></p>
   <p id="retry" hidden><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>`,
 }));
 
 /** GET {websiteBasePath}/callback/:thirdPartyId: where a provider sends the browser back. */
-export const callbackPage = hostedPage(() => ({
+export const callbackPage = hostedPage((c) => ({
   title: "Signing in",
   script: "callback.js",
   main: `<section id="view-progress" aria-labelledby="progress-title">
@@ -83,7 +92,7 @@ export const callbackPage = hostedPage(() => ({
   ${liveRegions}
   <p id="retry" hidden><a id="retry-link" href="#">Back to sign in</a></p>
 </section>
-${checkMailView}`,
+${checkMailView(c)}`,
 }));
 
 /** GET {websiteBasePath}/verify-email?token=…: consumes the token by POST from script, never on the GET itself. */
@@ -130,6 +139,7 @@ export const resetPasswordPage = hostedPage((c) => ({
   <h1 id="sent-title" tabindex="-1">Check your email</h1>
   <p>If an account exists for <strong id="sent-address"></strong>, we sent it a link to reset the password. The link works for ${escapeHtml(describeDurationInWords(c.passwordResetTokenLifetimeMs))}.</p>
   <p>No mail after a few minutes? Look in your spam folder, or send it again.</p>
+  ${devInboxHint(c)}
   <p id="sent-status" class="status" role="status" aria-live="polite"></p>
   <p id="sent-error" class="error" role="alert"></p>
   <div class="actions">

@@ -57,6 +57,14 @@ ${p.main}
  * what to say when it is left empty (the pages' own words, not the API's "Field is not optional").
  * A password gets a Show/Hide button (api.js): its name says what it does, "Show password".
  */
+/**
+ * In development, every "Check your email" view links to the development inbox (where the built-in
+ * catcher shows the mail); in production, nothing.
+ */
+export function devInboxHint(config: Readonly<Config>): string {
+  return config.mode === "development" ? `<p class="aside dev-inbox-hint">Development: <a href="/_dev/mail" target="_blank">open the development inbox</a> to read the mail.</p>` : "";
+}
+
 export function field(o: { id: string; label: string; type: string; autocomplete: string; empty: string; hint?: string }): string {
   const describedBy = [o.hint ? `${o.id}-hint` : "", `${o.id}-error`].filter(Boolean).join(" ");
   const input = `<input id="${o.id}" name="${o.id}" type="${o.type}" autocomplete="${o.autocomplete}" required aria-describedby="${describedBy}" data-empty="${escapeHtml(o.empty)}"${o.type === "email" ? ' spellcheck="false" autocapitalize="none"' : ""}>`;

@@ -1,7 +1,7 @@
 import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { checkMailView, hostedPage } from "../../http/pages/hosted-pages.js";
-import { escapeHtml, field, liveRegions } from "../../http/pages/layout.js";
+import { devInboxHint, escapeHtml, field, liveRegions } from "../../http/pages/layout.js";
 
 const restartView = (c: Readonly<Config>) => `<section id="view-restart" hidden aria-labelledby="restart-title">
   <h1 id="restart-title" tabindex="-1">Start again</h1>
@@ -26,9 +26,10 @@ export const signInCodePage = hostedPage((c) => ({
     <button type="button" class="secondary" id="send-again">Send a new mail</button>
     <a class="restart" href="${escapeHtml(c.websiteBasePath)}">Use another address</a>
   </div>
+  ${devInboxHint(c)}
 </section>
 ${restartView(c)}
-${checkMailView}`,
+${checkMailView(c)}`,
 }));
 
 /** GET {websiteBasePath}/verify?preAuthSessionId=…#linkCode: the mailed link's landing page. */
@@ -49,5 +50,5 @@ export const signInLinkPage = hostedPage((c) => ({
   <p>The link has expired, has already been used, or was replaced by a newer sign-in.</p>
   <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>
-${checkMailView}`,
+${checkMailView(c)}`,
 }));

@@ -13,6 +13,11 @@ const codesView = `<section id="view-codes" hidden aria-labelledby="codes-title"
   <h1 id="codes-title" tabindex="-1">Save your recovery codes</h1>
   <p>If you lose your phone, each of these codes signs you in once in place of a code from the app. Keep them somewhere safe: they are shown only now.</p>
   <ol id="codes" class="codes"></ol>
+  <div class="actions">
+    <button type="button" class="secondary" id="codes-copy">Copy</button>
+    <a class="button secondary" id="codes-download" href="#" download="recovery-codes.txt">Download</a>
+  </div>
+  <p id="codes-status" class="status" role="status" aria-live="polite"></p>
   <p><a class="button" id="codes-continue" href="/">I saved them, continue</a></p>
 </section>`;
 
@@ -42,7 +47,7 @@ export const mfaPage = hostedPage((c) => ({
 <section id="view-code" hidden aria-labelledby="code-title">
   <h1 id="code-title" tabindex="-1">Enter your code</h1>
   <p>Open your authenticator app and enter the 6-digit code it shows for this account.</p>
-  <p id="code-error" class="error" role="alert"></p>
+  <p id="code-form-error" class="error" role="alert"></p>
   <form id="code-form" novalidate>
     ${codeField("code", "Code", "6 digits.", "numeric", "one-time-code")}
     <button type="submit">Continue</button>

@@ -7,7 +7,7 @@ import { insertEvent } from "../../store/events.js";
 import type { DB } from "../../store/schema.js";
 import { findUserById } from "../../store/users.js";
 import { hashToken } from "../../util/random.js";
-import { checkLockout, failAttempt, MAX_FAILED_ATTEMPTS, type CodeCheck } from "./codes.js";
+import { admitCheck, MAX_FAILED_ATTEMPTS, type CodeCheck } from "./codes.js";
 import type { MfaSession } from "./devices.js";
 import { clearAttempts, consumeRecoveryCode, countUnusedRecoveryCodes, findDevices, replaceRecoveryCodes } from "./store.js";
 
@@ -49,12 +49,11 @@ export type RecoveryResult =
 export async function useRecoveryCode(ctx: CoreContext, s: MfaSession, code: string): Promise<RecoveryResult> {
   const now = ctx.clock.now();
   const r = await ctx.store.writeTx(async (tx): Promise<RecoveryResult> => {
-    const locked = await checkLockout(tx, s.personId, now);
-    if (locked?.status === "LIMIT_REACHED_ERROR") return locked;
+    const admitted = await admitCheck(tx, s.personId, now);
+    if ("status" in admitted) return admitted;
     const normalised = normaliseRecoveryCode(code);
     if (normalised.length !== CODE_LETTERS || !(await consumeRecoveryCode(tx, s.personId, hashToken(normalised), now))) {
-      const f = await failAttempt(tx, s.personId, now);
-      return { status: "INVALID_RECOVERY_CODE_ERROR", currentNumberOfFailedAttempts: f.currentNumberOfFailedAttempts, maxNumberOfFailedAttempts: MAX_FAILED_ATTEMPTS };
+      return { status: "INVALID_RECOVERY_CODE_ERROR", currentNumberOfFailedAttempts: admitted.attempt, maxNumberOfFailedAttempts: MAX_FAILED_ATTEMPTS };
     }
     await clearAttempts(tx, s.personId);
     const remaining = await countUnusedRecoveryCodes(tx, s.personId);

@@ -3,6 +3,7 @@ import { totpAdminRoutes } from "./admin.js";
 import { mfaArea } from "./openapi.js";
 import { mfaPage, secondFactorPage } from "./pages.js";
 import mfaJs from "./pages/mfa.js?raw";
+import recoveryCodesJs from "./pages/recovery-codes.js?raw";
 import secondFactorJs from "./pages/second-factor.js?raw";
 import { totpRoutes } from "./routes.js";
 
@@ -15,5 +16,5 @@ export const totpRoom: Room = {
   pages: (c) => (c.hostedPages
     ? [{ method: "GET", path: `${c.websiteBasePath}/mfa`, handler: mfaPage }, { method: "GET", path: `${c.websiteBasePath}/second-factor`, handler: secondFactorPage }]
     : []),
-  assets: { "mfa.js": mfaJs, "second-factor.js": secondFactorJs },
+  assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },
 };

@@ -46,12 +46,20 @@ export async function findAttempts(db: Kysely<DB>, userId: string): Promise<{ fa
   return r ? { failures: Number(r.failures), lastFailureAt: Number(r.last_failure_at) } : undefined;
 }
 
-/** Counts one more wrong code; returns the new count. */
-export async function countFailure(db: Kysely<DB>, userId: string, now: number): Promise<number> {
+/**
+ * Admits one code check in a single conditional statement: it is counted as a failure before the
+ * code is looked at (a right code clears the count after), unless `max` failures are already on
+ * record and the last came less than `cooldownMs` ago. Returns the count including this check, or
+ * undefined when locked out. One statement, so on PostgreSQL concurrent checks queue on the row's
+ * lock instead of all reading "4 failures" and all going ahead.
+ */
+export async function admitAttempt(db: Kysely<DB>, userId: string, now: number, max: number, cooldownMs: number): Promise<number | undefined> {
   const r = await db.insertInto("totp_attempts").values({ user_id: userId, failures: 1, last_failure_at: now })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet((eb) => ({ failures: eb("totp_attempts.failures", "+", 1), last_failure_at: now })))
-    .returning("failures").executeTakeFirstOrThrow();
-  return Number(r.failures);
+    .onConflict((oc) => oc.column("user_id")
+      .doUpdateSet((eb) => ({ failures: eb("totp_attempts.failures", "+", 1), last_failure_at: now }))
+      .where((eb) => eb.or([eb("totp_attempts.failures", "<", max), eb("totp_attempts.last_failure_at", "<=", now - cooldownMs)])))
+    .returning("failures").executeTakeFirst();
+  return r ? Number(r.failures) : undefined;
 }
 
 export async function clearAttempts(db: Kysely<DB>, userId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { hostedPage } from "../../http/pages/hosted-pages.js";
-import { escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "../../http/pages/layout.js";
+import { devInboxHint, escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "../../http/pages/layout.js";
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */
 export const passkeysPage = hostedPage((c) => ({
@@ -29,6 +29,7 @@ export const passkeyRecoverPage = hostedPage((c) => ({
 <section id="view-sent" hidden aria-labelledby="sent-title">
   <h1 id="sent-title" tabindex="-1">Check your email</h1>
   <p>If a passkey account exists for <strong id="sent-address"></strong>, we sent it a link to create a new passkey. The link works for ${escapeHtml(describeDurationInWords(c.webauthnRecoveryTokenLifetimeMs))}.</p>
+  ${devInboxHint(c)}
   <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>
 <section id="view-new" hidden aria-labelledby="new-title">

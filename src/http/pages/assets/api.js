@@ -2,6 +2,7 @@
 // SDK calls them (cookie mode at this origin, a `rid` header on every call), plus the small UI
 // helpers every page shares (views, field errors, live-region messages).
 import { resolveRedirectTarget } from "./redirect-target.js";
+import { describeRefusal } from "./refusal-words.js";
 
 const data = document.body.dataset;
 export const apiBase = data.apiBase;
@@ -53,7 +54,8 @@ function messageFor(res, json) {
 export function describeStatus(json) {
   const s = json && json.status;
   if (s === "WRONG_CREDENTIALS_ERROR") return "The email or the password is not correct.";
-  if (s === "SIGN_IN_NOT_ALLOWED" || s === "SIGN_UP_NOT_ALLOWED") return json.reason || "This is not allowed for this account.";
+  const refusal = describeRefusal(json);
+  if (refusal) return refusal;
   if (s === "NO_EMAIL_GIVEN_BY_PROVIDER") return "The provider did not tell us your email address, so we cannot sign you in with it.";
   if (s === "GENERAL_ERROR") return json.message || "Something went wrong.";
   return (json && (json.reason || json.message)) || "Something went wrong. Please try again.";
@@ -75,6 +77,8 @@ export function say(id, text) {
   window.clearTimeout(pendingSay.get(id));
   // Clear first: the same message twice in a row is announced again.
   el.textContent = "";
+  // What refusal.js offered beside an earlier message (a button, a link) goes with it.
+  document.getElementById(`${id}-action`)?.remove();
   if (text) pendingSay.set(id, window.setTimeout(() => { el.textContent = text; }, 30));
 }
 const pendingSay = new Map();

@@ -2,6 +2,7 @@
 // through GET /authorisationurl (the provider sends the browser back to the callback page).
 import { call, callWithSession, checkRequired, describeStatus, finishSignIn, redirectTarget, say, setBusy, showFieldErrors, webBase } from "./api.js";
 import { offerPasswordless } from "./passwordless.js";
+import { sayRefusal } from "./refusal.js";
 import { mountPasskeys } from "./passkeys.js";
 
 const params = new URLSearchParams(window.location.search);
@@ -48,7 +49,7 @@ form.addEventListener("submit", async (e) => {
   if (r.status !== 200) return say("form-error", r.message);
   if (r.json.status === "FIELD_ERROR") return void showFieldErrors(form, r.json.formFields);
   if (r.json.status !== "OK") {
-    say("form-error", describeStatus(r.json));
+    if (!(await sayRefusal("form-error", r.json, { email, target }))) say("form-error", describeStatus(r.json));
     password.focus();
     return;
   }

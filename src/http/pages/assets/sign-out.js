@@ -1,15 +1,24 @@
-// Sign-out page: the GET only loads this page (a link or an <img> on another site cannot sign
-// anyone out); the session is revoked by POST /signout from here, which also clears the cookies,
-// and then the browser goes to the allowed redirect (?redirectToPath=, as on the sign-in page).
-import { callWithSession, redirectTarget, say } from "./api.js";
+// Sign-out page: opening it signs nobody out (a link, a redirect or an <img> from any site could
+// otherwise); the person's click sends POST /signout from this page (with `rid`, like the SDKs),
+// which revokes the session and clears the cookies, and then the browser goes to the allowed
+// redirect (?redirectToPath=, as on the sign-in page). "Stay signed in" goes there untouched.
+import { callWithSession, redirectTarget, say, setBusy } from "./api.js";
 
 const target = redirectTarget(new URLSearchParams(window.location.search).get("redirectToPath"));
-const r = await callWithSession("POST", "/signout", undefined, "session");
-// 401: there was no live session (signed out already, or expired): nothing is left to revoke.
-if (r.status === 200 || r.status === 401) {
-  say("status", "You are signed out.");
-  window.location.replace(target);
-} else {
+const form = document.getElementById("sign-out-form");
+document.getElementById("stay").href = target;
+
+form.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  setBusy(form, true);
+  const r = await callWithSession("POST", "/signout", undefined, "session");
+  // 401: there was no live session (signed out already, or expired): nothing is left to revoke.
+  if (r.status === 200 || r.status === 401) {
+    say("status", "You are signed out.");
+    window.location.replace(target);
+    return;
+  }
+  setBusy(form, false);
   say("form-error", r.message);
   document.getElementById("retry").hidden = false;
-}
+});

@@ -3,6 +3,7 @@
 // code and key), then POST /totp/device/verify, then the recovery codes once. Otherwise a code:
 // POST /totp/verify, or a recovery code: POST /totp/recovery-code/verify.
 import { callWithSession, checkRequired, redirectTarget, say, setBusy, showFieldErrors, showView, webBase } from "./api.js";
+import { showRecoveryCodes } from "./recovery-codes.js";
 
 const params = new URLSearchParams(window.location.search);
 const target = params.get("then") === "manage" ? `${webBase}/second-factor` : redirectTarget(params.get("redirectToPath"));
@@ -39,18 +40,13 @@ function handle(formId, inputId, errorId, send, ok) {
   });
 }
 
-function showCodes(codes) {
-  const list = document.getElementById("codes");
-  list.replaceChildren(...codes.map((c) => Object.assign(document.createElement("li"), { textContent: c })));
-  document.getElementById("codes-continue").href = target;
-  showView("view-codes");
-}
+const showCodes = (codes) => showRecoveryCodes(codes, target);
 
 handle("setup-form", "setup-code", "setup-error", (totp) => callWithSession("POST", "/totp/device/verify", { deviceName, totp }, "totp"), (json) => {
   if (json.recoveryCodes) showCodes(json.recoveryCodes);
   else window.location.assign(target);
 });
-handle("code-form", "code", "code-error", (totp) => callWithSession("POST", "/totp/verify", { totp }, "totp"), () => window.location.assign(target));
+handle("code-form", "code", "code-form-error", (totp) => callWithSession("POST", "/totp/verify", { totp }, "totp"), () => window.location.assign(target));
 handle("recovery-form", "recovery-code", "recovery-error", (recoveryCode) => callWithSession("POST", "/totp/recovery-code/verify", { recoveryCode }, "totp"), () => window.location.assign(target));
 document.getElementById("use-recovery").addEventListener("click", () => showView("view-recovery"));
 document.getElementById("use-app").addEventListener("click", () => showView("view-code"));

@@ -1,7 +1,8 @@
 // "Manage my second factor" for a signed-in user: the devices (GET /totp/device/list), removing one
 // (POST /totp/device/remove), adding one (the MFA page with ?setup=true) and a new set of recovery
 // codes (POST /totp/recovery-codes). A session still missing its second factor goes to the MFA page.
-import { callWithSession, say, showView, webBase } from "./api.js";
+import { callWithSession, say, webBase } from "./api.js";
+import { showRecoveryCodes } from "./recovery-codes.js";
 
 const mfaFirst = () => window.location.assign(`${webBase}/mfa?then=manage`);
 
@@ -40,9 +41,7 @@ document.getElementById("new-codes").addEventListener("click", async () => {
   const r = await callWithSession("POST", "/totp/recovery-codes", undefined, "totp");
   if (r.status === 403) return mfaFirst();
   if (r.status !== 200 || r.json.status !== "OK") return say("form-error", r.message || "Turn the second factor on first.");
-  document.getElementById("codes").replaceChildren(...r.json.recoveryCodes.map((c) => Object.assign(document.createElement("li"), { textContent: c })));
-  document.getElementById("codes-continue").href = `${webBase}/second-factor`;
-  showView("view-codes");
+  showRecoveryCodes(r.json.recoveryCodes, `${webBase}/second-factor`);
 });
 
 load();

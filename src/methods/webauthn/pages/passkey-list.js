@@ -1,6 +1,7 @@
 // The passkeys page ({websiteBasePath}/passkeys): the signed-in user's passkeys, add one, remove
 // one (the API refuses the last way in and says so).
 import { callWithSession, describeStatus, say, showView } from "./api.js";
+import { sayRefusal } from "./refusal.js";
 import { describePasskeyStatus, passkeysSupported, registerPasskey } from "./passkeys.js";
 
 const list = document.getElementById("passkey-list");
@@ -51,6 +52,7 @@ add.addEventListener("click", async () => {
     ? await registerPasskey({ email: login.email }, (body) => callWithSession("POST", "/webauthn/credential", { ...body, recipeUserId: login.recipeUserId }, "webauthn"))
     : await registerPasskey({ email: state.email }, (body) => callWithSession("POST", "/webauthn/signup", { ...body, shouldTryLinkingWithSessionUser: true }, "webauthn"));
   add.disabled = false;
+  if (r.json && (await sayRefusal("form-error", r.json, { email: state.email }))) return;
   if (!r.json || r.json.status !== "OK") return say("form-error", r.message || describePasskeyStatus(r.json));
   say("status", "Your new passkey is ready.");
   await load();

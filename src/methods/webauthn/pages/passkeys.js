@@ -2,6 +2,7 @@
 // the API hands out, turned into the JSON shape @simplewebauthn/browser sends (what the API reads),
 // and the sign-in page's two buttons: "Sign in with a passkey" and "Create a passkey".
 import { call, describeStatus, finishSignIn, say } from "./api.js";
+import { sayRefusal } from "./refusal.js";
 
 const toBuffer = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4)), (c) => c.charCodeAt(0)).buffer;
 const toText = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -87,7 +88,10 @@ export function mountPasskeys(target) {
     busy(false);
     say("status", "");
     if (r.status !== 200) return say("form-error", r.message);
-    if (r.json.status !== "OK") return say("form-error", describePasskeyStatus(r.json));
+    if (r.json.status !== "OK") {
+      if (!(await sayRefusal("form-error", r.json, { target }))) say("form-error", describePasskeyStatus(r.json));
+      return;
+    }
     await finishSignIn(r.json.user.email, target);
   });
   signUpButton.addEventListener("click", async () => {
@@ -99,9 +103,30 @@ export function mountPasskeys(target) {
     const r = await registerPasskey({ email }, (body) => call("POST", "/webauthn/signup", body, "webauthn"));
     busy(false);
     say("status", "");
+    if (r.json && (await sayRefusal("form-error", r.json, { email, target }))) return;
     if (!r.json || r.json.status !== "OK") return say("form-error", r.message);
     await finishSignIn(email, target);
   });
   const lost = document.getElementById("lost-passkey");
-  return { show(signUp) { signInButton.hidden = signUp; signUpButton.hidden = !signUp; if (lost) lost.hidden = signUp; } };
+  // On sign-up "Create a passkey" needs the email field, so the block moves below the form (and
+  // says what it is an alternative to); on sign-in it stands above, as the first way in.
+  const anchor = box.previousElementSibling;
+  const or = box.querySelector(".or");
+  const form = document.getElementById("form");
+  return {
+    show(signUp) {
+      signInButton.hidden = signUp;
+      signUpButton.hidden = !signUp;
+      if (lost) lost.hidden = signUp;
+      if (signUp) {
+        or.textContent = "or, instead of a password, for the address above";
+        box.prepend(or);
+        form.after(box);
+      } else {
+        or.textContent = "or with your email and password";
+        box.append(or);
+        anchor.after(box);
+      }
+    },
+  };
 }
