@@ -88,7 +88,7 @@ export interface App {
     readiness(): Promise<Readiness>;
   };
   /** Webhooks: one delivery pass now (the running worker's, or a one-off one). */
-  webhooks: { flush(): Promise<{ sent: number; failed: number }> };
+  webhooks: { flush(): Promise<{ sent: number; failed: number }>; kick(): void };
 }
 
 /** Composition root: builds db, clock, logger, services and the HTTP app from a config. */
@@ -197,8 +197,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       } else {
         logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
       }
-      // Webhook deliveries run in every process: claims are leased (several instances or workers
-      // never send one twice), and a commit kicks the worker of its own process at once.
+      // Webhook deliveries: claims are leased (several instances never send one twice), and a
+      // commit kicks the worker of its own process at once; a cluster's HTTP workers run none
+      // and kick the primary's over the cluster's channel instead.
       if (roles.includes("outbox")) await syncConfiguredEndpoints(ctx, config.webhooks);
       const hooks = newWebhookWorker();
       webhookWorker = hooks;
@@ -243,6 +244,8 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     },
     webhooks: {
       flush: () => (webhookWorker ?? newWebhookWorker()).runOnce(),
+      /** A cluster worker's commit queued deliveries (cli/serve-cluster.ts): send them now. */
+      kick: () => webhookWorker?.kick(),
     },
     close: async () => {
       if (closed) return;

@@ -43,6 +43,46 @@ async function revoke(what) {
   await loadSessions();
 }
 
+const METHOD = { emailpassword: "Password", thirdparty: "Sign in with", passwordless: "Codes by mail", webauthn: "Passkeys" };
+const REMOVE_REFUSED = {
+  WRONG_CREDENTIALS_ERROR: "The password is not correct.",
+  REAUTHENTICATION_REQUIRED: "Please sign out, sign in again, and then remove it within 10 minutes.",
+  LAST_LOGIN_METHOD: "This is your only way to sign in: it cannot be removed.",
+  PRIMARY_LOGIN_METHOD: "This is the first way you signed up with: your account is known by it, so it stays.",
+  CURRENT_LOGIN_METHOD: "You signed in with this one: sign in another way to remove it.",
+  UNKNOWN_LOGIN: "This sign-in method is no longer part of your account.",
+};
+
+/** "How you sign in": each login method of mine, with a Remove button (re-authenticated by the password field). */
+async function loadLogins() {
+  const r = await callWithSession("GET", "/account/logins", undefined, "session");
+  if (r.status !== 200) return;
+  document.getElementById("logins").replaceChildren(...r.json.logins.map((l) => {
+    const li = document.createElement("li");
+    const what = l.method === "thirdparty" ? `${METHOD.thirdparty} ${l.provider}` : l.method === "webauthn" ? `${METHOD.webauthn} (${l.passkeys})` : METHOD[l.method];
+    li.append(`${what}: ${l.email}, added ${new Date(l.addedAt).toLocaleDateString()}${l.current ? " (this session)" : ""}`);
+    if (r.json.logins.length > 1 && !l.primary && !l.current) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "secondary remove-login";
+      b.textContent = "Remove";
+      b.addEventListener("click", () => removeLogin(l.recipeUserId));
+      li.append(" ", b);
+    }
+    return li;
+  }));
+}
+
+async function removeLogin(recipeUserId) {
+  say("logins-error", "");
+  const password = value("logins-password");
+  const r = await callWithSession("POST", "/account/logins/remove", password ? { recipeUserId, password } : { recipeUserId }, "session");
+  if (r.status !== 200) return say("logins-error", r.message);
+  if (r.json.status !== "OK") return say("logins-error", REMOVE_REFUSED[r.json.status] ?? r.json.status);
+  say("logins-status", "The sign-in method was removed.");
+  await loadLogins();
+}
+
 /** A form's submit: required fields, busy while in flight, then `done` with the answer. */
 function onSubmit(id, errorId, send, done) {
   const form = document.getElementById(id);
@@ -110,5 +150,5 @@ async function showWho() {
 }
 
 if (token) await useToken();
-else if ((await showWho()) && (await loadSessions())) showView("view-account");
+else if ((await showWho()) && (await loadSessions())) { showView("view-account"); void loadLogins(); }
 else showView("view-signed-out");

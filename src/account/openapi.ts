@@ -85,7 +85,33 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
       responses: { 200: json("OK or DELETION_CANCEL_INVALID_TOKEN_ERROR", { oneOf: [statusOnly("OK"), statusOnly("DELETION_CANCEL_INVALID_TOKEN_ERROR")] }), ...bodyErrors() },
     },
   },
+  "/account/logins": {
+    get: {
+      operationId: "listMyLogins", tags, summary: "My login methods (method, address or provider, when added), oldest first", security: withSession,
+      responses: { 200: json("the logins", statusOnly("OK", { logins: { type: "array", items: ref("MyLogin") } }, ["logins"])), ...errorsFor(401) },
+    },
+  },
+  "/account/logins/remove": {
+    post: {
+      operationId: "removeMyLogin", tags, summary: "Remove one of my login methods after re-authentication (password, or a sign-in in the last 10 minutes); never the last, the account's first, or this session's", security: withSession,
+      requestBody: body({ type: "object", required: ["recipeUserId"], properties: { recipeUserId: { type: "string" }, password: { type: "string" } } }),
+      responses: {
+        200: json("OK with the logins left, or why not", { oneOf: [statusOnly("OK", { logins: { type: "array", items: ref("MyLogin") } }, ["logins"]),
+          ...["WRONG_CREDENTIALS_ERROR", "REAUTHENTICATION_REQUIRED", "UNKNOWN_LOGIN", "LAST_LOGIN_METHOD", "PRIMARY_LOGIN_METHOD", "CURRENT_LOGIN_METHOD"].map((x) => statusOnly(x))] }),
+        ...bodyErrors(401),
+      },
+    },
+  },
 }, {
+  MyLogin: {
+    type: "object", additionalProperties: false,
+    required: ["recipeUserId", "method", "email", "provider", "passkeys", "addedAt", "current", "primary"],
+    properties: {
+      recipeUserId: { type: "string" }, method: { enum: ["emailpassword", "thirdparty", "passwordless", "webauthn"] }, email: { type: "string" },
+      provider: { type: ["string", "null"] }, passkeys: { type: ["integer", "null"] }, addedAt: { type: "integer" },
+      current: { type: "boolean", description: "the login of this session" }, primary: { type: "boolean", description: "its id is the account's id" },
+    },
+  },
   MySession: {
     type: "object", additionalProperties: false,
     required: ["sessionHandle", "current", "createdAt", "lastUsedAt", "expiresAt", "ip", "userAgent"],

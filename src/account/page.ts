@@ -45,6 +45,15 @@ export const accountPage = hostedPage((c) => ({
   <ul id="sessions" class="sessions"></ul>
   <button type="button" class="secondary" id="revoke-others">Sign out everywhere else</button>
 
+  <h2>How you sign in</h2>
+  <p id="logins-status" class="status" role="status" aria-live="polite"></p>
+  <p id="logins-error" class="error" role="alert"></p>
+  <ul id="logins" class="sessions"></ul>
+  <div class="field">
+    <label for="logins-password">Password, to remove one (if your account has one)</label>
+    <div class="password"><input id="logins-password" name="logins-password" type="password" autocomplete="current-password"><button type="button" class="reveal secondary" aria-controls="logins-password">Show<span class="sr-only"> password</span></button></div>
+  </div>
+
   <h2>Change your password</h2>
   <p id="password-status" class="status" role="status" aria-live="polite"></p>
   <p id="password-error" class="error" role="alert"></p>

@@ -1,5 +1,6 @@
 import type { Route } from "../http/route.js";
 import { cancelMyDeletion, changeMyEmail, changeMyPassword, confirmMyEmail, deleteMyAccount, me, mySessions, revokeSessions } from "./handlers/account.js";
+import { myLogins, removeLogin } from "./handlers/logins.js";
 
 const tokenSubmission = ["invalid-token-ip", "token-ip"] as const;
 
@@ -13,5 +14,8 @@ export const accountRoutes: readonly Route[] = [
   { method: "POST", path: "/account/email", session: "required+db", handler: changeMyEmail, limits: ["signin-ip", "mail-ip"] },
   { method: "POST", path: "/account/email/confirm", session: "none", handler: confirmMyEmail, limits: tokenSubmission },
   { method: "POST", path: "/account/delete", session: "required+db", handler: deleteMyAccount, limits: ["signin-ip"] },
+  { method: "GET", path: "/account/logins", session: "required+db", handler: myLogins },
+  // A wrong password is a guess like a failed sign-in: the same per-IP bucket.
+  { method: "POST", path: "/account/logins/remove", session: "required+db", handler: removeLogin, limits: ["signin-ip"] },
   { method: "POST", path: "/account/delete/cancel", session: "none", handler: cancelMyDeletion, limits: tokenSubmission },
 ];

@@ -9,19 +9,24 @@ import { createLogger } from "../util/logger.js";
 import { createWorkerReadiness } from "./cluster-readiness.js";
 import { openAppOrFail } from "./context.js";
 import { CliError, type CliIO } from "./io.js";
-import { hashThreadsPerWorker, isMessage, METRICS_TIMEOUT_MS, PORT_ENV, type ClusterMessage } from "./serve-cluster.js";
+import { joinKickList } from "../webhooks/queue.js";
+import { hashThreadsPerWorker, isMessage, METRICS_TIMEOUT_MS, type ClusterMessage } from "./serve-cluster.js";
 
 // One HTTP worker of `serve --workers N` (the primary's side and the messages: cli/serve-cluster.ts).
-
-/** The port a worker must listen on (set by the primary). */
-export function workerPort(env: Record<string, string | undefined>, fallback: number): number {
-  const p = Number(env[PORT_ENV]);
-  return Number.isInteger(p) && p > 0 ? p : fallback;
-}
 
 /** Sends to the primary; a closed channel (the primary is gone) is ignored: the worker is draining then. */
 function toPrimary(m: ClusterMessage): void {
   if (process.connected) process.send!(m, undefined, undefined, () => {});
+}
+
+/** Several commits in one turn of the event loop make one kick. */
+function coalesce(kick: () => void): () => void {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => { queued = false; kick(); });
+  };
 }
 
 /** This worker's own readiness once its app exists (serveAsWorker); until then it counts as starting. */
@@ -37,15 +42,9 @@ export function workerAppOverrides(): { outboxNotify: () => void; metricsRender:
     if (m.authsvc === "metrics-answer") { waiting.get(m.id)?.({ contentType: m.contentType, body: m.body }); waiting.delete(m.id); }
     else if (m.authsvc === "readiness-answer" || m.authsvc === "readiness-collect") readiness.onMessage(m, ownReadiness);
   });
-  // Several commits in one turn of the event loop make one kick.
-  let kickQueued = false;
   return {
     serverReadiness: readiness.ask,
-    outboxNotify: () => {
-      if (kickQueued) return;
-      kickQueued = true;
-      setImmediate(() => { kickQueued = false; toPrimary({ authsvc: "outbox-kick" }); });
-    },
+    outboxNotify: coalesce(() => toPrimary({ authsvc: "outbox-kick" })),
     metricsRender: () => new Promise((resolve, reject) => {
       const id = nextId++;
       const timer = setTimeout(() => { waiting.delete(id); reject(new Error("the primary process did not answer the metrics request")); }, METRICS_TIMEOUT_MS * 2);
@@ -84,24 +83,55 @@ export function leaveCluster(): void {
 }
 
 /**
- * One HTTP worker of a cluster: a full app (no migrations, no run-once roles), the same listener
- * stack as a single-process serve, on the cluster's port. Its log lines carry its worker id. Exits
+ * Waits for the listening socket the primary hands over once its own start-up is done (asking for
+ * it first: a message sent before this process listened for messages would be lost). Resolves
+ * undefined when the worker must stop instead: the primary asked, or it is gone.
+ */
+function receiveSocket(): Promise<object | undefined> {
+  return new Promise((resolve) => {
+    const finish = (handle: object | undefined) => { process.off("message", onMessage); process.off("disconnect", onGone); resolve(handle); };
+    const onMessage = (m: unknown, handle: unknown) => {
+      if (isMessage(m) && m.authsvc === "socket" && handle) finish(handle as object);
+      else if (isMessage(m) && m.authsvc === "shutdown") finish(undefined);
+    };
+    const onGone = () => finish(undefined);
+    process.on("message", onMessage);
+    process.on("disconnect", onGone);
+    if (!process.connected) return finish(undefined);
+    toPrimary({ authsvc: "socket-wanted" });
+  });
+}
+
+/**
+ * One HTTP worker of a cluster: loads, waits for the primary's socket (the primary starts the
+ * database meanwhile), then a full app (no migrations, no run-once roles) with the same listener
+ * stack as a single-process serve, on the shared socket. Its log lines carry its worker id. Exits
  * (by resolving) once drained; a cut-off drain or a fatal error is exit 1 (the primary logs and,
- * outside a shutdown, replaces it).
+ * outside a shutdown, replaces it). Until it listens, a SIGINT or SIGTERM ends it at once (it has
+ * no request to finish); once it listens, signals are the primary's to handle.
  */
 export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configSources?: AppOverrides["configSources"]): Promise<void> {
   const id = cluster.worker?.id ?? 0;
   const logger = createLogger(config.logLevel, (line) => io.err(line.replace(/^\{/, `{"worker":${id},`)));
+  // A primary killed while this worker starts closes the channel under a send: that is a stop, not a crash.
+  const onChannelError = (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE" || err.code === "ERR_IPC_CHANNEL_CLOSED" || err.code === "ECONNRESET") return;
+    throw err;
+  };
+  process.on("error", onChannelError);
+  const handle = await receiveSocket();
+  if (!handle) {
+    leaveCluster();
+    return;
+  }
   let onStop!: (reason: string) => void;
   const stopRequested = new Promise<string>((resolve) => { onStop = resolve; });
-  // Signals are the primary's to handle: a Ctrl-C reaches every process of the group, and a worker
-  // that stopped on its own would look like a crash to be replaced.
   const ignore = () => {};
-  process.on("SIGINT", ignore);
-  process.on("SIGTERM", ignore);
   let fatal = false;
   const onShutdown = (m: unknown) => { if (isMessage(m) && m.authsvc === "shutdown") onStop("primary asked"); };
   process.on("message", onShutdown);
+  // Commits here kick the primary's webhook worker (this process runs none).
+  const leaveKickList = joinKickList({ kick: coalesce(() => toPrimary({ authsvc: "webhook-kick" })) });
   try {
     const app = await openAppOrFail(config, logger, { ...workerAppOverrides(), configSources });
     const unlisten = serveAsWorker(app, onStop);
@@ -109,8 +139,13 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
       await app.start(HTTP_WORKER_ROLES);
       const threads = await lowerHashingPriority(10, hashThreadsPerWorker(config));
       logger.debug("password hashing threads lowered", { threads });
-      const http = await startHttpServer(app.http, { port: workerPort(io.env, config.port), host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } })
+      const http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, handle, onFatal: () => { fatal = true; onStop("fatal error"); } })
         .catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
+      // A Ctrl-C reaches every process of the group: the primary drains the workers, and a worker
+      // that stopped on its own would look like a crash to be replaced.
+      process.on("SIGINT", ignore);
+      process.on("SIGTERM", ignore);
+      toPrimary({ authsvc: "listening" });
       const reason = await stopRequested;
       logger.debug("worker draining", { reason });
       app.beginShutdown();
@@ -123,6 +158,7 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
       logger.debug("worker stopped");
     }
   } finally {
+    leaveKickList();
     process.off("SIGINT", ignore);
     process.off("SIGTERM", ignore);
     process.off("message", onShutdown);

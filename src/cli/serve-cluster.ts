@@ -4,33 +4,46 @@ import type { App } from "../app.js";
 import type { Config } from "../config.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { isSingleExecutable } from "../native/addons.js";
+import type { ListenSocket } from "../http/listen-socket.js";
 import type { Logger } from "../util/logger.js";
 import { createServerReadiness, type ReadinessMessage } from "./cluster-readiness.js";
 
 /**
- * `serve --workers N` (N > 1) on node:cluster, the primary's side (the workers': cli/cluster-worker.ts): the primary process opens the database, applies the
- * migrations and runs what must run once (ops/run-once.ts: mail catcher, outbox worker, purge,
- * backups, metrics listener), then forks N HTTP workers that share the port. Each worker is a full
+ * `serve --workers N` (N > 1) on node:cluster, the primary's side (the workers': cli/cluster-worker.ts).
+ * The primary binds the port (http/listen-socket.ts) and forks N HTTP workers at once, so that
+ * they load while it opens the database, applies the migrations and starts what must run once
+ * (ops/run-once.ts: mail catcher, outbox worker, webhook worker, purge, backups, metrics listener);
+ * then it hands every worker the bound socket, and each listens on it. The kernel queues the
+ * connections and each worker accepts its own: none waits in the primary for a worker that died,
+ * and the port stays open while the last worker is replaced. Each worker is a full
  * app over the same database with the same listener stack (http/server.ts); nothing a request
  * relies on lives in a worker's memory alone (rate-limit counters, sessions and revocations are
  * rows; the signing keys are read from the table), so a request to any worker sees the others'
  * writes at once.
  *
  * Between primary and workers, over the cluster's IPC channel:
- * - a worker's commit that queued mail kicks the primary's outbox worker ("outbox-kick");
+ * - a worker says it waits for the socket ("socket-wanted"); the primary sends it ("socket", with
+ *   the handle) once its own start-up is done; the worker says when it listens ("listening");
+ * - a worker's commit that queued mail or webhook deliveries kicks the primary's outbox or webhook
+ *   worker ("outbox-kick", "webhook-kick");
  * - /metrics on any worker, or the --metrics-port listener, answers for the whole server: the
  *   primary collects every worker's registry and its own and sums them (prom-client's
  *   AggregatorRegistry; gauges of shared state take the max);
  * - SIGTERM or SIGINT reach the primary, which tells every worker to drain ("shutdown"): each
  *   fails /readyz, serves what already arrived, finishes its in-flight requests and exits; then
- *   the primary stops the run-once work and exits. Workers ignore signals of their own (a Ctrl-C
- *   reaches the whole process group) and drain as well when the primary disappears.
+ *   the primary stops the run-once work and exits. Listening workers ignore signals of their own
+ *   (a Ctrl-C reaches the whole process group) and drain as well when the primary disappears; a
+ *   worker still starting is stopped with SIGTERM (it has no request to finish).
  * - /readyz on any worker answers for the whole server: the primary's own readiness and how many
  *   workers are ready (cli/cluster-readiness.ts);
  * - a worker that dies any other way is logged and replaced.
  */
 export type ClusterMessage =
+  | { authsvc: "socket-wanted" }
+  | { authsvc: "socket" }
+  | { authsvc: "listening" }
   | { authsvc: "outbox-kick" }
+  | { authsvc: "webhook-kick" }
   | { authsvc: "shutdown" }
   | { authsvc: "metrics-request"; id: number }
   | { authsvc: "metrics-answer"; id: number; contentType: string; body: string }
@@ -38,8 +51,6 @@ export type ClusterMessage =
   | { authsvc: "metrics-part"; id: number; json: unknown[] }
   | ReadinessMessage;
 
-/** The environment variable that tells a worker which port the cluster listens on (the primary picks it for --port 0). */
-export const PORT_ENV = "__AUTHSVC_CLUSTER_PORT";
 export const METRICS_TIMEOUT_MS = 2_000;
 
 /**
@@ -69,53 +80,71 @@ export function canCluster(config: Readonly<Config>): boolean {
 export interface Cluster {
   /** The port every worker listens on. */
   port: number;
-  /** Drains every worker (SIGTERM path); resolves true when any worker had to cut requests off or failed. */
+  /** Hands the socket to the workers, which then open their apps and listen: the primary's start-up is done. */
+  release(app: App): void;
+  /** Resolves when the first worker listens; rejects when a worker exits before any listened (it printed why). */
+  firstListening: Promise<void>;
+  /** Drains every worker (SIGTERM path), at any moment; resolves true when any worker had to cut requests off or failed. */
   stop(deadlineMs: number): Promise<boolean>;
   /** The /metrics text of the whole server: every worker's figures and the primary's, summed. */
   metrics(): Promise<{ contentType: string; body: string }>;
 }
 
+const send = (w: Worker, m: ClusterMessage, handle?: object) => { if (w.isConnected()) w.send(m, handle as never, () => {}); };
+
 /**
- * The primary: forks `count` workers (the first alone, so that with --port 0 the others listen on
- * the port it got), relays their messages, replaces a worker that dies, and drains them on stop.
- * Rejects when the first worker cannot start (it has printed why).
+ * The primary: forks `count` workers at once (they load while the primary starts), hands them the
+ * socket on release(), relays their messages, replaces a worker that dies once the server is up,
+ * and drains them on stop.
  */
-export async function startCluster(opts: { app: App; config: Readonly<Config>; count: number; logger: Logger }): Promise<Cluster> {
-  const { app, config, count, logger } = opts;
+export function startCluster(opts: { socket: ListenSocket; config: Readonly<Config>; count: number; logger: Logger }): Cluster {
+  const { socket, count, logger } = opts;
+  let app: App | undefined;
   let stopping = false;
-  let port = config.port;
+  let up = false;
   const started = new Map<Worker, number>();
+  const listeningWorkers = new WeakSet<Worker>();
+  const wanting = new Set<Worker>();
   const metricsAsked = new Map<number, { parts: unknown[][]; waiting: Set<Worker>; done: () => void }>();
   let nextCollect = 1;
+  let readiness: ReturnType<typeof createServerReadiness> | undefined;
+  let onFirst!: () => void;
+  let onFailed!: (err: Error) => void;
+  const firstListening = new Promise<void>((resolve, reject) => { onFirst = resolve; onFailed = reject; });
+  firstListening.catch(() => {});
 
   const aggregate = async (): Promise<{ contentType: string; body: string }> => {
+    if (!app) throw new Error("the HTTP workers are still starting");
     const id = nextCollect++;
-    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected());
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected() && listeningWorkers.has(w));
     const parts: unknown[][] = [await app.ops.metricsJson()];
     await new Promise<void>((done) => {
       const waiting = new Set(workers);
       if (!waiting.size) return done();
       const timer = setTimeout(() => { metricsAsked.delete(id); done(); }, METRICS_TIMEOUT_MS);
       metricsAsked.set(id, { parts, waiting, done: () => { clearTimeout(timer); metricsAsked.delete(id); done(); } });
-      for (const w of workers) w.send({ authsvc: "metrics-collect", id } satisfies ClusterMessage, undefined, () => {});
+      for (const w of workers) send(w, { authsvc: "metrics-collect", id });
     });
     const registry = AggregatorRegistry.aggregate(parts.filter((p) => p.length) as Parameters<typeof AggregatorRegistry.aggregate>[0]);
     return { contentType: registry.contentType, body: await registry.metrics() };
   };
 
-  const listeningWorkers = new WeakSet<Worker>();
-  const readiness = createServerReadiness({
-    app, total: count,
-    workers: () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected() && listeningWorkers.has(w)),
-  });
+  const giveSocket = (w: Worker) => { wanting.delete(w); send(w, { authsvc: "socket" }, socket.handle); };
 
   const onMessage = (worker: Worker, m: unknown) => {
     if (!isMessage(m)) return;
-    if (m.authsvc === "readiness-request" || m.authsvc === "readiness-part") readiness.onMessage(worker, m);
+    if (m.authsvc === "socket-wanted") {
+      if (app && !stopping) giveSocket(worker);
+      else wanting.add(worker);
+    } else if (m.authsvc === "listening") onListening(worker);
+    else if (!app) {
+      return;
+    } else if (m.authsvc === "readiness-request" || m.authsvc === "readiness-part") readiness?.onMessage(worker, m);
     else if (m.authsvc === "outbox-kick") app.ctx.outboxNotify?.();
+    else if (m.authsvc === "webhook-kick") app.webhooks.kick();
     else if (m.authsvc === "metrics-request") {
       aggregate().then(
-        (a) => { if (worker.isConnected()) worker.send({ authsvc: "metrics-answer", id: m.id, ...a } satisfies ClusterMessage, undefined, () => {}); },
+        (a) => send(worker, { authsvc: "metrics-answer", id: m.id, ...a }),
         (err) => logger.error("metrics aggregation failed", { err }),
       );
     } else if (m.authsvc === "metrics-part") {
@@ -126,62 +155,74 @@ export async function startCluster(opts: { app: App; config: Readonly<Config>; c
       if (!asked.waiting.size) asked.done();
     }
   };
-  cluster.on("message", onMessage);
 
   const fork = (): Worker => {
-    const w = cluster.fork({ [PORT_ENV]: String(port) });
+    const w = cluster.fork();
     started.set(w, Date.now());
-    w.once("listening", () => listeningWorkers.add(w));
     return w;
   };
 
-  const listening = (w: Worker) => new Promise<number>((resolve, reject) => {
-    const onListening = (address: { port: number }) => { w.off("exit", onExit); resolve(address.port); };
-    const onExit = (code: number | null, signal: string | null) => { w.off("listening", onListening); reject(new Error(`an HTTP worker exited before listening (${signal ?? `code ${code}`})`)); };
-    w.once("listening", onListening);
-    w.once("exit", onExit);
-  });
-
-  cluster.setupPrimary(isSingleExecutable() ? { silent: false, exec: SEA_WORKER_ARG, args: process.argv.slice(2) } : { silent: false });
-  const first = fork();
-  port = await listening(first);
-  await Promise.all(Array.from({ length: count - 1 }, () => listening(fork())));
-
   // A worker that dies (crash, OOM kill, fatal error) is replaced; one that dies right after it
-  // started is replaced after a pause, so a worker that cannot start does not spin the CPU.
-  cluster.on("exit", (w, code, signal) => {
+  // started is replaced after a pause, so a worker that cannot start does not spin the CPU. While
+  // the server starts, a worker that exits before listening fails the start instead.
+  const onExit = (w: Worker, code: number | null, signal: string | null) => {
     const bornAt = started.get(w) ?? 0;
     started.delete(w);
+    wanting.delete(w);
     for (const asked of metricsAsked.values()) if (asked.waiting.delete(w) && !asked.waiting.size) asked.done();
-    readiness.forget(w);
+    readiness?.forget(w);
     if (stopping) return;
+    if (!up) return onFailed(new Error(`an HTTP worker exited before listening (${signal ?? `code ${code}`})`));
     const quick = Date.now() - bornAt < 5_000;
     logger.error("HTTP worker died; starting a replacement", { pid: w.process.pid, code, signal, delayMs: quick ? 1000 : 0 });
     setTimeout(() => {
       if (stopping) return;
-      const replacement = fork();
-      replacement.once("listening", () => logger.info("HTTP worker replaced", { pid: replacement.process.pid }));
+      replacements.add(fork());
     }, quick ? 1000 : 0);
-  });
+  };
+
+  const replacements = new WeakSet<Worker>();
+  const onListening = (w: Worker) => {
+    listeningWorkers.add(w);
+    if (replacements.has(w)) logger.info("HTTP worker replaced", { pid: w.process.pid });
+    if (!up && !stopping) { up = true; onFirst(); }
+  };
+
+  cluster.setupPrimary(isSingleExecutable() ? { silent: false, exec: SEA_WORKER_ARG, args: process.argv.slice(2) } : { silent: false });
+  cluster.on("message", onMessage);
+  cluster.on("exit", onExit);
+  for (let i = 0; i < count; i++) fork();
 
   return {
-    port,
+    port: socket.port,
+    firstListening,
     metrics: aggregate,
+    release: (a) => {
+      app = a;
+      readiness = createServerReadiness({
+        app: a, total: count,
+        workers: () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected() && listeningWorkers.has(w)),
+      });
+      for (const w of wanting) giveSocket(w);
+    },
     stop: async (deadlineMs) => {
       stopping = true;
+      onFailed(new Error("stopped while starting"));
+      // The primary's copy of the socket closes now: the port closes once every worker has closed its own.
+      socket.close();
       const workers = [...started.keys()];
       let failed = false;
       await Promise.all(workers.map((w) => new Promise<void>((done) => {
         if (w.isDead()) return done();
         // A worker that does not finish draining by the deadline (plus time to close) is killed.
         const kill = setTimeout(() => { failed = true; w.process.kill("SIGKILL"); }, deadlineMs + 10_000);
-        w.once("exit", (code) => { clearTimeout(kill); if (code !== 0) failed = true; done(); });
-        const ask = () => { if (w.isConnected()) w.send({ authsvc: "shutdown" } satisfies ClusterMessage, undefined, () => {}); };
-        ask();
-        // A worker still starting may not listen for messages yet: ask again once it listens.
-        if (!listeningWorkers.has(w)) w.once("listening", ask);
+        w.once("exit", (code, signal) => { clearTimeout(kill); if (code !== 0 && !(signal && !listeningWorkers.has(w))) failed = true; done(); });
+        // A listening worker drains; one still starting has nothing to finish and stops at once.
+        send(w, { authsvc: "shutdown" });
+        if (!listeningWorkers.has(w)) w.process.kill("SIGTERM");
       })));
       cluster.off("message", onMessage);
+      cluster.off("exit", onExit);
       return failed;
     },
   };

@@ -1,5 +1,6 @@
+import { constants as osConstants } from "node:os";
 import { Command } from "commander";
-import type { App } from "../app.js";
+import type { App, AppOverrides } from "../app.js";
 import type { Config } from "../config.js";
 import { ListenError, startHttpServer, type HttpServer } from "../http/server.js";
 import { formatDuration } from "../util/duration.js";
@@ -10,10 +11,13 @@ import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { launchCommand } from "../util/launch-command.js";
 import { openAppOrFail } from "./context.js";
-import { checkPortsFree } from "./preflight.js";
+import { checkPortsFree, checkSqliteLocation } from "./preflight.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 import { canCluster, hashThreadsPerWorker, isClusterWorker, startCluster, type Cluster } from "./serve-cluster.js";
+import { bindListenSocket } from "../http/listen-socket.js";
+import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
+import { holdServeLock, serveLockPath } from "../ops/serve-lock.js";
 import { runHttpWorker } from "./cluster-worker.js";
 
 /** `authsvc serve`: migrate, listen, and shut down gracefully on SIGINT/SIGTERM. */
@@ -43,38 +47,33 @@ export function serveCommand(io: CliIO): Command {
     // is taken now, not after the banner: a launcher killed in between would otherwise already have
     // been replaced by init as our parent, and we would watch the wrong process forever.
     const unwatch = io.env.npm_command ? watchParent(process.ppid, () => onStop("launcher exited")) : undefined;
+    const steps: Array<() => Promise<void> | void> = []; // undone in reverse on the way out
+    let stopSignal: string | undefined;
+    let releaseLock: (() => void) | undefined;
+    void stopRequested.then((signal) => { stopSignal ??= signal; });
     try {
       await checkPortsFree(config);
-      let app: App;
+      releaseLock = lockSqliteFile(config);
+      // --workers N: bind the port and fork the workers first, so they load while this process
+      // opens the database and migrates; the banner comes when the first worker listens.
       let whole: Cluster | undefined;
-      try {
-        app = await openAppOrFail(config, logger, { configSources, ...(clustered ? { metricsRender: () => (whole ? whole.metrics() : Promise.reject(new Error("the HTTP workers are still starting"))) } : {}) });
-      } catch (err) {
-        throw new CliError(`could not start: ${(err as Error).message}`);
+      if (clustered) {
+        const socket = await bindListenSocket(config.host, config.port).catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
+        whole = startCluster({ socket, config, count: config.workers, logger });
+        const cluster = whole;
+        steps.push(async () => { await cluster.stop(0); });
       }
-      let http: HttpServer | Cluster;
-      try {
-        if (flags.migrate !== false) {
-          for (const name of await app.migrate()) logger.info("applied migration", { name });
-        }
-        await app.start();
-        if (clustered) {
-          whole = await startCluster({ app, config, count: config.workers, logger });
-          http = whole;
-          logger.info("HTTP workers started", { workers: config.workers, hashThreadsEach: hashThreadsPerWorker(config) });
-        } else {
-          // bcrypt yields the CPU to request handling (docs/performance.md); measured by npm run bench.
-          logger.debug("password hashing threads lowered", { threads: await lowerHashingPriority(10, config.hashThreads) });
-          // An uncaught error that belongs to no request leaves the process in an unknown state:
-          // shut down cleanly (exit 1) so the supervisor starts a fresh one.
-          http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: () => { fatal = true; onStop("fatal error"); } });
-        }
-      } catch (err) {
+      const started = startServer({ config, logger, clustered, whole, configSources, migrate: flags.migrate !== false, stopped: () => stopSignal !== undefined, steps, onFatal: () => { fatal = true; onStop("fatal error"); } });
+      // A signal during start-up stops at once: what started is undone, nothing waits for the rest.
+      const first = await Promise.race([started, stopRequested.then((signal) => ({ signal }))]);
+      if ("signal" in first) {
+        logger.info("stopped while starting", { signal: first.signal });
         await whole?.stop(0);
-        await app.close();
-        if (err instanceof ListenError) throw new CliError(err.message);
-        throw new CliError(`could not start: ${(err as Error).message}`);
+        await started.catch(() => undefined);
+        throw new CliError("stopped while starting", exitCodeForSignal(first.signal));
       }
+      const { app, http } = first;
+      steps.length = 0;
       printBanner(io, config, http.port, app.mail.catcher());
       printOpsBanner(io, config, http.port, app.ops.metricsServer());
       if (clustered) io.err(`  workers:    ${config.workers} HTTP worker processes on port ${http.port}; ${hashThreadsPerWorker(config)} password-hashing thread(s) each (--workers, --hash-threads).`);
@@ -83,10 +82,79 @@ export function serveCommand(io: CliIO): Command {
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
       if (fatal) throw new CliError("stopped after an uncaught error (logged above)");
     } finally {
+      for (const undo of steps.reverse()) await Promise.resolve(undo()).catch(() => {});
+      releaseLock?.();
       unwatch?.();
       off();
     }
   });
+}
+
+/** 130 for SIGINT, 143 for SIGTERM (128 + the signal's number, as a shell reports it); 1 otherwise. */
+function exitCodeForSignal(signal: string): number {
+  const n = (osConstants.signals as Record<string, number | undefined>)[signal];
+  return n ? 128 + n : 1;
+}
+
+interface Started { app: App; http: HttpServer | Cluster }
+
+/**
+ * The start-up after the port is known: open the database, migrate, start the run-once work, then listen (one process) or hand the socket to the
+ * workers and wait for the first to listen. Each step that started pushes its undo onto `steps`,
+ * and a stop requested meanwhile ends the start before the next step.
+ */
+async function startServer(o: {
+  config: Readonly<Config>; logger: Logger; clustered: boolean; whole: Cluster | undefined; migrate: boolean;
+  configSources: AppOverrides["configSources"]; stopped: () => boolean; steps: Array<() => Promise<void> | void>; onFatal: () => void;
+}): Promise<Started> {
+  const { config, logger, whole, steps } = o;
+  const halt = () => { if (o.stopped()) throw new CliError("stopped while starting"); };
+  let app: Started["app"];
+  try {
+    app = await openAppOrFail(config, logger, { configSources: o.configSources, ...(whole ? { metricsRender: () => whole.metrics() } : {}) });
+  } catch (err) {
+    throw new CliError(`could not start: ${(err as Error).message}`);
+  }
+  const opened = app;
+  steps.push(() => opened.close());
+  try {
+    halt();
+    if (o.migrate) {
+      for (const name of await app.migrate()) logger.info("applied migration", { name });
+    }
+    halt();
+    await app.start();
+    halt();
+    if (whole) {
+      whole.release(app);
+      await whole.firstListening;
+      logger.info("HTTP workers started", { workers: config.workers, hashThreadsEach: hashThreadsPerWorker(config) });
+      return { app, http: whole };
+    }
+    // bcrypt yields the CPU to request handling (docs/performance.md); measured by npm run bench.
+    logger.debug("password hashing threads lowered", { threads: await lowerHashingPriority(10, config.hashThreads) });
+    // An uncaught error that belongs to no request leaves the process in an unknown state:
+    // shut down cleanly (exit 1) so the supervisor starts a fresh one.
+    const http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: o.onFatal });
+    steps.push(async () => { await http.stop(0); });
+    return { app, http };
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    if (err instanceof ListenError) throw new CliError(err.message);
+    throw new CliError(`could not start: ${(err as Error).message}`);
+  }
+}
+
+/** Takes the one-serve-per-file lock of a SQLite database (ops/serve-lock.ts); PostgreSQL takes any number. */
+function lockSqliteFile(config: Readonly<Config>): (() => void) | undefined {
+  if (isPostgresUrl(config.database)) return undefined;
+  const file = sqliteFilePath(config.database);
+  if (file === ":memory:") return undefined;
+  // A missing folder is said as such, not as SQLite's "unable to open database file".
+  try { checkSqliteLocation(config.database); } catch (err) { throw new CliError(`could not start: ${(err as Error).message}`); }
+  const release = holdServeLock(file);
+  if (!release) throw new CliError(`another authsvc serve is already running on ${file} (it holds ${serveLockPath(file)}); stop it first, or start this one on another database. Two servers on one SQLite file would each run the outbox, the webhooks and the purge.`);
+  return release;
 }
 
 /** Calls `onGone` once when `parent` is no longer this process's parent (it exited; we were re-parented). */

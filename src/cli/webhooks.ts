@@ -62,7 +62,7 @@ export function webhooksCommand(io: CliIO): Command {
       if (flags.json) return printJson(io, { endpoint: e });
       io.out(`enabled webhook endpoint ${id}`);
     })));
-  sub("disable", "turn an endpoint off by hand (nothing is queued for it until it is enabled)")
+  sub("disable", "turn an endpoint off by hand (its events wait, queued, until it is enabled)")
     .argument("<id>", "the endpoint's id")
     .action(async (id: string, flags) => withApp(flags, io, (app) => refusalsAsCliErrors(async () => {
       const e = await disableEndpointByOperator(app.ctx, id, "cli");

@@ -4,6 +4,7 @@ import { insertEvent } from "../store/events.js";
 import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
+import { evictUnproven, isFirstProof } from "./first-proof.js";
 import { linkAfterVerification } from "./linking.js";
 import { notifyOutbox } from "./mail-queue.js";
 import { issueTokenWithMail, requireTokenString } from "./one-time-tokens.js";
@@ -63,6 +64,8 @@ export async function verifyEmailWithToken(ctx: CoreContext, token: unknown, opt
     // An expired token is purged, but newer links for the same address stay usable.
     if (taken.expires_at <= now) return invalid;
     await tokens.deleteUserTokens(tx, taken.user_id, "email_verification", taken.email);
+    // The first proof of the address: other logins no one had proven were the owner's leave.
+    if (await isFirstProof(tx, taken.user_id, taken.email)) await evictUnproven(tx, ctx, { recipeUserId: taken.user_id, email: taken.email, scope: "verification", source: "email_verification" });
     const changed = await users.markEmailVerified(tx, taken.user_id, taken.email, now);
     if (changed) {
       await insertEvent(tx, { at: now, type: "user.email_verified", userId: taken.user_id, data: { email: taken.email, source: opts.source ?? "token" } });

@@ -1,6 +1,7 @@
 import { insertEvent } from "../store/events.js";
 import * as people from "../store/people.js";
 import type { CoreContext } from "./context.js";
+import { joinPeople } from "./person-join.js";
 
 /**
  * Linking and unlinking by an operator (CLI `users link|unlink`, admin API): the operator has
@@ -10,17 +11,19 @@ import type { CoreContext } from "./context.js";
 
 export type LinkResult = { status: "OK"; personId: string; changed: boolean } | { status: "NOT_FOUND"; id: string };
 
-/** Makes the person of `otherId` (all their login methods) part of the person of `primaryId`, whose id they keep. */
+/**
+ * Makes the person of `otherId` (all their login methods) part of the person of `primaryId`, whose
+ * id they keep. The same join as a sign-in's (core/person-join.ts: nothing of either is lost, the
+ * person is mailed), without the session checks: the operator decided.
+ */
 export async function linkUsers(ctx: CoreContext, primaryId: string, otherId: string, source = "api"): Promise<LinkResult> {
-  const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx): Promise<LinkResult> => {
     const to = await people.findPersonId(tx, primaryId);
     if (to === undefined) return { status: "NOT_FOUND", id: primaryId };
     const from = await people.findPersonId(tx, otherId);
     if (from === undefined) return { status: "NOT_FOUND", id: otherId };
     if (from === to) return { status: "OK", personId: to, changed: false };
-    await people.movePerson(tx, from, to, now);
-    await insertEvent(tx, { at: now, type: "user.linked", userId: to, data: { recipeUserId: otherId, previousUserId: from, source } });
+    await joinPeople(tx, ctx, { from, to, recipeUserId: otherId, source });
     return { status: "OK", personId: to, changed: true };
   });
 }

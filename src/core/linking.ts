@@ -1,10 +1,11 @@
 import type { Kysely } from "kysely";
-import { insertEvent } from "../store/events.js";
 import * as people from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import { findUserById } from "../store/users.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
+import { checkMayAddLogin, type LinkingSession } from "./login-policy.js";
+import { joinPeople } from "./person-join.js";
 
 /**
  * Account linking in verified-email mode (SuperTokens' safe mode, recipes notes §4.2): a login
@@ -60,8 +61,8 @@ export async function decideExistingMethod(db: Kysely<DB>, ctx: CoreContext, p: 
 }
 
 /**
- * Makes the person of `recipeUserId` and person `personId` one person, with an event. Two people
- * that both existed (duplicates from before linking) keep the older one's id: that is the id the
+ * Makes the person of `recipeUserId` and person `personId` one person (core/person-join.ts keeps
+ * everything of both). Two people that both existed keep the older one's id: that is the id the
  * app has known longest.
  */
 export async function joinPerson(db: Kysely<DB>, ctx: CoreContext, recipeUserId: string, personId: string, source: string): Promise<void> {
@@ -70,9 +71,7 @@ export async function joinPerson(db: Kysely<DB>, ctx: CoreContext, recipeUserId:
   const [a, b] = await Promise.all([findUserById(db, mine), findUserById(db, personId)]);
   const mineIsOlder = a !== undefined && b !== undefined && (Number(a.time_joined) < Number(b.time_joined) || (Number(a.time_joined) === Number(b.time_joined) && a.id < b.id));
   const [from, to] = mineIsOlder ? [personId, mine] : [mine, personId];
-  const now = ctx.clock.now();
-  await people.movePerson(db, from, to, now);
-  await insertEvent(db, { at: now, type: "user.linked", userId: to, data: { recipeUserId, previousUserId: from, source } });
+  await joinPeople(db, ctx, { from, to, recipeUserId, source });
 }
 
 /** Applies rule 5 after `recipeUserId` got `email` verified: joins the person who has it verified. */
@@ -87,20 +86,23 @@ export type SessionLinkDecision = { kind: "join"; personId: string; verified: bo
 
 /**
  * `shouldTryLinkingWithSessionUser: true`: may the method (new, or the existing `recipeUserId`)
- * with `email` join the signed-in person? Only when no one else has the address, the method is not
- * part of another person already, and the address is verified, by the method itself or on one of
- * the person's methods (then the new method counts as verified too).
+ * with `email` join the signed-in person? Signing in with one of the person's own methods adds
+ * nothing. Otherwise the session must pass core/login-policy.ts (second factor complete, a fresh
+ * sign-in, a person with a verified address), no one else may have the address, the method may not
+ * be part of another person already, and the address must be verified, by the method itself or on
+ * one of the person's methods (then the new method counts as verified too).
  */
-export async function decideSessionLink(db: Kysely<DB>, p: { sessionUserId: string; email: string; verified: boolean; recipeUserId?: string }): Promise<SessionLinkDecision | undefined> {
+export async function decideSessionLink(db: Kysely<DB>, ctx: CoreContext, p: { session: LinkingSession; email: string; verified: boolean; recipeUserId?: string }): Promise<SessionLinkDecision | undefined> {
   await people.lockAddress(db, p.email);
-  const personId = await people.findPersonId(db, p.sessionUserId);
+  const personId = await people.findPersonId(db, p.session.userId);
   if (personId === undefined) return undefined;
   let own: string | undefined;
   if (p.recipeUserId !== undefined) {
     own = await people.findPersonId(db, p.recipeUserId);
     if (own === personId) return { kind: "join", personId, verified: true };
-    if (own !== undefined && (await people.findPersonMemberIds(db, own)).length > 1) return { kind: "refused", why: "RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };
   }
+  if ((await checkMayAddLogin(db, ctx, personId, p.session)) !== "ok") return { kind: "refused", why: "EMAIL_VERIFICATION_REQUIRED" };
+  if (own !== undefined && (await people.findPersonMemberIds(db, own)).length > 1) return { kind: "refused", why: "RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };
   const others = (await people.findPeopleByEmail(db, p.email)).filter((o) => o.personId !== personId && o.personId !== own);
   if (others.length > 0) return { kind: "refused", why: "ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };
   const verified = p.verified || (await people.isVerifiedForPerson(db, personId, p.email));
@@ -116,12 +118,12 @@ export interface SignInUpReasons { signUp: string; signIn: string; link: Record<
 
 /**
  * The linking decision of a sign-in-or-up inside its write transaction: with `sessionUserId` the
- * method is to join the signed-in person (401 when that session's user is gone); otherwise rules
+ * method is to join the signed-in person (`session`; 401 when that session's user is gone); otherwise rules
  * 1–3 for a new method (`recipeUserId` undefined) or 5–6 for an existing one.
  */
-export async function decideSignInUp(tx: Kysely<DB>, ctx: CoreContext, p: { sessionUserId?: string; email: string; verified: boolean; recipeUserId?: string }, reasons: SignInUpReasons): Promise<SignInUpDecision> {
-  if (p.sessionUserId !== undefined && ctx.config.accountLinking) {
-    const d = await decideSessionLink(tx, { sessionUserId: p.sessionUserId, email: p.email, verified: p.verified, recipeUserId: p.recipeUserId });
+export async function decideSignInUp(tx: Kysely<DB>, ctx: CoreContext, p: { session?: LinkingSession; email: string; verified: boolean; recipeUserId?: string }, reasons: SignInUpReasons): Promise<SignInUpDecision> {
+  if (p.session !== undefined && ctx.config.accountLinking) {
+    const d = await decideSessionLink(tx, ctx, { session: p.session, email: p.email, verified: p.verified, recipeUserId: p.recipeUserId });
     if (d === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
     return d.kind === "refused" ? { kind: "refused", reason: reasons.link[d.why] } : d;
   }
@@ -138,14 +140,14 @@ export type SettleResult = { kind: "ok" } | { kind: "refused" } | { kind: "link-
 /**
  * After an existing method proved its credentials: rule 6 (an unverified method whose address
  * belongs to someone else is refused), rule 5 (a verified one joins the person who has the address
- * verified), or, with `sessionUserId`, joining the signed-in person. The decision is read first; a
+ * verified), or, with `session`, joining the signed-in person. The decision is read first; a
  * write transaction (deciding again inside it) opens only when a link is to be made, so an
  * ordinary sign-in writes nothing more than before.
  */
-export async function settleExistingMethod(ctx: CoreContext, p: { recipeUserId: string; email: string; verified: boolean; sessionUserId?: string; source: string }): Promise<SettleResult> {
+export async function settleExistingMethod(ctx: CoreContext, p: { recipeUserId: string; email: string; verified: boolean; session?: LinkingSession; source: string }): Promise<SettleResult> {
   const run = async (db: Kysely<DB>, write: boolean): Promise<SettleResult | "write"> => {
-    if (p.sessionUserId !== undefined && ctx.config.accountLinking) {
-      const d = await decideSessionLink(db, { sessionUserId: p.sessionUserId, email: p.email, verified: p.verified, recipeUserId: p.recipeUserId });
+    if (p.session !== undefined && ctx.config.accountLinking) {
+      const d = await decideSessionLink(db, ctx, { session: p.session, email: p.email, verified: p.verified, recipeUserId: p.recipeUserId });
       if (d === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
       if (d.kind === "refused") return { kind: "link-refused", why: d.why };
       if (d.personId === (await people.findPersonId(db, p.recipeUserId))) return { kind: "ok" };

@@ -20,6 +20,8 @@ export const mailActions: Record<MailKind, string> = {
   email_change: "change-email",
   email_changed: "email-changed",
   account_deletion: "account-deletion",
+  login_added: "login-added",
+  account_secured: "account-secured",
 };
 
 /**

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { toNodeListener, type App as H3App } from "h3";
 import { listen as listhen } from "listhen";
 import type { Logger } from "../util/logger.js";
@@ -48,7 +48,7 @@ export function currentRequestId(): string | undefined {
  * `onFatal` hears an uncaught error that belongs to no request (the process is then in an unknown
  * state; `serve` shuts down with exit 1 so a supervisor restarts it).
  */
-export async function startHttpServer(app: H3App, opts: { port: number; host: string; bodyLimit: number; logger: Logger; onFatal?: (err: unknown) => void }): Promise<HttpServer> {
+export async function startHttpServer(app: H3App, opts: { port: number; host: string; bodyLimit: number; logger: Logger; onFatal?: (err: unknown) => void; handle?: object }): Promise<HttpServer> {
   const { port, host, logger } = opts;
   const handle = toNodeListener(app);
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -59,6 +59,7 @@ export async function startHttpServer(app: H3App, opts: { port: number; host: st
       Promise.resolve(handle(req, res)).catch((err) => failRequest(scope, err, logger));
     });
   };
+  if (opts.handle) return serveOn(await listenOnHandle(listener, opts.handle), logger, opts.onFatal);
   const where = `port ${port} on ${host}`;
   let listening: Awaited<ReturnType<typeof listhen>>;
   try {
@@ -91,11 +92,28 @@ export async function startHttpServer(app: H3App, opts: { port: number; host: st
       ? `${where} cannot be used: it is on the list of ports browsers refuse to connect to; choose another with --port`
       : `cannot bind to ${host}; check --host`);
   }
-  const unguard = guardProcess(logger, opts.onFatal);
+  return serveOn(server, logger, opts.onFatal);
+}
+
+/**
+ * A cluster worker's listen: on the socket its primary bound (http/listen-socket.ts), without
+ * listhen, whose port check would listen and close first, opening and closing the shared port.
+ */
+function listenOnHandle(listener: (req: IncomingMessage, res: ServerResponse) => void, handle: object): Promise<Server> {
+  const server = createServer(listener);
+  return new Promise((resolve, reject) => {
+    server.once("error", (err) => reject(new ListenError(`cannot listen on the cluster's socket: ${err.message}`)));
+    server.listen(handle, () => resolve(server));
+  });
+}
+
+function serveOn(server: Server, logger: Logger, onFatal: ((err: unknown) => void) | undefined): HttpServer {
+  const address = server.address();
+  const unguard = guardProcess(logger, onFatal);
   const graceful = makeGraceful(server);
   return {
     server,
-    port: actualPort,
+    port: typeof address === "object" && address ? address.port : 0,
     stop: async (deadlineMs) => {
       try {
         return await graceful(deadlineMs);

@@ -1,9 +1,9 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
 export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "mfa-recovery-code-used" | "mfa-reset" | "recover-passkey"
-  | "change-email" | "email-changed" | "account-deletion" | "other";
+  | "change-email" | "email-changed" | "account-deletion" | "login-added" | "account-secured" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "recover-passkey", "change-email", "email-changed", "account-deletion", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "recover-passkey", "change-email", "email-changed", "account-deletion", "login-added", "account-secured", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
@@ -17,6 +17,8 @@ export const caughtActionLabels: Record<CaughtAction, string> = {
   "change-email": "Confirm new email",
   "email-changed": "Email changed",
   "account-deletion": "Account deletion",
+  "login-added": "Sign-in method added",
+  "account-secured": "Account secured",
   other: "Other",
 };
 

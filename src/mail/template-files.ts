@@ -17,6 +17,8 @@ export const templateFileStems: Record<MailKind, string> = {
   email_change: "email-change",
   email_changed: "email-changed",
   account_deletion: "account-deletion",
+  login_added: "login-added",
+  account_secured: "account-secured",
 };
 
 /**

@@ -6,13 +6,14 @@
  */
 import { describeDurationInWords } from "../util/duration.js";
 import { renderMailLayout } from "./html-layout.js";
+import { accountTemplates, type AccountMailKind } from "./account-templates.js";
 import { passwordlessTemplates, type PasswordlessMailKind } from "./passwordless-templates.js";
 
 export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind | "mfa_recovery_code_used" | "mfa_reset" | "webauthn_recovery"
-  | "email_change" | "email_changed" | "account_deletion";
+  | "email_change" | "email_changed" | "account_deletion" | AccountMailKind;
 export const mailKinds: readonly MailKind[] = [
   "email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link",
-  "mfa_recovery_code_used", "mfa_reset", "webauthn_recovery", "email_change", "email_changed", "account_deletion",
+  "mfa_recovery_code_used", "mfa_reset", "webauthn_recovery", "email_change", "email_changed", "account_deletion", "login_added", "account_secured",
 ];
 
 export interface MailVars {
@@ -28,6 +29,8 @@ export interface MailVars {
   provider?: string;
   /** The one-time code (passwordless_code, passwordless_code_link). */
   code?: string;
+  /** The login method added (login_added) or those that remain (account_secured). */
+  details?: string;
   websiteUrl: string;
 }
 
@@ -36,7 +39,7 @@ export interface TemplateOverride { subject?: string; text?: string; html?: stri
 export type TemplateOverrides = Partial<Record<MailKind, TemplateOverride>>;
 
 /** Placeholders a template may use. */
-export const placeholders = ["email", "link", "expiresAt", "validFor", "provider", "code", "websiteUrl"] as const;
+export const placeholders = ["email", "link", "expiresAt", "validFor", "provider", "code", "details", "websiteUrl"] as const;
 
 const defaults: Record<MailKind, Required<TemplateOverride>> = {
   email_verification: {
@@ -80,6 +83,7 @@ const defaults: Record<MailKind, Required<TemplateOverride>> = {
     }),
   },
   ...passwordlessTemplates,
+  ...accountTemplates,
   mfa_recovery_code_used: {
     subject: "A recovery code was used to sign in",
     text: "Hello,\n\na recovery code was just used in place of an authenticator code to sign in to the account {{email}}. Each code works once.\n\nIf this was not you, your password and a recovery code are known to someone else: change your password and make new recovery codes at once:\n\n{{link}}\n",
@@ -177,6 +181,7 @@ function valuesOf(v: MailVars): Record<string, string> {
     validFor: v.validForMs === undefined ? "" : describeDurationInWords(v.validForMs),
     provider: v.provider ?? "",
     code: v.code ?? "",
+    details: v.details ?? "",
     websiteUrl: v.websiteUrl,
   };
 }

@@ -84,7 +84,20 @@ function checkUpdate(update: unknown): Metadata {
     if (k === "__proto__") throw badInput("metadata keys must not be __proto__");
     if (k.length > 200) throw badInput("metadata keys are at most 200 characters");
   }
+  const bad = findNonFinite(update);
+  if (bad !== undefined) throw badInput(`metadata numbers must be finite: ${bad} is out of range (JSON would store it as null, which deletes the key)`);
   return update as Metadata;
+}
+
+/** The path of a number JSON cannot hold (1e999999 parses as Infinity and would be stored as null), if any. */
+function findNonFinite(v: unknown, path = "metadata"): string | undefined {
+  if (typeof v === "number") return Number.isFinite(v) ? undefined : path;
+  if (v === null || typeof v !== "object") return undefined;
+  for (const [k, child] of Object.entries(v)) {
+    const found = findNonFinite(child, Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}`);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function parse(text: string | undefined): Metadata {

@@ -9,9 +9,9 @@
  *   start only reads it; two first keys at once would be tolerated anyway: insertFirstSigningKey);
  * - "mail-catcher": the development SMTP catcher listens on one port;
  * - "outbox": one mail delivery worker (workers' requests kick it over IPC after their commits),
- *   and the sync of configured webhook endpoints at start. Webhook deliveries are not a role: each
- *   process runs a webhook worker, claims are leased so none is sent twice, and a commit kicks the
- *   worker of its own process;
+ *   the sync of configured webhook endpoints at start, and the webhook deliveries (a worker's
+ *   commit that queued some kicks the primary's webhook worker over IPC, as for mail; claims are
+ *   leased, so several instances on one database never send one twice);
  * - "purge": the hourly purge of expired tokens and ended sessions, and the self-service account
  *   deletions whose grace period has passed;
  * - "backups": scheduled SQLite backups;

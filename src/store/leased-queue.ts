@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Expression, Kysely, SqlBool } from "kysely";
 import type { Dialect } from "./database.js";
 
 /**
@@ -27,13 +27,15 @@ const asQueue = (db: Kysely<any>) => db as unknown as Kysely<QueueDB>;
  * several instances never claim the same row; on SQLite BEGIN IMMEDIATE serialises the claimers.
  * A row whose lease ran out (its worker died mid-delivery) is due again.
  */
-export async function claimDueRows<Row extends LeasedRow>(db: Kysely<any>, dialect: Dialect, table: QueueTable, opts: { now: number; owner: string; leaseUntil: number; limit: number }): Promise<Row[]> {
+export async function claimDueRows<Row extends LeasedRow>(db: Kysely<any>, dialect: Dialect, table: QueueTable, opts: { now: number; owner: string; leaseUntil: number; limit: number; only?: Expression<SqlBool> }): Promise<Row[]> {
   const q = asQueue(db);
   const { now } = opts;
-  const due = q.selectFrom(table).select("id")
+  let due = q.selectFrom(table).select("id")
     .where("status", "=", "pending").where("next_attempt_at", "<=", now)
     .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
     .orderBy("next_attempt_at").orderBy("created_at").limit(opts.limit);
+  // The queue's own condition on top (webhooks: enabled endpoints, not those at their limit in flight).
+  if (opts.only) due = due.where(opts.only);
   // PostgreSQL: the pick is a CTE, evaluated once. As an `IN (subquery … LIMIT)` the planner may
   // run the subquery again per row of a join, and with SKIP LOCKED each run skips the rows the
   // last one locked: a claim of 10 took every due row (25 in test/webhooks/shutdown.test.ts).
@@ -58,4 +60,11 @@ export async function renewRowLeases(db: Kysely<any>, table: QueueTable, owner: 
   const r = await asQueue(db).updateTable(table).set({ lease_until: leaseUntil })
     .where("id", "in", [...ids]).where("lease_owner", "=", owner).where("status", "=", "pending").executeTakeFirst();
   return Number(r.numUpdatedRows);
+}
+
+/** Gives claimed rows back untried: no lease, the claim's attempt not counted (a lane was full). */
+export async function releaseRows(db: Kysely<any>, table: QueueTable, owner: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await asQueue(db).updateTable(table).set((eb) => ({ lease_owner: null, lease_until: null, attempts: eb("attempts", "-", 1) }))
+    .where("id", "in", [...ids]).where("lease_owner", "=", owner).where("status", "=", "pending").execute();
 }

@@ -91,3 +91,30 @@ export async function rehomeMembers(db: Kysely<DB>, oldPersonId: string, newPers
   await db.updateTable("users").set({ primary_user_id: newPersonId, updated_at: now })
     .where("primary_user_id", "=", oldPersonId).where("id", "!=", newPersonId).execute();
 }
+
+/** Whether any login method of the person has any address verified (SuperTokens: it may become primary). */
+export async function hasVerifiedAddress(db: Kysely<DB>, personId: string): Promise<boolean> {
+  const r = await db.selectFrom("verified_emails as v").innerJoin("users as u", "u.id", "v.user_id").select("v.user_id")
+    .where((eb) => eb.or([eb("u.id", "=", personId), eb("u.primary_user_id", "=", personId)]))
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** The person's verified addresses, with the login method that has each, the person's own row first. */
+export async function findVerifiedAddresses(db: Kysely<DB>, personId: string): Promise<Array<{ userId: string; email: string }>> {
+  const rows = await db.selectFrom("verified_emails as v").innerJoin("users as u", "u.id", "v.user_id").select(["v.user_id", "v.email", "u.time_joined"])
+    .where((eb) => eb.or([eb("u.id", "=", personId), eb("u.primary_user_id", "=", personId)]))
+    .orderBy("u.time_joined").orderBy("v.email").execute();
+  return rows.map((r) => ({ userId: r.user_id, email: r.email })).sort((a, b) => (a.userId === personId ? -1 : b.userId === personId ? 1 : 0));
+}
+
+/**
+ * When the session last proved who is behind it: its sign-in, or the newest factor it completed
+ * (a second factor, or a re-authentication with one). Undefined when the session does not exist.
+ */
+export async function findSessionLastProof(db: Kysely<DB>, sessionHandle: string): Promise<number | undefined> {
+  const s = await db.selectFrom("sessions").select("created_at").where("handle", "=", sessionHandle).executeTakeFirst();
+  if (!s) return undefined;
+  const f = await db.selectFrom("mfa_session_factors").select((eb) => eb.fn.max("completed_at").as("at")).where("session_handle", "=", sessionHandle).executeTakeFirst();
+  return Math.max(Number(s.created_at), f?.at == null ? 0 : Number(f.at));
+}

@@ -1,5 +1,6 @@
+import type { Expression, SqlBool } from "kysely";
 import type { Store } from "./database.js";
-import { claimDueRows, renewRowLeases, type LeasedRow, type QueueTable } from "./leased-queue.js";
+import { claimDueRows, releaseRows, renewRowLeases, type LeasedRow, type QueueTable } from "./leased-queue.js";
 import { classifyOutage, type OutageKind } from "./outage.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
@@ -32,7 +33,14 @@ export interface QueueWorkerOptions<Row extends LeasedRow> {
   heartbeatMs?: number;
   /** Backstop poll interval (deliveries normally start on kick()); also how soon an expired lease is noticed. */
   pollMs?: number;
+  /** Deliveries in flight at once (10 by default). */
   batchSize?: number;
+  /**
+   * Independent lanes (webhooks: one per endpoint): at most `limit` rows of one lane in flight, so
+   * a slow lane never holds the others back. `only(fullLanes)` is the claim's condition that skips
+   * the rows of full lanes (and any the queue must not send now). Without lanes the queue is one lane.
+   */
+  lanes?: { of(row: Row): string; limit: number; only(fullLanes: string[]): Expression<SqlBool> };
   /** Hears a pass that failed because the database is away (logged once per outage there, not per pass). */
   noteOutage?: (kind: OutageKind, err: unknown) => void;
 }
@@ -64,34 +72,78 @@ export function createQueueWorker<Row extends LeasedRow>(o: QueueWorkerOptions<R
   let again = false;
   let stopped = false;
   let lastHousekeeping = 0;
+  // A pass waiting for its sends is woken by a kick: rows queued meanwhile go out at once.
+  let wakePass: (() => void) | undefined;
 
-  // While a batch is being sent, its leases are renewed; rows already finished are skipped by the
+  // While rows are being sent, their leases are renewed; rows already finished are skipped by the
   // store (their lease_owner is cleared). A failed renewal is only logged: at worst the lease runs
   // out and another worker sends a duplicate with the same id.
-  function startHeartbeat(ids: string[]): NodeJS.Timeout {
+  function startHeartbeat(ids: () => string[]): NodeJS.Timeout {
     const t = setInterval(() => {
-      o.store.writeTx((tx) => renewRowLeases(tx, o.table, owner, ids, o.clock.now() + leaseMs))
+      o.store.writeTx((tx) => renewRowLeases(tx, o.table, owner, ids(), o.clock.now() + leaseMs))
         .catch((err) => o.logger.warn(`${o.label} lease renewal failed`, { err }));
     }, heartbeatMs);
     t.unref();
     return t;
   }
 
+  /**
+   * Sends every due row: claims as many as there are free places (within each lane's limit),
+   * and claims again as soon as any send ends or a kick says rows were queued, so no send waits
+   * for another one to finish (a slow endpoint holds only its own lane).
+   */
   async function pass(): Promise<{ sent: number; failed: number }> {
     let sent = 0;
     let failed = 0;
-    // Once stopped, no new batch is claimed: shutdown waits for the sends in flight, not for the
-    // whole queue (a slow endpoint and a long queue held SIGTERM for minutes); the rest stays queued.
-    while (!stopped) {
-      const now = o.clock.now();
-      const batch = await o.store.writeTx((tx) => claimDueRows<Row>(tx, o.store.dialect, o.table, { now, owner, leaseUntil: now + leaseMs, limit: o.batchSize ?? 10 }));
-      if (batch.length === 0) break;
-      const heartbeat = startHeartbeat(batch.map((row) => row.id));
-      const results = await Promise.all(batch.map((row) => o.deliver(row, owner).catch((err) => {
-        o.logger.error(`${o.label} delivery bookkeeping failed`, { id: row.id, err });
-        return false;
-      }))).finally(() => clearInterval(heartbeat));
-      for (const ok of results) if (ok) sent++; else failed++;
+    const concurrency = o.batchSize ?? 10;
+    const running = new Map<string, { lane: string; done: Promise<void> }>();
+    const inLane = new Map<string, number>();
+    const heartbeat = startHeartbeat(() => [...running.keys()]);
+    try {
+      // Once stopped, nothing new is claimed: shutdown waits for the sends in flight, not for the
+      // whole queue (a slow endpoint and a long queue held SIGTERM for minutes); the rest stays queued.
+      while (!stopped) {
+        const free = concurrency - running.size;
+        let claimed = 0;
+        let want = 0;
+        if (free > 0) {
+          const now = o.clock.now();
+          const full = o.lanes ? [...inLane].filter(([, n]) => n >= o.lanes!.limit).map(([lane]) => lane) : [];
+          want = o.lanes ? Math.min(free, o.lanes.limit) : free;
+          const rows = await o.store.writeTx((tx) => claimDueRows<Row>(tx, o.store.dialect, o.table, { now, owner, leaseUntil: now + leaseMs, limit: want, only: o.lanes?.only(full) }));
+          claimed = rows.length;
+          // One claim may take more rows of a lane than it has room for: those go back untried.
+          const over = o.lanes ? rows.filter((row) => {
+            const lane = o.lanes!.of(row);
+            if ((inLane.get(lane) ?? 0) >= o.lanes!.limit) return true;
+            inLane.set(lane, (inLane.get(lane) ?? 0) + 1);
+            return false;
+          }) : [];
+          if (over.length) await o.store.writeTx((tx) => releaseRows(tx, o.table, owner, over.map((row) => row.id)));
+          for (const row of rows) {
+            if (over.includes(row)) continue;
+            const lane = o.lanes?.of(row) ?? "";
+            if (!o.lanes) inLane.set(lane, (inLane.get(lane) ?? 0) + 1);
+            const done = o.deliver(row, owner)
+              .catch((err) => { o.logger.error(`${o.label} delivery bookkeeping failed`, { id: row.id, err }); return false; })
+              .then((ok) => {
+                if (ok) sent++; else failed++;
+                running.delete(row.id);
+                const left = (inLane.get(lane) ?? 1) - 1;
+                if (left) inLane.set(lane, left); else inLane.delete(lane);
+              });
+            running.set(row.id, { lane, done });
+          }
+        }
+        // Every free place taken: claim again at once. Otherwise wait for a send to end or a kick.
+        if (free > 0 && claimed === want && claimed > 0) continue;
+        if (!running.size) break;
+        await Promise.race([...[...running.values()].map((r) => r.done), new Promise<void>((wake) => { wakePass = wake; })]);
+        wakePass = undefined;
+      }
+      await Promise.all([...running.values()].map((r) => r.done));
+    } finally {
+      clearInterval(heartbeat);
     }
     if (o.housekeeping && o.clock.now() - lastHousekeeping > 3_600_000) {
       lastHousekeeping = o.clock.now();
@@ -125,7 +177,7 @@ export function createQueueWorker<Row extends LeasedRow>(o: QueueWorkerOptions<R
   }
 
   return {
-    kick: () => { if (!stopped) setImmediate(loop); },
+    kick: () => { if (!stopped) setImmediate(() => { if (wakePass) wakePass(); else loop(); }); },
     runOnce: () => track(pass()),
     start: () => {
       if (timer || stopped) return;

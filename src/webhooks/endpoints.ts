@@ -78,7 +78,8 @@ export async function removeEndpoint(ctx: CoreContext, id: string): Promise<void
 
 /**
  * Turns a disabled endpoint back on (its failure streak starts again at 0), with an event naming
- * who did (`source`: "cli", "admin-api", "admin:<id>").
+ * who did (`source`: "cli", "admin-api", "admin:<id>"). The deliveries queued while it was
+ * disabled (and those waiting for a retry) are due at once.
  */
 export async function enableEndpoint(ctx: CoreContext, id: string, source = "api"): Promise<EndpointView> {
   await requireEndpoint(ctx, id);
@@ -86,13 +87,16 @@ export async function enableEndpoint(ctx: CoreContext, id: string, source = "api
   await ctx.store.writeTx(async (tx) => {
     await repo.updateEndpoint(tx, id, { enabled: 1, failure_streak: 0, disabled_at: null, disabled_reason: null, updated_at: now });
     await insertEvent(tx, { at: now, type: "webhook.endpoint_enabled", userId: null, data: { endpointId: id, source } });
+    // What waited while it was disabled goes out now, in the order it was queued.
+    await repo.makePendingDue(tx, id, now);
+    kickWorkersAfterCommit(tx);
   });
   return endpointView((await repo.findEndpoint(ctx.store.db, id))!);
 }
 
 /**
- * Turns an endpoint off by hand (a receiver under maintenance): nothing new is queued for it until
- * it is enabled again. The same event as a failure streak's disabling, with the operator as source.
+ * Turns an endpoint off by hand (a receiver under maintenance): nothing is sent to it until it is
+ * enabled again; its events keep being queued and go out then. The same event as a failure streak's disabling, with the operator as source.
  */
 export async function disableEndpointByOperator(ctx: CoreContext, id: string, source = "api"): Promise<EndpointView> {
   const row = await requireEndpoint(ctx, id);

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from "kysely";
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from "kysely";
 import type { DB } from "../store/schema.js";
 
 /** An endpoint the app registered (migration 009). `events` is "*" or ",a,b,". */
@@ -53,14 +53,15 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 const wh = (db: Kysely<DB>) => db.withTables<WebhookTables>();
 
 /**
- * Queues one delivery of an event to every enabled endpoint subscribed to its type: one statement,
- * in the event's transaction, and no rows at all when no endpoint wants it. Returns how many.
+ * Queues one delivery of an event to every endpoint subscribed to its type: one statement, in the
+ * event's transaction, and no rows at all when no endpoint wants it. Returns how many. A disabled
+ * endpoint's deliveries are queued too: they wait (sendableNow) until it is enabled again.
  */
 export async function queueDeliveries(db: Kysely<DB>, d: { messageId: string; type: string; payload: string; at: number }): Promise<number> {
   // PostgreSQL types the parameters of a SELECT list from casts, not from the INSERT's columns.
   const r = await sql`insert into webhook_deliveries (id, message_id, endpoint_id, event_type, payload, created_at, status, attempts, next_attempt_at)
     select cast(${d.messageId} as text) || '.' || e.id, cast(${d.messageId} as text), e.id, cast(${d.type} as text), cast(${d.payload} as text), cast(${d.at} as bigint), 'pending', 0, cast(${d.at} as bigint)
-    from webhook_endpoints e where e.enabled = 1 and (e.events = '*' or e.events like ${`%,${d.type},%`})`.execute(db);
+    from webhook_endpoints e where (e.events = '*' or e.events like ${`%,${d.type},%`})`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
 
@@ -145,4 +146,23 @@ export async function recordAttempt(db: Kysely<DB>, id: string, owner: string, o
 export async function deleteFinishedDeliveries(db: Kysely<DB>, before: number): Promise<number> {
   const r = await wh(db).deleteFrom("webhook_deliveries").where("status", "in", ["delivered", "failed"]).where("created_at", "<", before).executeTakeFirst();
   return Number(r.numDeletedRows);
+}
+
+/** The claim's condition for deliveries that may go out now: to an enabled endpoint that is not at its limit in flight (`full`). */
+export function sendableNow(full: string[]): Expression<SqlBool> {
+  const enabled = sql<SqlBool>`endpoint_id in (select id from webhook_endpoints where enabled = 1)`;
+  return full.length ? sql<SqlBool>`(${enabled} and endpoint_id not in (${sql.join(full)}))` : enabled;
+}
+
+/** Gives a claimed delivery back untried (its endpoint was disabled meanwhile): pending, the attempt not counted. */
+export async function releaseClaim(db: Kysely<DB>, id: string, owner: string): Promise<void> {
+  await wh(db).updateTable("webhook_deliveries").set((eb) => ({ lease_owner: null, lease_until: null, attempts: eb("attempts", "-", 1) }))
+    .where("id", "=", id).where("lease_owner", "=", owner).where("status", "=", "pending").execute();
+}
+
+/** An endpoint enabled again: its waiting deliveries are due now, not at the end of a backoff. */
+export async function makePendingDue(db: Kysely<DB>, endpointId: string, now: number): Promise<number> {
+  const r = await wh(db).updateTable("webhook_deliveries").set({ next_attempt_at: now })
+    .where("endpoint_id", "=", endpointId).where("status", "=", "pending").where("next_attempt_at", ">", now).executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }

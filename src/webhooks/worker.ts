@@ -16,6 +16,9 @@ export const webhookRetryDelayMs = (attempts: number) => Math.min(30 * SECOND * 
 /** Attempts of one delivery before it is marked failed (it can still be replayed from the log). */
 export const WEBHOOK_MAX_ATTEMPTS = 15;
 const KEEP_FINISHED_MS = 30 * 86_400_000;
+/** Sends in flight at once in one process, and to one endpoint. */
+export const WEBHOOK_CONCURRENCY = 32;
+export const WEBHOOK_PER_ENDPOINT = 4;
 
 export interface WebhookWorkerOptions {
   store: Store;
@@ -38,15 +41,21 @@ export interface WebhookWorkerOptions {
  * Sends queued webhook deliveries on the leased queue worker the mail outbox uses
  * (store/queue-worker.ts): after commit, at least once, never twice at once across instances,
  * retried with backoff, picked up by any worker after a crash. Sends happen here, never in a request.
+ * Each endpoint is sent to independently (at most WEBHOOK_PER_ENDPOINT at once, WEBHOOK_CONCURRENCY
+ * in all); the deliveries of a disabled endpoint stay pending until it is enabled again.
  */
 export function createWebhookWorker(o: WebhookWorkerOptions): QueueWorker {
   const maxAttempts = o.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS;
 
   async function deliver(row: repo.DeliveryRow, owner: string): Promise<boolean> {
     const endpoint = await repo.findEndpoint(o.store.db, row.endpoint_id);
-    if (!endpoint || endpoint.enabled !== 1) {
-      const error = endpoint ? "endpoint disabled" : "endpoint removed";
-      await o.store.writeTx((tx) => repo.recordAttempt(tx, row.id, owner, { now: o.clock.now(), status: "failed", httpStatus: null, error }));
+    if (!endpoint) {
+      await o.store.writeTx((tx) => repo.recordAttempt(tx, row.id, owner, { now: o.clock.now(), status: "failed", httpStatus: null, error: "endpoint removed" }));
+      return false;
+    }
+    if (endpoint.enabled !== 1) {
+      // Disabled after the claim: the delivery waits, pending, for the endpoint to be enabled again.
+      await o.store.writeTx((tx) => repo.releaseClaim(tx, row.id, owner));
       return false;
     }
     let secret: string;
@@ -87,6 +96,9 @@ export function createWebhookWorker(o: WebhookWorkerOptions): QueueWorker {
   const worker = createQueueWorker<repo.DeliveryRow>({
     store: o.store, clock: o.clock, logger: o.logger, table: "webhook_deliveries", label: "webhook", deliver,
     pollMs: o.pollMs, noteOutage: o.noteOutage,
+    // Each endpoint is a lane of its own: a slow one holds at most its own sends, never another's.
+    batchSize: WEBHOOK_CONCURRENCY,
+    lanes: { of: (row) => row.endpoint_id, limit: WEBHOOK_PER_ENDPOINT, only: repo.sendableNow },
     housekeeping: async (now) => { await o.store.writeTx((tx) => repo.deleteFinishedDeliveries(tx, now - KEEP_FINISHED_MS)); },
   });
   let leave: (() => void) | undefined;

@@ -6,6 +6,7 @@ import { backends } from "../helpers/backends.js";
 import { runBin, spawnBin } from "../helpers/bin.js";
 import { runCli } from "../helpers/cli.js";
 import { signUpUntilKilled } from "../helpers/signup-flood.js";
+import { startReceiver } from "../helpers/webhook-receiver.js";
 
 // `serve --workers 2` as users run it (the built bin/authsvc): a primary and two HTTP workers on
 // one port. Each test holds one keep-alive connection per worker and checks, through the kernel's
@@ -53,8 +54,21 @@ function ownerOf(serverPort: number, clientPort: number, pids: number[]): number
   return pids.find((pid) => readdirSync(`/proc/${pid}/fd`).some((fd) => { try { return readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`; } catch { return false; } }));
 }
 
-/** Resolves with the port once the banner (printed after every worker listens) says where. */
-function listeningPort(child: Child): Promise<number> {
+/**
+ * Resolves with the port once every worker listens: the banner comes when the first does, and
+ * /readyz counts the workers that answer.
+ */
+async function listeningPort(child: Child): Promise<number> {
+  const port = await bannerPort(child);
+  await until(async () => {
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.json() as Promise<{ workers?: { ready: number; total: number } }>, () => undefined);
+    return ready?.workers !== undefined && ready.workers.ready === ready.workers.total;
+  }, "every worker to listen", 60_000);
+  return port;
+}
+
+/** Resolves with the port once the banner (printed when the first worker listens) says where. */
+function bannerPort(child: Child): Promise<number> {
   let seen = "";
   return new Promise((resolve, reject) => {
     child.stderr!.on("data", (d) => {
@@ -239,6 +253,32 @@ describe.each(backends)("serve --workers 2 on $name", { timeout: 120_000 }, (bac
     child.kill("SIGTERM");
     const r = await child.result;
     expect(r.code, r.stderr).toBe(0);
+  });
+
+  it("sends a webhook committed on a worker at once, not at the primary's next poll", async () => {
+    const rx = await startReceiver();
+    cleanup.push(() => rx.close());
+    const db = await backend.create();
+    cleanup.push(db.drop);
+    expect((await runBin(["migrate", "--database", db.url])).code).toBe(0);
+    const added = await runBin(["webhooks", "add", "--url", rx.url, "--events", "user.created", "--database", db.url]);
+    expect(added.code, added.stderr).toBe(0);
+    const child = spawnBin(["serve", "--workers", "2", "--port", "0", "--no-mail-catcher", "--no-rate-limits", "--database", db.url], { env: { AUTHSVC_LOG_LEVEL: "info" } });
+    cleanup.push(() => { if (child.exitCode === null) { for (const pid of childrenOf(child.pid!)) { try { process.kill(pid, "SIGKILL"); } catch { /* gone */ } } child.kill("SIGKILL"); } });
+    const port = await listeningPort(child);
+    const { a, b } = await oneConnectionPerWorker(child, port);
+    // Three sign-ups, on both workers: each delivery follows its commit (the primary's poll is every 10 s).
+    const lags: number[] = [];
+    for (const [i, conn] of [a, b, a].entries()) {
+      expect((await conn.call("POST", "/auth/signup", signUpBody(`hook${i}@example.com`), headerMode)).status).toBe(200);
+      const committed = Date.now();
+      await until(() => rx.received.length === i + 1, `webhook ${i}`);
+      lags.push(Date.now() - committed);
+    }
+    // Within 1 s on an idle machine; 3 s leaves room for a loaded one and is still far from the poll.
+    expect(Math.max(...lags), `lags ${lags.join(", ")} ms`).toBeLessThan(3_000);
+    child.kill("SIGTERM");
+    expect((await child.result).code).toBe(0);
   });
 
   it("keeps every sign-up it acknowledged when the primary and both workers are killed with SIGKILL", async () => {

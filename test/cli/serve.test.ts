@@ -80,11 +80,17 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: "ok" });
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-    expect(ready.status).toBe(200);
-    // serve runs a worker per core by default; with several, /readyz says how many are ready.
+    // serve runs a worker per core by default; with several, /readyz says how many are ready (the
+    // banner comes when the first listens; the others follow).
     const cores = availableParallelism();
-    expect(await ready.json()).toEqual(cores > 1 ? { status: "ok", workers: { ready: cores, total: cores } } : { status: "ok" });
+    const expected = cores > 1 ? { status: "ok", workers: { ready: cores, total: cores } } : { status: "ok" };
+    let ready: { status: number; body: unknown } = { status: 0, body: undefined };
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      ready = { status: res.status, body: await res.json() };
+      if (JSON.stringify(ready.body) === JSON.stringify(expected)) break;
+    }
+    expect(ready).toEqual({ status: 200, body: expected });
 
     child.kill("SIGTERM");
     const r = await child.result;

@@ -180,7 +180,7 @@ export async function closedPort(): Promise<number> {
  * verifier, sending `headers` (e.g. the mode headers) on the sign-in. Returns the raw response
  * and its JSON.
  */
-export async function signInWithProvider(base: string, thirdPartyId: string, login: string, headers: Record<string, string> = {}): Promise<{ res: Response; json: Record<string, any> }> {
+export async function signInWithProvider(base: string, thirdPartyId: string, login: string, headers: Record<string, string> = {}, extraBody: Record<string, unknown> = {}): Promise<{ res: Response; json: Record<string, any> }> {
   const u = await fetch(`${base}/auth/authorisationurl?thirdPartyId=${thirdPartyId}&redirectURIOnProviderDashboard=${encodeURIComponent(REDIRECT_URI)}`);
   if (u.status !== 200) throw new Error(`authorisationurl answered ${u.status}: ${await u.text()}`);
   const { urlWithQueryParams, pkceCodeVerifier } = (await u.json()) as { urlWithQueryParams: string; pkceCodeVerifier?: string };
@@ -188,7 +188,7 @@ export async function signInWithProvider(base: string, thirdPartyId: string, log
   const res = await fetch(`${base}/auth/signinup`, {
     method: "POST",
     headers: { "content-type": "application/json", rid: "thirdparty", ...headers },
-    body: JSON.stringify({ thirdPartyId, redirectURIInfo: { redirectURIOnProviderDashboard: REDIRECT_URI, redirectURIQueryParams: params, pkceCodeVerifier } }),
+    body: JSON.stringify({ ...extraBody, thirdPartyId, redirectURIInfo: { redirectURIOnProviderDashboard: REDIRECT_URI, redirectURIQueryParams: params, pkceCodeVerifier } }),
   });
   return { res, json: (await res.json()) as Record<string, any> };
 }

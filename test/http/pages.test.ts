@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { toNodeListener } from "../../src/http/app.js";
 import { backends } from "../helpers/backends.js";
 import { waitForCaughtMail } from "../helpers/mail.js";
@@ -203,6 +203,8 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
       });
       await new Promise<void>((r) => remote.listen(0, "127.0.0.1", () => r()));
       const remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+      // The refusals print nothing of h3's own into the server's JSON log (its statusMessage warning).
+      const warn = vi.spyOn(console, "warn");
       try {
         for (const path of devPaths) {
           const res = await fetch(`${remoteUrl}${path}`);
@@ -210,9 +212,13 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
           expect(((await res.json()) as { message: string }).message).toMatch(/loopback/);
         }
         expect((await fetch(`${remoteUrl}/_dev/mail/delete`, { method: "POST", headers: { "authsvc-dev": "1" } })).status).toBe(403);
+        const noHeader = await fetch(`${t.url}/_dev/mail/delete`, { method: "POST" });
+        expect([noHeader.status, ((await noHeader.json()) as { message: string }).message]).toEqual([403, "Send the authsvc-dev: 1 header"]);
+        expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("[h3]"))).toEqual([]);
         // The hosted pages and the API are not development pages: they answer.
         expect((await fetch(`${remoteUrl}/auth`)).status).toBe(200);
       } finally {
+        warn.mockRestore();
         remote.closeAllConnections();
         await new Promise<void>((r) => remote.close(() => r()));
       }

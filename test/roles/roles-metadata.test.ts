@@ -117,10 +117,12 @@ describe.each(backends)("user metadata ($name)", (backend) => {
     const r = await refreshed(t, tokens);
     expect(r.claims.app).toEqual({ prefs: { lang: "fr" }, seats: 3 });
 
-    for (const bad of ["[1]", "\"x\"", "{\"__proto__\":{\"a\":1}}"]) {
+    // A number JSON cannot hold (it would be stored as null, which means "delete") is refused, at any depth, changing nothing.
+    for (const bad of ["[1]", "\"x\"", "{\"__proto__\":{\"a\":1}}", "{\"seats\":1e999999}", "{\"prefs\":{\"n\":[1,-1e999999]}}"]) {
       const res = await fetch(`${t.url}/admin/v1/users/${id}/metadata`, { method: "PUT", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: bad });
-      expect(res.status).toBe(400);
+      expect(res.status, bad).toBe(400);
     }
+    expect((await admin(t, "GET", `/users/${id}/metadata`)).body.metadata).toEqual({ prefs: { lang: "fr" }, seats: 3 });
     expect((await admin(t, "PUT", "/users/nobody/metadata", { a: 1 })).status).toBe(404);
     expect(await admin(t, "DELETE", `/users/${id}/metadata`)).toMatchObject({ status: 200, body: { metadata: {} } });
     expect("app" in (await refreshed(t, r.tokens)).claims).toBe(false);

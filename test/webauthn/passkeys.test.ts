@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { markEmailVerified } from "../../src/store/users.js";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { SoftwareAuthenticator } from "../helpers/software-authenticator.js";
@@ -174,8 +175,12 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     const credential = fresh.register(options.body as never);
     const r = await call(t, "POST", "/user/webauthn/reset", { token, webauthnGeneratedOptionsId: options.body.webauthnGeneratedOptionsId, credential });
     expect(r.body).toMatchObject({ status: "OK", email: "ida@example.com", user: { id: up.body.user.id } });
-    expect(r.body.user.loginMethods[0]).toMatchObject({ verified: true, webauthn: { credentialIds: [up.credential.id, credential.id] } });
+    // The first proof of the address: the passkey registered before it (whoever's it was) is removed,
+    // only the one the mail's recipient registered stays (docs/account-linking.md).
+    expect(r.body.user.loginMethods[0]).toMatchObject({ verified: true, webauthn: { credentialIds: [credential.id] } });
     expect((await signIn(t, fresh)).body.status).toBe("OK");
+    expect((await signIn(t, lost)).body.status).toBe("INVALID_CREDENTIALS_ERROR");
+    expect((await listOutboxMessages(t.app.store.db, { kind: "account_secured" })).map((m) => m.to_address)).toEqual(["ida@example.com"]);
 
     // The link works once.
     const second = await call(t, "POST", "/webauthn/options/register", { recoverAccountToken: token });
@@ -203,6 +208,12 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     const last = await postWithSession(t.url, "/webauthn/credential/remove", up.tokens, { webauthnCredentialId: up.credential.id });
     expect(last.json).toEqual({ status: "GENERAL_ERROR", message: expect.stringContaining("last way to sign in") });
     expect(await list()).toEqual([up.credential.id]);
+
+    // A passkey is a way in: only a person with a verified address may add one (docs/account-linking.md).
+    const early = await call(t, "POST", "/webauthn/options/register", { email: "kim@example.com" });
+    const refused = await postWithSession(t.url, "/webauthn/credential", up.tokens, { webauthnGeneratedOptionsId: early.body.webauthnGeneratedOptionsId, recipeUserId: up.body.user.id, credential: new SoftwareAuthenticator(ORIGIN).register(early.body as never) });
+    expect(refused.json).toEqual({ status: "REGISTER_CREDENTIAL_NOT_ALLOWED", reason: "Verify the address of this account before adding a passkey." });
+    await markEmailVerified(t.app.store.db, up.body.user.id, "kim@example.com", t.clock.now());
 
     const laptop = new SoftwareAuthenticator(ORIGIN);
     t.clock.advance(1000);

@@ -125,10 +125,12 @@ describe.each(backends)("webhooks on $name", (backend) => {
     expect(payload).toMatchObject({ type: "webhook.endpoint_disabled", data: { endpointId: bad.id, url: deadUrl, failures: 3 } });
     expect(String(payload.data.lastError)).toMatch(/ECONNREFUSED/);
     expect(await listEvents(t.app.store.db, { type: "webhook.endpoint_disabled" })).toHaveLength(1);
-    // Disabled: its deliveries stop; the next sign-in queues none for it.
+    // Disabled: nothing more is sent to it, and nothing is lost: the next sign-in's delivery waits, pending and untried.
     const before = (await listDeliveryViews(t.app.ctx, { endpointId: bad.id })).length;
     await signIn(t, "eve@example.com");
     await t.app.webhooks.flush();
-    expect((await listDeliveryViews(t.app.ctx, { endpointId: bad.id })).length).toBe(before);
+    const after = await listDeliveryViews(t.app.ctx, { endpointId: bad.id });
+    expect(after.length).toBe(before + 1);
+    expect(after.filter((d) => d.attempts === 0).map((d) => d.status)).toEqual(["pending"]);
   });
 });

@@ -68,7 +68,7 @@ export async function enableWebhook(r: DashboardRequest): Promise<DashboardResul
 export async function disableWebhook(r: DashboardRequest): Promise<DashboardResult> {
   return actionOrRefusal(PATH, async () => {
     const e = await disableEndpointByOperator(r.ctx, r.params.id ?? "", r.source);
-    return done(PATH, `Disabled ${e.url}: nothing is queued for it until it is enabled again.`);
+    return done(PATH, `Disabled ${e.url}: its events wait, queued, and go out when it is enabled again.`);
   });
 }
 

@@ -13,6 +13,6 @@ const LOOPBACK_PEER = /^(127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;
 export function assertLocalClient(event: H3Event, config: Readonly<Config>): void {
   const peer = event.node.req.socket.remoteAddress ?? "";
   if (!LOOPBACK_PEER.test(peer) || !isKnownHost(event, config)) {
-    throw createError({ statusCode: 403, statusMessage: "The development pages answer only browsers on this machine (loopback)." });
+    throw createError({ statusCode: 403, message: "The development pages answer only browsers on this machine (loopback)." });
   }
 }

@@ -84,7 +84,7 @@ export const inboxMessageHtml = (deps: HttpDeps) => defineEventHandler(async (ev
  * that we never allow, so another site open in the developer's browser cannot empty the inbox.
  */
 export const inboxDelete = (deps: HttpDeps) => defineEventHandler(async (event) => {
-  if (getRequestHeader(event, "authsvc-dev") !== "1") throw createError({ statusCode: 403, statusMessage: "Send the authsvc-dev: 1 header" });
+  if (getRequestHeader(event, "authsvc-dev") !== "1") throw createError({ statusCode: 403, message: "Send the authsvc-dev: 1 header" });
   return { deleted: await clearInbox(deps.ctx) };
 });
 

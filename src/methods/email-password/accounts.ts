@@ -1,6 +1,6 @@
+import { recordLoginAdded, revokePersonSessions, type LinkingSession } from "../../core/login-policy.js";
 import { isUniqueViolation } from "../../store/database.js";
 import { classifyOutage, CommitOutcomeUnknownError } from "../../store/outage.js";
-import { revokeUserSessions } from "../../store/sessions.js";
 import * as tokens from "../../store/one-time-tokens.js";
 import { insertEvent } from "../../store/events.js";
 import * as users from "../../store/users.js";
@@ -45,24 +45,24 @@ export function validateSignUp(ctx: CoreContext, rawEmail: string, password: str
 
 /**
  * Creates an email/password login: a person of its own, or, with account linking, a method of the
- * signed-in person (`sessionUserId`, shouldTryLinkingWithSessionUser) or of the person who has the
+ * signed-in person (`session`, shouldTryLinkingWithSessionUser) or of the person who has the
  * address verified when this login proves it (`verified`, e.g. an administrator's). An unverified
  * sign-up for an address someone else has is refused (ERR_CODE_007): the user is led to "reset
  * password", which proves the address and adds the password to that person. The password is
  * hashed before the write transaction opens; the linking decision is taken again inside it. A
  * concurrent sign-up with the same address loses on the unique index and gets the same answer.
  */
-export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; sessionUserId?: string }): Promise<SignUpResult> {
+export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession }): Promise<SignUpResult> {
   const { email, errors } = validateSignUp(ctx, input.email, input.password);
   if (errors.length) return { status: "FIELD_ERROR", formFields: errors };
   const exists: SignUpResult = { status: "FIELD_ERROR", formFields: [{ id: "email", error: EMAIL_EXISTS }] };
   if (await credentials.findCredentialByEmail(ctx.store.db, email)) return exists;
   const decide = async (db: Kysely<DB>): Promise<Exclude<NewMethodDecision, { kind: "refused" }> | { kind: "refused"; reason: string }> => {
-    if (input.sessionUserId === undefined || !ctx.config.accountLinking) {
+    if (input.session === undefined || !ctx.config.accountLinking) {
       const d = await decideNewMethod(db, ctx, email, input.verified === true);
       return d.kind === "refused" ? { kind: "refused", reason: SIGN_UP_NOT_ALLOWED } : d;
     }
-    const d = await decideSessionLink(db, { sessionUserId: input.sessionUserId, email, verified: input.verified === true });
+    const d = await decideSessionLink(db, ctx, { session: input.session, email, verified: input.verified === true });
     if (d === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
     return d.kind === "refused" ? { kind: "refused", reason: SIGN_UP_LINK_REFUSED[d.why] } : { kind: "join", personId: d.personId };
   };
@@ -80,7 +80,7 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
       // Joining a person needs the address verified on their side: it counts for this login too.
       if (input.verified || d.kind === "join") await users.markEmailVerified(tx, id, email, now);
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "emailpassword", recipeUserId: id, source: input.source ?? "api" } });
-      if (d.kind === "join") await insertEvent(tx, { at: now, type: "user.linked", userId: d.personId, data: { recipeUserId: id, source: input.source ?? "api" } });
+      if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source: input.source ?? "api" });
       return undefined;
     });
     if (refused !== undefined) return { status: "SIGN_UP_NOT_ALLOWED", reason: refused };
@@ -111,7 +111,7 @@ export function describeInterruptedSignUp(err: unknown, committed: boolean): unk
  * WRONG_CREDENTIALS_ERROR after one bcrypt verification, so neither body nor time tells them apart.
  * A hash of another scheme or cost is upgraded after a successful check.
  */
-export async function signInWithPassword(ctx: CoreContext, input: { email: string; password: string; sessionUserId?: string }): Promise<SignInResult> {
+export async function signInWithPassword(ctx: CoreContext, input: { email: string; password: string; session?: LinkingSession }): Promise<SignInResult> {
   const email = canonicalEmail(input.email);
   const cred = isValidEmail(email) ? await credentials.findCredentialByEmail(ctx.store.db, email) : undefined;
   const stored = cred?.password_hash ?? (await ctx.dummyHash);
@@ -129,7 +129,7 @@ export async function signInWithPassword(ctx: CoreContext, input: { email: strin
   }
   // Only now, after the password proved right: a refusal must not tell a guesser anything. Whether
   // the address is verified is looked up (for the whole person) only when someone else has it.
-  const settled = await settleExistingMethod(ctx, { recipeUserId: cred.user_id, email, verified: false, sessionUserId: input.sessionUserId, source: "signin" });
+  const settled = await settleExistingMethod(ctx, { recipeUserId: cred.user_id, email, verified: false, session: input.session, source: "signin" });
   if (settled.kind === "refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED };
   if (settled.kind === "link-refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_LINK_REFUSED[settled.why] };
   const user = await getUser(ctx.store.db, cred.user_id);
@@ -155,7 +155,7 @@ export async function setPassword(ctx: CoreContext, userId: string, password: st
   const now = ctx.clock.now();
   const revoked = await ctx.store.writeTx(async (tx) => {
     await credentials.updatePasswordHash(tx, userId, hash, now);
-    const n = await revokeUserSessions(tx, userId, now, "password_changed");
+    const n = await revokePersonSessions(tx, userId, now, "password_changed");
     const deletedResetTokens = await tokens.deleteUserTokens(tx, userId, "password_reset");
     await insertEvent(tx, { at: now, type: "user.password_changed", userId, data: { source, revokedSessions: n, deletedResetTokens } });
     await queueMail(tx, ctx, { kind: "password_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });

@@ -41,7 +41,7 @@ function emailExists(operationId: string) {
 function signInOrUp(operationId: string, summary: string, description: string, outcomes: Json[]) {
   return {
     operationId, tags: ["emailpassword"], summary, parameters: modeParameters, requestBody: body(ref("FormFields")),
-    // 401: shouldTryLinkingWithSessionUser without a live session.
-    responses: { 200: json(description, { oneOf: [ref("SessionCreated"), ref("FieldError"), ...outcomes] }, tokenHeaders), ...bodyErrors(401) },
+    // 401: shouldTryLinkingWithSessionUser without a live session; 403: that session may not add a login (st-mfa, st-fresh-sign-in).
+    responses: { 200: json(description, { oneOf: [ref("SessionCreated"), ref("FieldError"), ...outcomes] }, tokenHeaders), ...bodyErrors(401, 403) },
   };
 }

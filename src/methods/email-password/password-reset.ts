@@ -5,7 +5,8 @@ import * as users from "../../store/users.js";
 import * as identityStore from "../third-party/store.js";
 import * as credentials from "./store.js";
 import * as tokens from "../../store/one-time-tokens.js";
-import { revokeUserSessions } from "../../store/sessions.js";
+import { evictUnproven, isFirstProof } from "../../core/first-proof.js";
+import { revokePersonSessions } from "../../core/login-policy.js";
 import { insertEvent } from "../../store/events.js";
 import { createId, hashToken } from "../../util/random.js";
 import type { CoreContext } from "../../core/context.js";
@@ -142,7 +143,10 @@ export async function resetPasswordWithToken(ctx: CoreContext, input: { token: u
     if (!current) return invalid;
     await tokens.deleteUserTokens(tx, taken.user_id, "password_reset");
     await credentials.updatePasswordHash(tx, taken.user_id, hash, now);
-    const revokedSessions = await revokeUserSessions(tx, taken.user_id, now, "password_reset");
+    // A reset that proves the address for the first time evicts what no one had proven was the owner's.
+    const first = taken.email === current.email && (await isFirstProof(tx, taken.user_id, taken.email));
+    if (first) await evictUnproven(tx, ctx, { recipeUserId: taken.user_id, email: taken.email, scope: "recovery", source: "password_reset" });
+    const revokedSessions = await revokePersonSessions(tx, taken.user_id, now, "password_reset");
     if (taken.email === current.email && (await users.markEmailVerified(tx, taken.user_id, taken.email, now))) {
       // The mail proved the address: rule 5 of account linking joins the person who has it verified.
       await linkAfterVerification(tx, ctx, taken.user_id, taken.email, "password_reset");

@@ -1,3 +1,4 @@
+import { recordLoginAdded, type LinkingSession } from "../../core/login-policy.js";
 import type { Kysely } from "kysely";
 import type { FactorId } from "../../core/claims.js";
 import type { CoreContext } from "../../core/context.js";
@@ -20,8 +21,8 @@ import * as store from "./store.js";
 export const MAX_CODE_INPUT_ATTEMPTS = 5;
 
 export type ConsumeInput =
-  | { preAuthSessionId: string; linkCode: string; sessionUserId?: string }
-  | { preAuthSessionId: string; deviceId: string; userInputCode: string; sessionUserId?: string };
+  | { preAuthSessionId: string; linkCode: string; session?: LinkingSession }
+  | { preAuthSessionId: string; deviceId: string; userInputCode: string; session?: LinkingSession };
 
 export type ConsumeResult =
   | { status: "OK"; user: UserView; recipeUserId: string; createdNewRecipeUser: boolean; factor: FactorId }
@@ -56,7 +57,7 @@ export async function consumeCode(ctx: CoreContext, input: ConsumeInput): Promis
       const hash = hashLinkCode(linkCode);
       if (await store.takeCode(tx, device.pre_auth_session_id, hash, now)) {
         await store.deleteDevicesByEmail(tx, device.email);
-        const r = await signInUpInTx(tx, ctx, { email: device.email, sessionUserId: input.sessionUserId, factor });
+        const r = await signInUpInTx(tx, ctx, { email: device.email, session: input.session, factor });
         return { status: "SIGNED_IN", ...r };
       }
       if (!typed) return { status: "RESTART_FLOW_ERROR" };
@@ -88,12 +89,12 @@ export async function consumeCode(ctx: CoreContext, input: ConsumeInput): Promis
  * provider's email_verified): it joins the person who has the address verified, and is refused
  * (ERR_CODE_002/003) where a method with the address unverified belongs to someone else.
  */
-async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; sessionUserId?: string; factor?: FactorId; source?: string }): Promise<{ userId: string; created: boolean }> {
+async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; session?: LinkingSession; factor?: FactorId; source?: string }): Promise<{ userId: string; created: boolean }> {
   const now = ctx.clock.now();
   // Two flows of one address used at once decide one after the other (PostgreSQL; SQLite serialises writes).
   await lockAddress(tx, p.email);
   const existing = await store.findUserByEmail(tx, p.email);
-  const d = await decideSignInUp(tx, ctx, { sessionUserId: p.sessionUserId, email: p.email, verified: true, recipeUserId: existing?.user_id }, PASSWORDLESS_REASONS);
+  const d = await decideSignInUp(tx, ctx, { session: p.session, email: p.email, verified: true, recipeUserId: existing?.user_id }, PASSWORDLESS_REASONS);
   if (d.kind === "refused") throw new Refused(d.reason);
   const data = { method: "passwordless", ...(p.factor ? { factor: p.factor } : {}), ...(p.source ? { source: p.source } : {}) };
   if (existing) {
@@ -108,7 +109,7 @@ async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string
   await store.insertUser(tx, { user_id: id, email: p.email, created_at: now });
   await markEmailVerified(tx, id, p.email, now);
   await insertEvent(tx, { at: now, type: "user.signed_up", userId: personId ?? id, data: { ...data, recipeUserId: id } });
-  if (personId !== null) await insertEvent(tx, { at: now, type: "user.linked", userId: personId, data: { recipeUserId: id, source: "passwordless" } });
+  if (personId !== null) await recordLoginAdded(tx, ctx, { personId: personId, recipeUserId: id, source: "passwordless" });
   return { userId: id, created: true };
 }
 

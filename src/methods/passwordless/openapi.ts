@@ -37,7 +37,7 @@ export const passwordlessArea = apiArea("passwordless", "Sign-in without a passw
           200: json("OK with a session; INCORRECT/EXPIRED_USER_INPUT_CODE_ERROR; RESTART_FLOW_ERROR (unknown, used or expired link, the 5th wrong code); SIGN_IN_UP_NOT_ALLOWED (account linking: ERR_CODE_002, 003, 017–019)", {
             oneOf: [sessionCreated({ createdNewRecipeUser: { type: "boolean" } }), attempts("INCORRECT_USER_INPUT_CODE_ERROR"), attempts("EXPIRED_USER_INPUT_CODE_ERROR"), restart, notAllowed("SIGN_IN_UP_NOT_ALLOWED")],
           }, tokenHeaders),
-          ...bodyErrors(401, 429),
+          ...bodyErrors(401, 403, 429),
         },
       },
     },

@@ -46,7 +46,7 @@ export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenI
             ],
           }, tokenHeaders),
           // 401: shouldTryLinkingWithSessionUser without a live session.
-          ...bodyErrors(401, 502),
+          ...bodyErrors(401, 403, 502),
         },
       },
     },

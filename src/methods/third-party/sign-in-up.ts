@@ -1,3 +1,4 @@
+import { recordLoginAdded, type LinkingSession } from "../../core/login-policy.js";
 import { isUniqueViolation } from "../../store/database.js";
 import { insertEvent } from "../../store/events.js";
 import * as identities from "./store.js";
@@ -24,7 +25,7 @@ export interface SignInUpInput {
   /** Tokens the frontend (e.g. a native SDK) already holds. */
   oAuthTokens?: OAuthTokens;
   /** shouldTryLinkingWithSessionUser: the signed-in user to add this identity to. */
-  sessionUserId?: string;
+  session?: LinkingSession;
 }
 
 export type SignInUpResult = UpsertResult | { status: "NO_EMAIL_GIVEN_BY_PROVIDER" };
@@ -71,7 +72,7 @@ export async function signInUp(ctx: CoreContext, input: SignInUpInput): Promise<
     email = `${who.userId.toLowerCase().replace(/[^a-z0-9]/g, "-")}.${provider.id.toLowerCase()}@fakeemail.invalid`;
     verified = true;
   }
-  return upsertThirdPartyUser(ctx, { thirdPartyId: provider.id, thirdPartyUserId: who.userId, email, emailVerified: verified, sessionUserId: input.sessionUserId });
+  return upsertThirdPartyUser(ctx, { thirdPartyId: provider.id, thirdPartyUserId: who.userId, email, emailVerified: verified, session: input.session });
 }
 
 export type UpsertResult =
@@ -84,14 +85,14 @@ export type UpsertResult =
  * first, so a refusal changes nothing: a new identity joins the person who has its address
  * verified when the provider verified it too, else is refused if someone else has the address
  * (ERR_CODE_006); an existing identity whose address is unverified and belongs to someone else is
- * refused (ERR_CODE_004); `sessionUserId` asks to add the identity to the signed-in person. Two
+ * refused (ERR_CODE_004); `session` asks to add the identity to the signed-in person. Two
  * concurrent first sign-ins of one identity end with one user: the loser hits the primary key and
  * retries as a sign-in.
  */
-export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: string; thirdPartyUserId: string; email: string; emailVerified: boolean; sessionUserId?: string }): Promise<UpsertResult> {
+export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: string; thirdPartyUserId: string; email: string; emailVerified: boolean; session?: LinkingSession }): Promise<UpsertResult> {
   const reasons = { signUp: SIGN_UP_NOT_ALLOWED, signIn: SIGN_IN_NOT_ALLOWED, link: LINK_REFUSED };
   const decide = (tx: Kysely<DB>, recipeUserId: string | undefined) =>
-    decideSignInUp(tx, ctx, { sessionUserId: p.sessionUserId, email: p.email, verified: p.emailVerified, recipeUserId }, reasons);
+    decideSignInUp(tx, ctx, { session: p.session, email: p.email, verified: p.emailVerified, recipeUserId }, reasons);
   const source = `thirdparty:${p.thirdPartyId}`;
   for (let attempt = 0; ; attempt++) {
     const now = ctx.clock.now();
@@ -118,7 +119,7 @@ export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: 
         // Joining needs the address verified on the person's side: it counts for the identity too.
         if (p.emailVerified || personId !== null) await markEmailVerified(tx, id, p.email, now);
         await insertEvent(tx, { at: now, type: "user.signed_up", userId: personId ?? id, data: { method: "thirdparty", provider: p.thirdPartyId, recipeUserId: id } });
-        if (personId !== null) await insertEvent(tx, { at: now, type: "user.linked", userId: personId, data: { recipeUserId: id, source } });
+        if (personId !== null) await recordLoginAdded(tx, ctx, { personId: personId, recipeUserId: id, source });
         return { kind: "done" as const, userId: id, created: true };
       });
       if (outcome.kind === "refused") return { status: "SIGN_IN_UP_NOT_ALLOWED", reason: outcome.reason };

@@ -1,5 +1,4 @@
 import { Secret, TOTP } from "otpauth";
-import { decryptPrivateJwk, encryptPrivateJwk } from "../../core/signing-keys.js";
 import type { DeviceRow } from "./store.js";
 
 /** RFC 6238 as the SDKs and authenticator apps expect it (N `recipe/totp/utils.ts`). */
@@ -12,23 +11,8 @@ export function createTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-// The secret at rest: AES-256-GCM under the server secret, the same scheme as the signing keys,
-// with the device's owner and name as associated data so a ciphertext cannot move to another row.
-const aad = (userId: string, name: string) => `totp:${userId}:${name}`;
+export { openTotpSecret, sealTotpSecret } from "../../core/totp-seal.js";
 
-export function sealTotpSecret(base32: string, serverSecret: string | undefined, userId: string, name: string): string {
-  return encryptPrivateJwk(base32, serverSecret, aad(userId, name));
-}
-
-export function openTotpSecret(device: DeviceRow, serverSecret: string | undefined): string {
-  try {
-    return decryptPrivateJwk(device.secret_enc, serverSecret, aad(device.user_id, device.name));
-  } catch {
-    throw new Error(`the TOTP secret of a device of user ${device.user_id} cannot be read with the configured server secret (AUTHSVC_SECRET): it was stored with another secret, or none`);
-  }
-}
-
-/** The otpauth:// URI an authenticator app scans (issuer = the product name, label = the address). */
 export function totpUri(base32: string, issuer: string, label: string): string {
   return new TOTP({ issuer, label, secret: Secret.fromBase32(base32), digits: TOTP_DIGITS, period: TOTP_PERIOD_S }).toString();
 }

@@ -1,3 +1,4 @@
+import { recordLoginAdded, type LinkingSession } from "../../core/login-policy.js";
 import type { Kysely } from "kysely";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { isUniqueViolation } from "../../store/database.js";
@@ -26,10 +27,10 @@ export type PasskeySignInResult =
 /**
  * Passkey sign-up (POST /webauthn/signup): the address is the one the registration options were
  * made for, unverified (like a password sign-up) until a mail proves it. Linking follows
- * core/linking.ts: a new person, the signed-in person (`sessionUserId`), or refused when someone
+ * core/linking.ts: a new person, the signed-in person (`session`), or refused when someone
  * else has the address. One write transaction: the login, its first passkey and the event.
  */
-export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: string; credential: RegistrationResponseJSON; sessionUserId?: string; source?: string }): Promise<PasskeySignUpResult> {
+export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: string; credential: RegistrationResponseJSON; session?: LinkingSession; source?: string }): Promise<PasskeySignUpResult> {
   const options = await takeOptions(ctx, input.optionsId, "registration");
   if (typeof options === "string") return { status: options };
   const email = options.email;
@@ -38,11 +39,11 @@ export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: st
   const verified = await verifyRegistration(ctx, options, input.credential);
   if ("status" in verified) return verified;
   const decide = async (db: Kysely<DB>): Promise<Exclude<NewMethodDecision, { kind: "refused" }> | { kind: "refused"; reason: string }> => {
-    if (input.sessionUserId === undefined || !ctx.config.accountLinking) {
+    if (input.session === undefined || !ctx.config.accountLinking) {
       const d = await decideNewMethod(db, ctx, email, false);
       return d.kind === "refused" ? { kind: "refused", reason: SIGN_UP_NOT_ALLOWED } : d;
     }
-    const d = await decideSessionLink(db, { sessionUserId: input.sessionUserId, email, verified: false });
+    const d = await decideSessionLink(db, ctx, { session: input.session, email, verified: false });
     if (d === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
     return d.kind === "refused" ? { kind: "refused", reason: SIGN_UP_LINK_REFUSED[d.why] } : { kind: "join", personId: d.personId };
   };
@@ -61,7 +62,7 @@ export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: st
       // Joining the signed-in person needs the address verified on their side: it counts here too.
       if (d.kind === "join") await users.markEmailVerified(tx, id, email, now);
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "webauthn", recipeUserId: id, credentialId: verified.id, source } });
-      if (d.kind === "join") await insertEvent(tx, { at: now, type: "user.linked", userId: d.personId, data: { recipeUserId: id, source } });
+      if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source });
       return undefined;
     });
     if (refused !== undefined) return { status: "SIGN_UP_NOT_ALLOWED", reason: refused };
@@ -80,7 +81,7 @@ export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: st
  * supertokens-node. The counter moves forward in a conditional update: of two sign-ins that
  * verified against the same stored counter, only one goes on.
  */
-export async function signInWithPasskey(ctx: CoreContext, input: { optionsId: string; credential: AuthenticationResponseJSON; sessionUserId?: string }): Promise<PasskeySignInResult> {
+export async function signInWithPasskey(ctx: CoreContext, input: { optionsId: string; credential: AuthenticationResponseJSON; session?: LinkingSession }): Promise<PasskeySignInResult> {
   const invalid = { status: "INVALID_CREDENTIALS_ERROR" } as const;
   const options = await takeOptions(ctx, input.optionsId, "authentication");
   if (typeof options === "string") return invalid;
@@ -93,7 +94,7 @@ export async function signInWithPasskey(ctx: CoreContext, input: { optionsId: st
   if (!moved) return invalid;
   const account = await store.findAccountByUserId(ctx.store.db, cred.user_id);
   if (!account) return invalid;
-  const settled = await settleExistingMethod(ctx, { recipeUserId: cred.user_id, email: account.email, verified: false, sessionUserId: input.sessionUserId, source: "signin" });
+  const settled = await settleExistingMethod(ctx, { recipeUserId: cred.user_id, email: account.email, verified: false, session: input.session, source: "signin" });
   if (settled.kind === "refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED };
   if (settled.kind === "link-refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_LINK_REFUSED[settled.why] };
   const user = await getUser(ctx.store.db, cred.user_id);

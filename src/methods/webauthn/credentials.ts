@@ -1,3 +1,4 @@
+import { checkMayAddLogin, notifyLoginAdded, type LinkingSession } from "../../core/login-policy.js";
 import type { Kysely } from "kysely";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { isUniqueViolation } from "../../store/database.js";
@@ -47,24 +48,32 @@ export type AddCredentialResult =
 
 /**
  * POST /webauthn/credential: adds a passkey to the passkey login `recipeUserId` of the signed-in
- * person, with registration options made for that login's address.
+ * person, with registration options made for that login's address. A passkey is a way in: the
+ * session must pass core/login-policy.ts (second factor complete, fresh sign-in, verified person),
+ * and the person is mailed.
  */
-export async function addCredential(ctx: CoreContext, input: { sessionUserId: string; recipeUserId: string; optionsId: string; credential: RegistrationResponseJSON }): Promise<AddCredentialResult> {
+export async function addCredential(ctx: CoreContext, input: { session: LinkingSession; recipeUserId: string; optionsId: string; credential: RegistrationResponseJSON }): Promise<AddCredentialResult> {
   const options = await takeOptions(ctx, input.optionsId, "registration");
   if (typeof options === "string") return { status: options };
   const notAllowed = { status: "REGISTER_CREDENTIAL_NOT_ALLOWED", reason: "Passkeys can only be added to a passkey login of the signed-in user, with options made for its address." } as const;
   const [mine, theirs, account] = await Promise.all([
-    people.findPersonId(ctx.store.db, input.sessionUserId), people.findPersonId(ctx.store.db, input.recipeUserId), store.findAccountByUserId(ctx.store.db, input.recipeUserId),
+    people.findPersonId(ctx.store.db, input.session.userId), people.findPersonId(ctx.store.db, input.recipeUserId), store.findAccountByUserId(ctx.store.db, input.recipeUserId),
   ]);
   if (mine === undefined || mine !== theirs || !account || account.email !== options.email) return notAllowed;
+  const unverified = { status: "REGISTER_CREDENTIAL_NOT_ALLOWED", reason: "Verify the address of this account before adding a passkey." } as const;
+  if ((await checkMayAddLogin(ctx.store.db, ctx, mine, input.session)) !== "ok") return unverified;
   const verified = await verifyRegistration(ctx, options, input.credential);
   if ("status" in verified) return verified;
   const now = ctx.clock.now();
   try {
-    await ctx.store.writeTx(async (tx) => {
+    const refused = await ctx.store.writeTx(async (tx) => {
+      if ((await checkMayAddLogin(tx, ctx, mine, input.session)) !== "ok") return true;
       await insertCredentialRow(tx, account.user_id, ctx.config.webauthnRpId, verified, now);
       await insertEvent(tx, { at: now, type: "webauthn.credential_added", userId: mine, data: { recipeUserId: account.user_id, credentialId: verified.id, source: "api" } });
+      await notifyLoginAdded(tx, ctx, mine, account.user_id, { passkeyOnly: true });
+      return false;
     });
+    if (refused) return unverified;
   } catch (err) {
     if (isUniqueViolation(err)) return { status: "INVALID_CREDENTIALS_ERROR" };
     throw err;

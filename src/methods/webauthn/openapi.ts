@@ -28,11 +28,11 @@ export const webauthnArea = apiArea("webauthn", "Passkeys (WebAuthn): sign-up, s
   }) },
   "/webauthn/signup": { post: op("webauthnSignUp", "Create a passkey login for the options' address and sign in", {
     parameters: modeParameters, requestBody: credentialBody(linking),
-    responses: { 200: json("OK with a session, or why not", { oneOf: [ref("SessionCreated"), statusOnly("EMAIL_ALREADY_EXISTS_ERROR"), notAllowed("SIGN_UP_NOT_ALLOWED"), ...optionsProblems] }, tokenHeaders), ...bodyErrors(401, 429) },
+    responses: { 200: json("OK with a session, or why not", { oneOf: [ref("SessionCreated"), statusOnly("EMAIL_ALREADY_EXISTS_ERROR"), notAllowed("SIGN_UP_NOT_ALLOWED"), ...optionsProblems] }, tokenHeaders), ...bodyErrors(401, 403, 429) },
   }) },
   "/webauthn/signin": { post: op("webauthnSignIn", "Sign in with a passkey; every failure is INVALID_CREDENTIALS_ERROR", {
     parameters: modeParameters, requestBody: credentialBody(linking),
-    responses: { 200: json("OK with a session, INVALID_CREDENTIALS_ERROR, or SIGN_IN_NOT_ALLOWED", { oneOf: [ref("SessionCreated"), statusOnly("INVALID_CREDENTIALS_ERROR"), notAllowed("SIGN_IN_NOT_ALLOWED")] }, tokenHeaders), ...bodyErrors(401, 429) },
+    responses: { 200: json("OK with a session, INVALID_CREDENTIALS_ERROR, or SIGN_IN_NOT_ALLOWED", { oneOf: [ref("SessionCreated"), statusOnly("INVALID_CREDENTIALS_ERROR"), notAllowed("SIGN_IN_NOT_ALLOWED")] }, tokenHeaders), ...bodyErrors(401, 403, 429) },
   }) },
   "/webauthn/email/exists": { get: op("webauthnEmailExists", "Whether a passkey login exists for the address", {
     parameters: [{ name: "email", in: "query", required: true, schema: str }],
@@ -53,7 +53,7 @@ export const webauthnArea = apiArea("webauthn", "Passkeys (WebAuthn): sign-up, s
   }) },
   "/webauthn/credential": { post: op("webauthnAddCredential", "Add a passkey to the signed-in user's passkey login", {
     requestBody: credentialBody({ recipeUserId: str }, ["recipeUserId"]),
-    responses: { 200: json("OK, or why not", { oneOf: [statusOnly("OK"), statusOnly("REGISTER_CREDENTIAL_NOT_ALLOWED", { reason: str }), ...optionsProblems] }), ...bodyErrors(401) },
+    responses: { 200: json("OK, or why not", { oneOf: [statusOnly("OK"), statusOnly("REGISTER_CREDENTIAL_NOT_ALLOWED", { reason: str }), ...optionsProblems] }), ...bodyErrors(401, 403) },
   }) },
   "/webauthn/credential/remove": { post: op("webauthnRemoveCredential", "Remove one of the signed-in user's passkeys (never the last way in)", {
     requestBody: body({ type: "object", required: ["webauthnCredentialId"], properties: { webauthnCredentialId: str } }),

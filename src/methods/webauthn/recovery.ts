@@ -6,7 +6,9 @@ import * as users from "../../store/users.js";
 import { hashToken } from "../../util/random.js";
 import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
+import { evictUnproven, isFirstProof } from "../../core/first-proof.js";
 import { linkAfterVerification } from "../../core/linking.js";
+import { revokePersonSessions } from "../../core/login-policy.js";
 import { notifyOutbox } from "../../core/mail-queue.js";
 import { issueTokenWithMail } from "../../core/one-time-tokens.js";
 import { getUser, type UserView } from "../../core/users.js";
@@ -62,8 +64,9 @@ export type RecoverResult =
  * POST /user/webauthn/reset: registers a new passkey with a recovery link. One transaction takes
  * the token (a conditional delete: of N concurrent submissions one wins), stores the passkey and,
  * since the link came by mail, marks the address verified (and links by the verified-address
- * rule). Earlier passkeys stay: the user removes a lost one on the account page. No session: the
- * user signs in with the new passkey.
+ * rule). Earlier passkeys stay, unless this is the first proof of the address (core/first-proof.ts:
+ * then only the new one does); the user removes a lost one on the account page. Every session of
+ * the person ends (whoever had the lost passkey is out); the user signs in with the new passkey.
  */
 export async function recoverWithPasskey(ctx: CoreContext, input: { token: string; optionsId: string; credential: RegistrationResponseJSON }): Promise<RecoverResult> {
   const invalidToken = { status: "RECOVER_ACCOUNT_TOKEN_INVALID_ERROR" } as const;
@@ -81,6 +84,10 @@ export async function recoverWithPasskey(ctx: CoreContext, input: { token: strin
       const row = await tokens.takeToken(tx, tokenHash, "webauthn_recovery");
       if (!row || Number(row.expires_at) <= now) return undefined;
       await insertCredentialRow(tx, row.user_id, ctx.config.webauthnRpId, verified, now);
+      // The first proof of the address evicts what no one had proven was the owner's (the passkeys
+      // and logins of whoever signed up with it first); every recovery signs the person out.
+      if (await isFirstProof(tx, row.user_id, row.email)) await evictUnproven(tx, ctx, { recipeUserId: row.user_id, email: row.email, keepPasskey: verified.id, scope: "recovery", source: "webauthn_recovery" });
+      await revokePersonSessions(tx, row.user_id, now, "webauthn_recovery");
       if (await users.markEmailVerified(tx, row.user_id, row.email, now)) await linkAfterVerification(tx, ctx, row.user_id, row.email, "webauthn_recovery");
       await insertEvent(tx, { at: now, type: "webauthn.account_recovered", userId: row.user_id, data: { credentialId: verified.id, email: row.email } });
       return row.user_id;

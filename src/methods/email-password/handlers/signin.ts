@@ -28,9 +28,9 @@ export const signIn = (deps: HttpDeps) =>
       deps.ctx.metrics.signIn("emailpassword", "field_error");
       return { status: "FIELD_ERROR", formFields };
     }
-    const sessionUserId = await readLinkingSessionUser(event, deps, body);
+    const session = await readLinkingSessionUser(event, deps, body);
     const ticket = await admitSignIn(deps.ctx, email);
-    const r = await signInWithPassword(deps.ctx, { email, password, sessionUserId });
+    const r = await signInWithPassword(deps.ctx, { email, password, session });
     // A refused sign-in had the right password: it does not count as a failure.
     await settleSignIn(deps.ctx, ticket, r.status !== "WRONG_CREDENTIALS_ERROR");
     deps.ctx.metrics.signIn("emailpassword", r.status === "OK" ? "success" : r.status === "SIGN_IN_NOT_ALLOWED" ? "not_allowed" : "wrong_credentials");

@@ -12,8 +12,8 @@ export const signUp = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const { email, password } = parseFormFields(body, ["email", "password"]);
-    const sessionUserId = await readLinkingSessionUser(event, deps, body);
-    const r = await signUpWithPassword(deps.ctx, { email, password, sessionUserId });
+    const session = await readLinkingSessionUser(event, deps, body);
+    const r = await signUpWithPassword(deps.ctx, { email, password, session });
     if (r.status !== "OK") return r;
     // The account is committed: an outage from here on must not read as "nothing happened".
     const tokenFields = await createSessionResponse(event, deps, r.recipeUserId, "emailpassword").catch((err) => { throw describeInterruptedSignUp(err, true); });

@@ -16,7 +16,7 @@ export const consumeCodeHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const input = parseConsumeBody(body);
-    input.sessionUserId = await readLinkingSessionUser(event, deps, body);
+    input.session = await readLinkingSessionUser(event, deps, body);
     const r = await consumeCode(deps.ctx, input);
     deps.ctx.metrics.signIn("passwordless", r.status === "OK" ? "success" : r.status.toLowerCase());
     if (r.status !== "OK") return r;

@@ -15,7 +15,7 @@ export const signInUpHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const input = parseSignInUpBody(body);
-    input.sessionUserId = await readLinkingSessionUser(event, deps, body);
+    input.session = await readLinkingSessionUser(event, deps, body);
     const result = await signInUp(deps.ctx, input).catch((err) => {
       deps.ctx.metrics.signIn("thirdparty", "error");
       throw err;

@@ -26,7 +26,7 @@ export const addCredentialHandler = (deps: HttpDeps) =>
     const optionsId = parseOptionsId(body.webauthnGeneratedOptionsId);
     if (typeof body.recipeUserId !== "string" || body.recipeUserId === "") throw badInput("Please provide the recipeUserId as a string");
     const credential = parseRegistrationCredential(body.credential);
-    const r = await addCredential(deps.ctx, { sessionUserId: session.userId, recipeUserId: body.recipeUserId, optionsId, credential });
+    const r = await addCredential(deps.ctx, { session: { userId: session.userId, sessionHandle: session.sessionHandle }, recipeUserId: body.recipeUserId, optionsId, credential });
     return r.status === "OK" ? { status: "OK" } : r;
   });
 

@@ -1,3 +1,4 @@
+import type { LinkingSession } from "../../../core/login-policy.js";
 import { defineEventHandler } from "h3";
 import type { CoreContext } from "../../../core/context.js";
 import { toUserJson, type UserView } from "../../../core/users.js";
@@ -14,14 +15,14 @@ type Outcome = { status: "OK"; user: UserView; recipeUserId: string } | { status
  * POST /webauthn/signup and /webauthn/signin: `{webauthnGeneratedOptionsId, credential,
  * shouldTryLinkingWithSessionUser?}` in, a session (in the requested transport) or the outcome out.
  */
-function passkeySessionHandler<C>(parse: (v: unknown) => C, run: (ctx: CoreContext, input: { optionsId: string; credential: C; sessionUserId?: string }) => Promise<Outcome>, notAllowed: string) {
+function passkeySessionHandler<C>(parse: (v: unknown) => C, run: (ctx: CoreContext, input: { optionsId: string; credential: C; session?: LinkingSession }) => Promise<Outcome>, notAllowed: string) {
   return (deps: HttpDeps) =>
     defineEventHandler(async (event) => {
       const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
       const optionsId = parseOptionsId(body.webauthnGeneratedOptionsId);
       const credential = parse(body.credential);
-      const sessionUserId = await readLinkingSessionUser(event, deps, body);
-      const r = await run(deps.ctx, { optionsId, credential, sessionUserId });
+      const session = await readLinkingSessionUser(event, deps, body);
+      const r = await run(deps.ctx, { optionsId, credential, session });
       deps.ctx.metrics.signIn("webauthn", r.status === "OK" ? "success" : r.status === notAllowed ? "not_allowed" : "wrong_credentials");
       if (!("user" in r)) return r;
       const tokenFields = await createSessionResponse(event, deps, r.recipeUserId, "webauthn");

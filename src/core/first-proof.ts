@@ -1,0 +1,60 @@
+import type { Kysely } from "kysely";
+import { afterCommit } from "../store/after-commit.js";
+import { insertEvent } from "../store/events.js";
+import * as people from "../store/people.js";
+import { deletePasskeysExcept } from "../store/person-merge.js";
+import type { DB } from "../store/schema.js";
+import { revokeUserSessions } from "../store/sessions.js";
+import type { CoreContext } from "./context.js";
+import { describeLogin } from "./login-policy.js";
+import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
+
+/**
+ * The first proof of an address for a person who had none verified (docs/account-linking.md,
+ * "Recovery evicts what no one proved"). Until then anyone could have signed up with the address
+ * and prepared the account (a pre-registered account): linked a login of their own, registered a
+ * passkey, set up a second factor. The mail that now proves the address proves only the login that
+ * received it, so everything else goes: the other logins leave the person (each becomes a person of
+ * its own, with its sessions ended), the proving login's other passkeys are removed, and the owner
+ * is mailed what remains. Second factors stay (a mailbox alone never removes one).
+ */
+
+/** Whether no login of the person of `recipeUserId` has `email` verified yet (read before marking it). */
+export async function isFirstProof(tx: Kysely<DB>, recipeUserId: string, email: string): Promise<boolean> {
+  const personId = await people.findPersonId(tx, recipeUserId);
+  return personId !== undefined && !(await people.isVerifiedForPerson(tx, personId, email));
+}
+
+export interface Eviction { logins: string[]; passkeys: string[]; sessions: number }
+
+/**
+ * Evicts what no one proved was the owner's, in the caller's transaction, after `isFirstProof` was
+ * true. A "recovery" (password reset, passkey recovery; `keepPasskey`: the passkey it registered)
+ * also removes the proving login's other passkeys; its caller ends
+ * every session of the person (revokePersonSessions): the owner signs in afresh. A "verification" (the address verified, in the
+ * session of the login that proves it) removes only the other logins and ends their sessions: the
+ * passkey it signed in with is its own. The owner is mailed at `email` when anything
+ * was removed; with nothing to remove, a verification changes nothing else.
+ */
+export async function evictUnproven(tx: Kysely<DB>, ctx: CoreContext, p: { recipeUserId: string; email: string; keepPasskey?: string; scope: "recovery" | "verification"; source: string }): Promise<Eviction> {
+  const now = ctx.clock.now();
+  const personId = (await people.findPersonId(tx, p.recipeUserId)) ?? p.recipeUserId;
+  const members = await people.findPersonMemberIds(tx, personId);
+  const logins = members.filter((m) => m !== p.recipeUserId);
+  const recovery = p.scope === "recovery";
+  const passkeys = recovery ? await deletePasskeysExcept(tx, p.recipeUserId, p.keepPasskey) : [];
+  // Second factors stay: a mailbox alone never removes one (docs/mfa.md); an authenticator the
+  // owner does not have is removed by an operator (`users mfa reset`).
+  const evicted = logins.length + passkeys.length > 0;
+  // The evicted logins' sessions end here; a recovery's caller then ends the rest with its reason.
+  let sessions = 0;
+  for (const id of logins) sessions += await revokeUserSessions(tx, id, now, "account_secured");
+  for (const id of members) await people.detachRecipeUser(tx, id, now);
+  if (!evicted) return { logins, passkeys, sessions };
+  // The proving login's id is the person now; person-owned rows of another root stay with it.
+  await insertEvent(tx, { at: now, type: "user.secured", userId: p.recipeUserId, data: { source: p.source, removedLogins: logins, removedPasskeys: passkeys, revokedSessions: sessions } });
+  for (const id of logins) await insertEvent(tx, { at: now, type: "user.unlinked", userId: id, data: { recipeUserId: id, source: p.source, reason: "unproven" } });
+  await queueMail(tx, ctx, { kind: "account_secured", to: p.email, vars: { link: websiteLink(ctx, "account"), details: await describeLogin(tx, p.recipeUserId) } });
+  afterCommit(tx, () => notifyOutbox(ctx));
+  return { logins, passkeys, sessions };
+}

@@ -1,0 +1,96 @@
+import type { Kysely } from "kysely";
+import { afterCommit } from "../store/after-commit.js";
+import { insertEvent } from "../store/events.js";
+import * as people from "../store/people.js";
+import type { DB } from "../store/schema.js";
+import { revokeUserSessions } from "../store/sessions.js";
+import type { CoreContext } from "./context.js";
+import { AuthError } from "./errors.js";
+import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
+import { assertMfaComplete, readMfaState } from "./mfa.js";
+
+/**
+ * The one policy every way of adding a login to a person goes through (docs/account-linking.md,
+ * "Adding a login to a person"): `shouldTryLinkingWithSessionUser` on every method, adding a passkey
+ * from the account page, and (without the session checks) an operator's link. A session may add a
+ * login only when its second factor is complete, it proved itself recently, and its person has a
+ * verified address; the person is mailed whenever a login joins them.
+ */
+
+/** The signed-in session that asks to add a login to its person. */
+export interface LinkingSession {
+  /** The login method the session was started with (`rsub`). */
+  userId: string;
+  sessionHandle: string;
+}
+
+/** How recent the session's sign-in (or a factor it completed) must be to add a login. */
+export const LINK_FRESHNESS_MS = 5 * 60_000;
+
+/** The claim id of the 403 a session that is not fresh enough gets (docs/api.md). */
+export const FRESH_SIGN_IN_CLAIM = "st-fresh-sign-in";
+
+/**
+ * The session checks before a login joins the session's person. Throws the SDKs' 403 invalid claim
+ * when the second factor is not complete (`st-mfa`, as supertokens-node does) or when the session
+ * is older than LINK_FRESHNESS_MS without a newer factor (`st-fresh-sign-in`: sign in again).
+ * "EMAIL_VERIFICATION_REQUIRED" when the person has no verified address: in SuperTokens' terms
+ * the session user cannot become primary, and a login added now could be an attacker's waiting
+ * for the real owner of the address (a pre-registered account).
+ */
+export async function checkMayAddLogin(db: Kysely<DB>, ctx: CoreContext, personId: string, session: LinkingSession): Promise<"ok" | "EMAIL_VERIFICATION_REQUIRED"> {
+  assertMfaComplete(await readMfaState(db, ctx.config, personId, session.sessionHandle));
+  const proof = await people.findSessionLastProof(db, session.sessionHandle);
+  if (proof === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
+  if (ctx.clock.now() - proof > LINK_FRESHNESS_MS) {
+    throw new AuthError("INVALID_CLAIM", "invalid claim", {
+      claimValidationErrors: [{ id: FRESH_SIGN_IN_CLAIM, reason: { message: "Sign in again to add a sign-in method to this account", maxAgeInSeconds: LINK_FRESHNESS_MS / 1000 } }],
+    });
+  }
+  return (await people.hasVerifiedAddress(db, personId)) ? "ok" : "EMAIL_VERIFICATION_REQUIRED";
+}
+
+/** How a mail names a login method: "a password (ada@example.com)", "a passkey (…)", "oidc (…)". */
+export async function describeLogin(db: Kysely<DB>, recipeUserId: string): Promise<string> {
+  const r = await db.selectFrom("users as u")
+    .leftJoin("email_password_credentials as c", "c.user_id", "u.id")
+    .leftJoin("third_party_identities as i", "i.user_id", "u.id")
+    .leftJoin("webauthn_accounts as w", "w.user_id", "u.id")
+    .leftJoin("passwordless_users as p", "p.user_id", "u.id")
+    .select(["u.email", "c.user_id as password", "i.provider_id", "w.user_id as passkey", "p.user_id as code"])
+    .where("u.id", "=", recipeUserId).executeTakeFirst();
+  if (!r) return "a sign-in method";
+  const how = r.password ? "a password" : r.provider_id ? `${r.provider_id} sign-in` : r.passkey ? "a passkey" : r.code ? "sign-in codes by mail" : "a sign-in method";
+  return `${how} (${r.email})`;
+}
+
+/**
+ * Mails the person that login `recipeUserId` was added, at the addresses they had verified before
+ * it (the new login's own address may be the intruder's), with a link to the account page; after
+ * commit. `passkeyOnly`: a passkey was added to the existing passkey login `recipeUserId`. The
+ * event is the caller's.
+ */
+export async function notifyLoginAdded(tx: Kysely<DB>, ctx: CoreContext, personId: string, recipeUserId: string, opts: { passkeyOnly?: boolean } = {}): Promise<void> {
+  const to = [...new Set((await people.findVerifiedAddresses(tx, personId)).filter((a) => opts.passkeyOnly || a.userId !== recipeUserId).map((a) => a.email))];
+  if (to.length === 0) return;
+  const details = opts.passkeyOnly ? "a passkey" : await describeLogin(tx, recipeUserId);
+  for (const address of to) await queueMail(tx, ctx, { kind: "login_added", to: address, vars: { link: websiteLink(ctx, "account"), details } });
+  afterCommit(tx, () => notifyOutbox(ctx));
+}
+
+/**
+ * Ends every live session of the person of `userId`, whichever login started it (a password change
+ * or reset, "sign out everywhere", a recovery): a session of another login is as much a way in.
+ */
+export async function revokePersonSessions(tx: Kysely<DB>, userId: string, now: number, reason: string): Promise<number> {
+  const personId = (await people.findPersonId(tx, userId)) ?? userId;
+  let n = 0;
+  for (const id of await people.findPersonMemberIds(tx, personId)) n += await revokeUserSessions(tx, id, now, reason);
+  return n;
+}
+
+/** A new login method was created straight into person `personId`: the `user.linked` event and the notice. */
+export async function recordLoginAdded(tx: Kysely<DB>, ctx: CoreContext, p: { personId: string; recipeUserId: string; source: string }): Promise<void> {
+  await insertEvent(tx, { at: ctx.clock.now(), type: "user.linked", userId: p.personId, data: { recipeUserId: p.recipeUserId, source: p.source } });
+  await notifyLoginAdded(tx, ctx, p.personId, p.recipeUserId);
+}
