@@ -11,10 +11,11 @@ import { importSource } from "./import-source.mjs";
 export const API_REFERENCE = join(root, "docs", "api-reference.md");
 
 export async function renderApiReference() {
-  const { allAreas, buildOpenApiDocument } = await importSource("src/http/openapi/document.ts");
+  const { buildOpenApiDocument } = await importSource("src/http/openapi/document.ts");
+  const { tables } = await importSource("src/rooms.ts");
   const { resolveConfig } = await importSource("src/config.ts");
   // Every area, the admin API included: a server describes it only while it is on, the reference always.
-  const doc = buildOpenApiDocument(resolveConfig({ env: {} }).config, allAreas);
+  const doc = buildOpenApiDocument(resolveConfig({ env: {} }).config, [...tables.publicAreas, ...tables.adminAreas]);
   const lines = [
     "# API reference",
     "",

@@ -2,12 +2,10 @@ import type { App as H3App } from "h3";
 import { ConfigError, describeConfig, type Config, type ResolvedConfig } from "./config.js";
 import { checkClaimProviders } from "./core/claims.js";
 import { createMfaClaim } from "./core/mfa.js";
-import type { CoreContext } from "./core/context.js";
+import type { CoreContext, RoomState } from "./core/context.js";
+import { rooms, tables } from "./rooms.js";
 import { createDummyHash } from "./core/passwords.js";
-import { createRoleClaims } from "./roles/claims.js";
-import { createMetadataClaim } from "./metadata/metadata.js";
 import { scheduleAccountDeletions } from "./account/deletion.js";
-import { createThirdPartyRegistry, type ThirdPartyRegistry } from "./methods/third-party/registry.js";
 import { schedulePurge } from "./core/purge.js";
 import { createKeyRing } from "./core/signing-keys.js";
 import { createDeferredWork } from "./core/deferred-work.js";
@@ -96,9 +94,9 @@ export interface App {
 /** Composition root: builds db, clock, logger, services and the HTTP app from a config. */
 export async function createApp(config: Readonly<Config>, overrides: AppOverrides = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  // Providers are checked before anything opens, so a typo stops the start with a clear message.
-  let thirdParty: ThirdPartyRegistry;
-  try { thirdParty = createThirdPartyRegistry(config.providers, config.mode); } catch (err) { throw new ConfigError(`invalid value for providers: ${(err as Error).message}`); }
+  // Each room's state (e.g. the provider registry), built before anything opens so a bad
+  // setting stops the start with a clear message (ConfigError).
+  const roomState = Object.assign({}, ...rooms.map((r) => r.init?.(config) ?? {})) as RoomState;
   const clock = overrides.clock ?? systemClock;
   const store = overrides.store ?? openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
   const dummyHash = createDummyHash(config.bcryptCost);
@@ -114,9 +112,10 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   const deferred = createDeferredWork(logger);
   const ctx: CoreContext = {
     metrics: metrics?.sink ?? noMetrics,
-    config, store, clock, logger, dummyHash, thirdParty, keys, deferred,
-    // Each room that puts a claim in access tokens lists its provider here.
-    claims: checkClaimProviders([createMfaClaim(config), createRoleClaims(), ...createMetadataClaim(config.metadataClaim)]),
+    ...roomState,
+    config, store, clock, logger, dummyHash, keys, deferred,
+    // The kernel's second-factor claim, then each room's (Room.claims).
+    claims: checkClaimProviders([createMfaClaim(config), ...rooms.flatMap((r) => r.claims?.(config) ?? [])]),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };
@@ -166,7 +165,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   // The effective settings, secrets masked, as `authsvc config` prints them; without recorded sources
   // (an app built by a test or a script) each source reads "not recorded".
   const settings = () => ({ configFile: overrides.configSources?.configFile, rows: describeConfig({ config, sources: overrides.configSources?.sources ?? {} as ResolvedConfig["sources"], configFile: undefined }) });
-  const http = createHttpApp({ ctx, readiness, noteOutage: outages.noteFailure, devMailFeed, settings, metricsEndpoint: metricsEndpoint && config.metricsPort === undefined ? metricsEndpoint : undefined });
+  const http = createHttpApp({ ctx, tables, readiness, noteOutage: outages.noteFailure, devMailFeed, settings, metricsEndpoint: metricsEndpoint && config.metricsPort === undefined ? metricsEndpoint : undefined });
   const stoppers: Array<() => Promise<void>> = [];
   let closed = false;
 

@@ -1,4 +1,4 @@
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { hostedPage } from "../http/pages/hosted-pages.js";
 import { escapeHtml, field, liveRegions } from "../http/pages/layout.js";
 

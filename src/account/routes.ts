@@ -1,4 +1,4 @@
-import type { Route } from "../http/routes.js";
+import type { Route } from "../http/route.js";
 import { cancelMyDeletion, changeMyEmail, changeMyPassword, confirmMyEmail, deleteMyAccount, me, mySessions, revokeSessions } from "./handlers/account.js";
 import { myLogins, removeLogin } from "./handlers/logins.js";
 

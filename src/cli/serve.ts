@@ -5,7 +5,7 @@ import type { Config } from "../config.js";
 import { ListenError, startHttpServer, type HttpServer } from "../http/server.js";
 import { formatDuration } from "../util/duration.js";
 import { isLoopbackHost } from "../http/site.js";
-import { isLocalDevelopment } from "../limit-defaults.js";
+import { isLocalDevelopment } from "../config/limit-defaults.js";
 import { lowerHashingPriority } from "../core/hashing-priority.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";

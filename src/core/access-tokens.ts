@@ -1,5 +1,5 @@
 import { verify } from "node:crypto";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { signRs256 } from "../util/signing-thread.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";

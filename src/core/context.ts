@@ -1,24 +1,29 @@
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import type { TemplateOverrides } from "../mail/templates.js";
 import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
 import type { MetricsSink } from "../util/metrics.js";
-import type { ThirdPartyRegistry } from "../methods/third-party/registry.js";
 import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
 import type { ClaimProvider } from "./claims.js";
 
+/**
+ * What the rooms keep in the context (built once at start by the composition root, e.g. the
+ * third-party room's provider registry). Empty here: each room adds its own field by declaration
+ * merging (`declare module ".../core/context.js" { interface RoomState { ... } }`), so the kernel
+ * never names a room.
+ */
+export interface RoomState {}
+
 /** What every core function receives: no globals, so tests can swap the clock or the store. */
-export interface CoreContext {
+export interface CoreContext extends RoomState {
   config: Readonly<Config>;
   store: Store;
   clock: Clock;
   logger: Logger;
   /** A hash at the current cost, verified against when an account does not exist. */
   dummyHash: Promise<string>;
-  /** Configured third-party providers and their discovery/JWKS caches. */
-  thirdParty: ThirdPartyRegistry;
   /** Called right after a commit that queued mail, so the outbox worker sends it at once. */
   outboxNotify?: () => void;
   /** Operator overrides of the mail templates (config.mailTemplatesDir), loaded once at start. */

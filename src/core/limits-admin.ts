@@ -1,4 +1,4 @@
-import { parseLimitSpec } from "../config.js";
+import { parseLimitSpec } from "../util/limit-spec.js";
 import { insertEvent } from "../store/events.js";
 import * as counters from "../store/limits.js";
 import type { CoreContext } from "./context.js";

@@ -1,5 +1,6 @@
 import ipaddr from "ipaddr.js";
-import { parseLimitSpec, type Config, type LimitSpec } from "../config.js";
+import { type Config } from "../config/types.js";
+import { parseLimitSpec, type LimitSpec } from "../util/limit-spec.js";
 import { insertEvent } from "../store/events.js";
 import * as counters from "../store/limits.js";
 import * as users from "../store/users.js";

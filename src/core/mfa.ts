@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import type { DB } from "../store/schema.js";
 import { addRequiredFactor, findRequiredFactors, findSessionFactors, removeRequiredFactor, upsertSessionFactor } from "../store/mfa.js";
 import { findUserById } from "../store/users.js";

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { exportJWK, generateKeyPair } from "jose";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import type { Store } from "../store/database.js";
 import { isUniqueViolation } from "../store/database.js";
 import { insertEvent } from "../store/events.js";

@@ -1,5 +1,5 @@
 import { getRequestHeader, parseCookies, setCookie, type H3Event } from "h3";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { signForSession } from "./accounts/sessions.js";
 import { DASHBOARD_PATH, type Flash } from "./kit.js";
 

@@ -1,4 +1,4 @@
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { dashboardAssetUrl } from "./assets.js";
 import { DASHBOARD_PATH, escapeHtml } from "./kit.js";
 

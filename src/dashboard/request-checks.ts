@@ -1,5 +1,5 @@
 import { getRequestHeader, type H3Event } from "h3";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { DASHBOARD_PATH } from "./kit.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { DASHBOARD_PATH, escapeHtml } from "./kit.js";
 import { renderPlainPage } from "./plain-page.js";
 import { launchCommand } from "../util/launch-command.js";

@@ -1,7 +1,6 @@
 import { createApp, createRouter, defineEventHandler, H3Error, setResponseHeader, setResponseHeaders, setResponseStatus, toNodeListener, type App as H3App } from "h3";
 import { AuthError } from "../core/errors.js";
 import { createAdminHandler } from "./admin/mount.js";
-import { createDashboardHandler } from "../dashboard/mount.js";
 import { isBusyError } from "../store/database.js";
 import { classifyOutage } from "../store/outage.js";
 import { metricsHandler, requestMetricsHook } from "./metrics.js";
@@ -9,12 +8,11 @@ import { corsHandler } from "./cors.js";
 import { devHostGuard } from "./dev-host-guard.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
-import { buildPageHandler, pageRoutes } from "./pages/routes.js";
+import { buildPageHandler } from "./pages/routes.js";
 import { guardRoute } from "./limit-guard.js";
 import { createForwardedHeaderWarning } from "./forwarded-warning.js";
-import { routes } from "./routes.js";
 
-/** Builds the h3 app from the route table. */
+/** Builds the h3 app from the tables the composition root assembled from the rooms (deps.tables). */
 export function createHttpApp(deps: HttpDeps): H3App {
   const logger = deps.ctx.logger;
   const app = createApp({
@@ -52,12 +50,12 @@ export function createHttpApp(deps: HttpDeps): H3App {
   // Before CORS: /admin/* must never carry CORS headers: the admin API (/admin/v1) is server to
   // server only (admin/mount.ts), the dashboard (the rest of /admin) same-origin pages only.
   app.use(createAdminHandler(deps));
-  app.use(createDashboardHandler(deps));
+  for (const mount of deps.tables.mounts) app.use(mount(deps));
   app.use(corsHandler(deps.ctx.config));
   const router = createRouter();
   const base = deps.ctx.config.apiBasePath;
   const methodsByPath = new Map<string, string[]>();
-  for (const r of routes) {
+  for (const r of deps.tables.routes) {
     const handler = guardRoute(deps, r.limits ?? [], r.handler(deps));
     const paths = r.root ? [r.path] : [base + r.path, `${base}/public${r.path}`];
     // Every GET route answers HEAD too (RFC 9110 §9.1; load balancers probe /healthz with it);
@@ -73,7 +71,7 @@ export function createHttpApp(deps: HttpDeps): H3App {
     methodsByPath.set("/metrics", ["GET", "HEAD"]);
   }
   // Hosted pages and development pages (their own table: absolute paths, loopback guard).
-  for (const r of pageRoutes(deps.ctx.config)) {
+  for (const r of deps.tables.pages(deps.ctx.config)) {
     const methods = r.method === "GET" ? ["GET", "HEAD"] : [r.method];
     router.add(r.path, buildPageHandler(r, deps), methods.map((m) => m.toLowerCase() as "get" | "head" | "post"));
     methodsByPath.set(r.path, [...(methodsByPath.get(r.path) ?? []), ...methods]);

@@ -1,6 +1,6 @@
 import { defineEventHandler, setResponseHeader, setResponseStatus, type EventHandler } from "h3";
 import { readHeader } from "./headers.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 
 const METHODS = "GET, POST, PUT, DELETE, OPTIONS";
 

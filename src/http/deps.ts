@@ -1,7 +1,8 @@
-import type { ConfigRow } from "../config.js";
+import type { ConfigRow } from "../config/types.js";
 import type { CoreContext } from "../core/context.js";
 import type { OutageKind } from "../store/outage.js";
 import type { DevMailFeed } from "./pages/dev-mail-events.js";
+import type { HttpTables } from "./room.js";
 
 /**
  * What /readyz reports. `workers` is set when the server runs several HTTP workers
@@ -12,6 +13,8 @@ export interface Readiness { ready: boolean; reason?: string; workers?: { ready:
 /** What the HTTP layer is given by the composition root (app.ts). */
 export interface HttpDeps {
   ctx: CoreContext;
+  /** The route tables, pages, OpenAPI areas and mounts, assembled from the rooms (src/rooms.ts). */
+  tables: HttpTables;
   readiness(): Promise<Readiness>;
   /** Hears each request that failed because the database is away, read-only or full (ops/outage-monitor.ts). */
   noteOutage?(kind: OutageKind, err: unknown): void;

@@ -1,5 +1,5 @@
 import { defineEventHandler, setResponseStatus, type EventHandler, type H3Event } from "h3";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { readHeader } from "./headers.js";
 
 const LOOPBACK_HOST = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;

@@ -1,5 +1,5 @@
 import { defineEventHandler, type EventHandler } from "h3";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import type { Logger } from "../util/logger.js";
 
 /**

@@ -1,6 +1,6 @@
 import { defineEventHandler, type EventHandler, type H3Event } from "h3";
 import ipaddr from "ipaddr.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { checkLimit, countFailure, enforceLimit, ipKey, type WindowBucket } from "../core/limits.js";
 import type { HttpDeps } from "./deps.js";
 import { readHeader } from "./headers.js";

@@ -1,6 +1,4 @@
-import type { EventHandler } from "h3";
-import type { WindowBucket } from "../core/limits.js";
-import type { HttpDeps } from "./deps.js";
+import type { Route } from "./route.js";
 import { emailVerifyStatus } from "./handlers/email-verify-status.js";
 import { emailVerify } from "./handlers/email-verify.js";
 import { emailVerifyToken } from "./handlers/email-verify-token.js";
@@ -8,44 +6,15 @@ import { healthz, readyz } from "./handlers/health.js";
 import { loginMethods } from "./handlers/login-methods.js";
 import { jwks, openidConfiguration } from "./handlers/jwks.js";
 import { openApi } from "./handlers/openapi.js";
-import { emailPasswordRoutes } from "../methods/email-password/routes.js";
-import { thirdPartyRoutes } from "../methods/third-party/routes.js";
-import { passwordlessRoutes } from "../methods/passwordless/routes.js";
-import { totpRoutes } from "../methods/totp/routes.js";
 import { mfaInfo } from "./handlers/mfa-info.js";
-import { webauthnRoutes } from "../methods/webauthn/routes.js";
-import { accountRoutes } from "../account/routes.js";
 import { refresh } from "./handlers/refresh.js";
 import { signOut } from "./handlers/signout.js";
-
-export type Method = "GET" | "POST" | "PUT";
-
-/**
- * The one route table: method, path (under the API base path unless `root`), what session it
- * needs, handler factory. API routes also answer under the tenant prefix /<base>/public/... .
- * `session` (documentation; the handler enforces it): "required" = access token via
- * requireSession, "required+db" = also checks the session row, "optional" = optionalSession,
- * "refresh" = refresh token, "none"/absent = public.
- */
-export interface Route {
-  method: Method;
-  path: string;
-  session?: "none" | "optional" | "required" | "required+db" | "refresh";
-  handler: (deps: HttpDeps) => EventHandler;
-  /** Mounted at the server root instead of under the API base path. */
-  root?: boolean;
-  /**
-   * Per-client-IP rate-limit buckets (limit-guard.ts). Per-address buckets (failed sign-ins, mail
-   * per address) need the body and are applied by the handler: noted in comments here.
-   */
-  limits?: readonly WindowBucket[];
-}
 
 /**
  * The kernel's routes (health, sessions, email verification, keys), then each sign-in method's
  * slice, declared in its room (src/methods/<method>/routes.ts).
  */
-export const routes: readonly Route[] = [
+export const kernelRoutes: readonly Route[] = [
   { method: "GET", path: "/healthz", session: "none", handler: healthz, root: true },
   { method: "GET", path: "/readyz", session: "none", handler: readyz, root: true },
   { method: "POST", path: "/session/refresh", session: "refresh", handler: refresh, limits: ["refresh-ip"] },
@@ -59,10 +28,4 @@ export const routes: readonly Route[] = [
   { method: "GET", path: "/openapi.json", session: "none", handler: openApi },
   { method: "GET", path: "/loginmethods", session: "none", handler: loginMethods },
   { method: "PUT", path: "/mfa/info", session: "required+db", handler: mfaInfo },
-  ...emailPasswordRoutes,
-  ...thirdPartyRoutes,
-  ...passwordlessRoutes,
-  ...totpRoutes,
-  ...webauthnRoutes,
-  ...accountRoutes,
 ];

@@ -1,6 +1,6 @@
 import { setCookie, setResponseHeader, type H3Event } from "h3";
 import { readHeader } from "./headers.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import type { AccessTokenPayload } from "../core/access-tokens.js";
 import { isLoopbackHost, isSameSite } from "./site.js";
 

@@ -1,7 +1,7 @@
 import { defineEventHandler, setResponseStatus, type H3Event } from "h3";
 import { AuthError } from "../core/errors.js";
 import { readJsonBody } from "../http/body.js";
-import type { AdminRoute } from "../http/admin/routes.js";
+import type { AdminRoute } from "../http/admin/route.js";
 import { pathParam } from "../http/admin/input.js";
 import { clearMetadata, getMetadata, updateMetadata, type MetadataResult } from "./metadata.js";
 

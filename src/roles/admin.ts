@@ -2,7 +2,7 @@ import { defineEventHandler, setResponseStatus, type H3Event } from "h3";
 import { AuthError, badInput } from "../core/errors.js";
 import { readJsonBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
-import type { AdminRoute } from "../http/admin/routes.js";
+import type { AdminRoute } from "../http/admin/route.js";
 import { pathParam } from "../http/admin/input.js";
 import { checkRoleName, deleteRole, getUserRoles, listRoleHolders, listRoles, putRole, removePermissions, setUserRole, type AssignResult } from "./roles.js";
 

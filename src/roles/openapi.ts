@@ -1,4 +1,4 @@
-import { ADMIN_PREFIX } from "../http/admin/routes.js";
+import { ADMIN_PREFIX } from "../http/admin/route.js";
 import { adminOpenApi as a } from "../http/openapi/admin.js";
 import { json, ref } from "../http/openapi/components.js";
 import type { OpenApiArea } from "../http/openapi/types.js";

@@ -1,6 +1,6 @@
 import { defineEventHandler, setResponseStatus } from "h3";
 import { badInput } from "../core/errors.js";
-import type { AdminRoute } from "../http/admin/routes.js";
+import type { AdminRoute } from "../http/admin/route.js";
 import { pathParam, queryParam } from "../http/admin/input.js";
 import { readJsonBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import type { SettingsBlock } from "../config/engine.js";
+import { cidrList, duration, int } from "../config/parsers.js";
 import { normaliseEventList } from "./events.js";
 
 /** The webhook settings' checks (config.ts calls them; so do the CLI and the admin API). */
@@ -43,3 +45,20 @@ export function parseWebhooksSetting(v: unknown): ConfiguredEndpoint[] {
   if (new Set(out.map((e) => e.url)).size !== out.length) throw "every endpoint URL may appear once";
   return out;
 }
+
+declare module "../config/types.js" {
+  interface Config {
+    webhooks: readonly ConfiguredEndpoint[];
+    webhookTimeoutMs: number;
+    webhookFailureLimit: number;
+    webhookAllowNetworks: readonly string[];
+  }
+}
+
+/** Webhooks' settings (docs/webhooks.md), at the end of the table; endpoints may also be added with `authsvc webhooks add` or the admin API. */
+export const webhookSettings: SettingsBlock = { rows: [
+  { key: "webhooks", env: "AUTHSVC_WEBHOOKS", parse: (v) => parseWebhooksSetting(v), secret: "all", maskFields: true, default: () => [], doc: "webhook endpoints (JSON array of {url, secret, events}; config file or env; see docs/webhooks.md)" },
+  { key: "webhookTimeoutMs", flag: "webhook-timeout", env: "AUTHSVC_WEBHOOK_TIMEOUT", parse: duration(1000, 60_000), default: () => 10_000, doc: "how long a webhook endpoint may take to answer before the attempt counts as failed" },
+  { key: "webhookFailureLimit", flag: "webhook-failure-limit", env: "AUTHSVC_WEBHOOK_FAILURE_LIMIT", parse: int(1, 1_000_000), default: () => 200, doc: "failed webhook attempts in a row after which an endpoint is disabled (with a webhook.endpoint_disabled event)" },
+  { key: "webhookAllowNetworks", flag: "webhook-allow-networks", env: "AUTHSVC_WEBHOOK_ALLOW_NETWORKS", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of non-public networks webhook endpoints may reach (loopback, private, link-local and metadata addresses are refused otherwise; development mode allows loopback)" },
+] };

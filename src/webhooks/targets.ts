@@ -1,4 +1,4 @@
-import type { Config } from "../config.js";
+import type { Config } from "../config/types.js";
 import { createOutboundPolicy, type OutboundPolicy } from "../util/outbound-guard.js";
 
 const cache = new WeakMap<Readonly<Config>, OutboundPolicy>();

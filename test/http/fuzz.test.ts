@@ -2,12 +2,13 @@ import { connect } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../src/config.js";
-import { ADMIN_PREFIX, adminRoutes } from "../../src/http/admin/routes.js";
-import { pageRoutes } from "../../src/http/pages/routes.js";
-import { routes } from "../../src/http/routes.js";
+import { ADMIN_PREFIX } from "../../src/http/admin/route.js";
+import { tables } from "../../src/rooms.js";
 import { createLogger } from "../../src/util/logger.js";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
+
+const { routes, adminRoutes, pages: pageRoutes } = tables;
 
 /**
  * A hostile client against every endpoint, through the exact listener stack `serve` uses: bodies

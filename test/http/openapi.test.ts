@@ -1,11 +1,13 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PREFIX, adminRoutes } from "../../src/http/admin/routes.js";
-import { routes } from "../../src/http/routes.js";
+import { ADMIN_PREFIX } from "../../src/http/admin/route.js";
+import { tables } from "../../src/rooms.js";
 import { backends } from "../helpers/backends.js";
 import { checkAnswer } from "../helpers/openapi-check.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { KEY } from "./admin/admin-client.js";
+
+const { routes, adminRoutes } = tables;
 
 describe.each(backends)("OpenAPI description on $name", (backend) => {
   let t: TestApp;

@@ -1,4 +1,4 @@
-import type { ConfigRow } from "../../config.js";
+import type { ConfigRow } from "../../config/types.js";
 import { DASHBOARD_PATH, escapeHtml, type DashboardRequest, type DashboardResult } from "../kit.js";
 import { renderDashboardPage } from "../layout.js";
 import { tableRow, tableWrap } from "./parts.js";

@@ -4,7 +4,7 @@ import { checkLimit, countFailure } from "../../core/limits.js";
 import { clientKey } from "../limit-guard.js";
 import type { HttpDeps } from "../deps.js";
 import { createKeyGuard } from "./key-guard.js";
-import { ADMIN_PREFIX, adminRoutes } from "./routes.js";
+import { ADMIN_PREFIX } from "./route.js";
 
 /**
  * Everything under /admin/v1 (ADMIN_PREFIX; the rest of /admin is the dashboard, src/dashboard/):
@@ -16,7 +16,7 @@ export function createAdminHandler(deps: HttpDeps): EventHandler {
   const key = deps.ctx.config.adminApiKey;
   const guard = key ? createKeyGuard(key) : undefined;
   const router = createRouter({ preemptive: true });
-  for (const r of adminRoutes) {
+  for (const r of deps.tables.adminRoutes) {
     const methods = (r.method === "GET" ? ["get", "head"] : [r.method.toLowerCase()]) as RouterMethod[];
     router.add(ADMIN_PREFIX + r.path, r.handler(deps), methods);
   }

@@ -1,43 +1,18 @@
-import type { EventHandler } from "h3";
-import type { HttpDeps } from "../deps.js";
-import { webhookAdminRoutes } from "../../webhooks/admin.js";
+import type { AdminRoute } from "./route.js";
 import { linkUsersHandler, unlinkUserHandler } from "./links.js";
-import { resetMfaHandler } from "./mfa.js";
-import { removeUserPasskey, userPasskeys } from "./passkeys.js";
 import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
-import { roleAdminRoutes } from "../../roles/admin.js";
-import { metadataAdminRoutes } from "../../metadata/admin.js";
-import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, resetLinkHandler, setPasswordHandler, setVerifiedHandler } from "./users.js";
+import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, setVerifiedHandler } from "./users.js";
 
-export const ADMIN_PREFIX = "/admin/v1";
-
-/**
- * The admin API's route table (under /admin/v1, every route needs the admin key; see mount.ts).
- * Each handler calls one core function, the same ones the CLI uses.
- */
-export interface AdminRoute {
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  path: string;
-  handler: (deps: HttpDeps) => EventHandler;
-}
-
-export const adminRoutes: readonly AdminRoute[] = [
+/** The kernel's admin routes (users, sessions, links); each room adds its own (src/http/room.ts). */
+export const kernelAdminRoutes: readonly AdminRoute[] = [
   { method: "GET", path: "/users", handler: listUsersHandler }, // ?email=E | ?search=&limit=&cursor=
   { method: "POST", path: "/users", handler: createUserHandler },
   { method: "GET", path: "/users/:id", handler: getUserHandler },
   { method: "DELETE", path: "/users/:id", handler: deleteUserHandler },
   { method: "PUT", path: "/users/:id/verified", handler: setVerifiedHandler },
-  { method: "PUT", path: "/users/:id/password", handler: setPasswordHandler },
-  { method: "POST", path: "/users/:id/reset-link", handler: resetLinkHandler },
   { method: "POST", path: "/users/:id/links", handler: linkUsersHandler },
   { method: "DELETE", path: "/users/:id/links", handler: unlinkUserHandler },
   { method: "GET", path: "/users/:id/sessions", handler: userSessions },
   { method: "DELETE", path: "/users/:id/sessions", handler: revokeUserSessionsHandler },
-  { method: "DELETE", path: "/users/:id/mfa", handler: resetMfaHandler },
   { method: "DELETE", path: "/sessions/:handle", handler: revokeOneSession },
-  { method: "GET", path: "/users/:id/passkeys", handler: userPasskeys },
-  { method: "DELETE", path: "/users/:id/passkeys/:credentialId", handler: removeUserPasskey },
-  ...webhookAdminRoutes,
-  ...roleAdminRoutes,
-  ...metadataAdminRoutes,
 ];

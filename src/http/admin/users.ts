@@ -1,17 +1,16 @@
 import { defineEventHandler, setResponseStatus } from "h3";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
-import { createPasswordResetLink } from "../../methods/email-password/reset-link.js";
 import { AuthError, badInput } from "../../core/errors.js";
 import { findUsersByEmail, listUserPage, setUserEmailVerified } from "../../core/user-directory.js";
 import { deleteUser, getUser, type FieldError } from "../../core/users.js";
-import { EMAIL_EXISTS, setPassword, signUpWithPassword } from "../../methods/email-password/accounts.js";
+import { EMAIL_EXISTS, signUpWithPassword } from "../../methods/email-password/accounts.js";
 import { createPasswordlessUser } from "../../methods/passwordless/consume.js";
 import { readJsonBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
 import { adminUserJson, booleanField, pathParam, queryParam, stringField } from "./input.js";
 
-const notFound = () => new AuthError("NOT_FOUND", "No such user");
-const fieldError = (formFields: FieldError[]) => ({ message: formFields.map((f) => `${f.id}: ${f.error}`).join("; "), formFields });
+export const notFound = () => new AuthError("NOT_FOUND", "No such user");
+export const fieldError = (formFields: FieldError[]) => ({ message: formFields.map((f) => `${f.id}: ${f.error}`).join("; "), formFields });
 
 /** GET /users?email=E (every user that address belongs to) or GET /users?search=&limit=&cursor= (a page). */
 export const listUsersHandler = (deps: HttpDeps) =>
@@ -83,30 +82,4 @@ export const setVerifiedHandler = (deps: HttpDeps) =>
     const r = await setUserEmailVerified(deps.ctx, id, verified, "admin-api");
     if (!r) throw notFound();
     return { id, verified, changed: r.changed };
-  });
-
-/** PUT /users/:id/password {password}: policy-checked; every session of the user is revoked. */
-export const setPasswordHandler = (deps: HttpDeps) =>
-  defineEventHandler(async (event) => {
-    const id = pathParam(event, "id");
-    const password = stringField(await readJsonBody(event, deps.ctx.config.bodyLimit), "password");
-    if (!(await getUser(deps.ctx.store.db, id))) throw notFound();
-    const r = await setPassword(deps.ctx, id, password, "admin-api");
-    if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", "This user signs in with a third-party provider and has no password");
-    if (r.status === "FIELD_ERROR") {
-      setResponseStatus(event, 400);
-      return fieldError(r.formFields);
-    }
-    return { id, revokedSessions: r.revokedSessions };
-  });
-
-/** POST /users/:id/reset-link {mail?}: a password-reset link for the backend to deliver (or mailed too). */
-export const resetLinkHandler = (deps: HttpDeps) =>
-  defineEventHandler(async (event) => {
-    const id = pathParam(event, "id");
-    const mail = booleanField(await readJsonBody(event, deps.ctx.config.bodyLimit), "mail", false);
-    const r = await createPasswordResetLink(deps.ctx, id, { mail, source: "admin-api" });
-    if (r.status === "NOT_FOUND") throw notFound();
-    if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", "This user signs in with a third-party provider and has no password to reset");
-    return { link: r.link, expiresAt: r.expiresAt, mailed: r.mailed };
   });

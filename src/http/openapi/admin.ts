@@ -1,4 +1,4 @@
-import { ADMIN_PREFIX } from "../admin/routes.js";
+import { ADMIN_PREFIX } from "../admin/route.js";
 import { json, ref, sharedSchemas } from "./components.js";
 import type { Json, OpenApiArea } from "./types.js";
 

@@ -1,18 +1,12 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import { sharedSchemas } from "./components.js";
 import { adminArea } from "./admin.js";
-import { rolesAdminArea } from "../../roles/openapi.js";
-import { metadataAdminArea } from "../../metadata/openapi.js";
-import { accountArea } from "../../account/openapi.js";
-import { emailPasswordArea } from "../../methods/email-password/openapi.js";
 import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
-import { thirdPartyArea } from "../../methods/third-party/openapi.js";
-import { passwordlessArea } from "../../methods/passwordless/openapi.js";
-import { mfaArea } from "../../methods/totp/openapi.js";
-import { webauthnArea } from "../../methods/webauthn/openapi.js";
-import { webhooksAdminArea } from "../../webhooks/openapi.js";
 import type { Json, OpenApiArea } from "./types.js";
+
+/** The kernel's own areas; the rooms add theirs (src/http/room.ts), and src/rooms.ts orders them all. */
+export { adminArea, healthArea, keysArea, sessionArea };
 
 const COOKIE_SCHEMES = new Set(["AccessCookie", "RefreshCookie"]);
 const crossOriginRefused = "a cookie-authenticated request that changes state without a `rid` header or a JSON content type (docs/security.md, \"Cross-site requests\")";
@@ -36,19 +30,12 @@ function withCookieRefusals(item: Json): Json {
   return out;
 }
 
-/** The public API, area by area. */
-export const publicAreas: readonly OpenApiArea[] = [emailPasswordArea, sessionArea, thirdPartyArea, passwordlessArea, webauthnArea, mfaArea, keysArea, healthArea, accountArea];
-/** The admin API, area by area (each behind the admin key). */
-export const adminAreas: readonly OpenApiArea[] = [adminArea, rolesAdminArea, metadataAdminArea, webhooksAdminArea];
-/** Everything a server can answer: the public API and the admin API. */
-export const allAreas: readonly OpenApiArea[] = [...publicAreas, ...adminAreas];
-
 /**
  * What this configuration serves: the admin API only when it is on (AUTHSVC_ADMIN_API_KEY set).
  * The document is public (CORS *), so an instance without the admin API does not advertise one.
  */
-export function servedAreas(config: Readonly<Config>): readonly OpenApiArea[] {
-  return config.adminApiKey ? allAreas : publicAreas;
+export function servedAreas(config: Readonly<Config>, areas: { publicAreas: readonly OpenApiArea[]; adminAreas: readonly OpenApiArea[] }): readonly OpenApiArea[] {
+  return config.adminApiKey ? [...areas.publicAreas, ...areas.adminAreas] : areas.publicAreas;
 }
 
 /**
@@ -56,8 +43,8 @@ export function servedAreas(config: Readonly<Config>): readonly OpenApiArea[] {
  * merged into components (a clash is a programming error, so it throws). Every path also answers
  * under the tenant prefix {apiBasePath}/public/..., which is not listed twice.
  */
-export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[] = servedAreas(config)): Json {
-  const admin = areas.includes(adminArea);
+export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[]): Json {
+  const admin = areas.some((a) => a.tag.name === adminArea.tag.name);
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = { ...sharedSchemas };
   for (const area of areas) {

@@ -1,4 +1,4 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) or any other piece of the document. */
 export type Json = { [k: string]: unknown };

@@ -1,29 +1,20 @@
 import { createHash } from "node:crypto";
 import { defineEventHandler, getRequestHeader, getRouterParam, setResponseHeaders, setResponseStatus, type EventHandler } from "h3";
 import { AuthError } from "../../core/errors.js";
+import type { HttpDeps } from "../deps.js";
 import apiJs from "./assets/api.js?raw";
 import callbackJs from "./assets/callback.js?raw";
 import devHomeJs from "./assets/dev-home.js?raw";
 import inboxJs from "./assets/inbox.js?raw";
-import passkeyListJs from "./assets/passkey-list.js?raw";
-import passkeyRecoverJs from "./assets/passkey-recover.js?raw";
-import passkeysJs from "./assets/passkeys.js?raw";
 import pagesCss from "./assets/pages.css?raw";
 import redirectTargetJs from "./assets/redirect-target.js?raw";
-import recoveryCodesJs from "./assets/recovery-codes.js?raw";
 import refusalJs from "./assets/refusal.js?raw";
 import refusalWordsJs from "./assets/refusal-words.js?raw";
 import resetPasswordJs from "./assets/reset-password.js?raw";
 import signInJs from "./assets/sign-in.js?raw";
-import passwordlessJs from "./assets/passwordless.js?raw";
-import signInCodeJs from "./assets/sign-in-code.js?raw";
-import signInLinkJs from "./assets/sign-in-link.js?raw";
 import signOutJs from "./assets/sign-out.js?raw";
 import tokenJs from "./assets/token.js?raw";
 import verifyEmailJs from "./assets/verify-email.js?raw";
-import mfaJs from "./assets/mfa.js?raw";
-import secondFactorJs from "./assets/second-factor.js?raw";
-import accountJs from "../../account/account-page.js?raw";
 
 interface Asset { body: Buffer; type: string; etag: string }
 
@@ -66,19 +57,15 @@ export function createAssetTable(files: Record<string, string>) {
   };
 }
 
-/** The hosted pages' and development pages' static files. */
-const pageAssets = createAssetTable({
+/** The kernel's static files for the hosted and development pages; the rooms add theirs (Room.assets). */
+export const kernelPageAssets: Readonly<Record<string, string>> = {
   "api.js": apiJs, "callback.js": callbackJs, "dev-home.js": devHomeJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
-  "recovery-codes.js": recoveryCodesJs, "refusal.js": refusalJs, "refusal-words.js": refusalWordsJs,
-  "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs,
+  "refusal.js": refusalJs, "refusal-words.js": refusalWordsJs,
   "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
-  "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs,
-  "mfa.js": mfaJs, "second-factor.js": secondFactorJs,
-  "account.js": accountJs,
-});
+};
 
-/** The URL of a page asset under `prefix` (the website base path + /_assets, or /_dev/assets). */
-export const assetUrl = (prefix: string, name: string): string => pageAssets.url(prefix, name);
+/** A table of static files: their cache-busting URLs and the handler that serves them. */
+export type AssetTable = ReturnType<typeof createAssetTable>;
 
-/** GET <prefix>/:name of the pages' assets. */
-export const serveAsset = (): EventHandler => pageAssets.serve();
+/** GET <prefix>/:name of the pages' assets (the kernel's and the rooms'). */
+export const serveAsset = (deps: HttpDeps): EventHandler => deps.tables.assets.serve();

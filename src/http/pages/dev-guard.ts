@@ -1,5 +1,5 @@
 import { createError, type H3Event } from "h3";
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import { isKnownHost } from "../dev-host-guard.js";
 
 const LOOPBACK_PEER = /^(127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;

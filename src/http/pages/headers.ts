@@ -1,5 +1,5 @@
 import { setResponseHeaders, type H3Event } from "h3";
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 
 /**
  * Security headers of every HTML page: a strict Content-Security-Policy (scripts, styles and

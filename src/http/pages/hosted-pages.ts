@@ -1,5 +1,5 @@
 import { defineEventHandler, type EventHandler } from "h3";
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
 import { describeDurationInWords } from "../../util/duration.js";
@@ -22,7 +22,7 @@ export function pageData(config: Readonly<Config>): Record<string, string> {
 export function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
-    const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config) });
+    const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config) }, deps.tables.assets);
     return defineEventHandler((event) => {
       setPageHeaders(event, config);
       return html;

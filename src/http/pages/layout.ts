@@ -1,5 +1,5 @@
-import type { Config } from "../../config.js";
-import { assetUrl } from "./assets.js";
+import type { Config } from "../../config/types.js";
+import type { AssetTable } from "./assets.js";
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(s: string): string {
@@ -25,7 +25,8 @@ export interface PageSpec {
  * One HTML document: a skip link, the brand header, a labelled <main>, and nothing inline (the CSP
  * forbids it), so everything the script needs travels in data-* attributes.
  */
-export function renderPage(config: Readonly<Config>, p: PageSpec): string {
+export function renderPage(config: Readonly<Config>, p: PageSpec, assets: AssetTable): string {
+  const assetUrl = (prefix: string, name: string) => assets.url(prefix, name);
   const data = Object.entries(p.data ?? {}).map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`).join("");
   const logo = config.pagesLogoUrl ? `<img class="logo" src="${escapeHtml(config.pagesLogoUrl)}" alt="" width="32" height="32">` : "";
   return `<!doctype html>

@@ -1,4 +1,4 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import { escapeHtml } from "./layout.js";
 
 /** The sign-in page's passkey block (assets/passkeys.js shows it when the browser can use passkeys). */

@@ -1,30 +1,19 @@
 import { defineEventHandler, type EventHandler } from "h3";
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import type { HttpDeps } from "../deps.js";
+import type { PageRoute } from "./route.js";
 import { serveAsset } from "./assets.js";
 import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
-import { accountPage } from "../../account/page.js";
 import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
-import { signInCodePage, signInLinkPage } from "./passwordless-pages.js";
-import { mfaPage, secondFactorPage } from "./mfa-pages.js";
-import { passkeyRecoverPage, passkeysPage } from "./passkey-pages.js";
 
 /**
- * The pages' route table, beside the API's (routes.ts): paths are absolute (hosted pages under the
- * website base path, development pages at the root). Hosted pages exist only with `hostedPages`;
+ * The pages' route table, beside the API's (routes.ts). Hosted pages exist only with `hostedPages`;
  * development pages only in development mode and only for loopback clients (`local`), so in
  * production every one of these paths is the API's plain 404.
  */
-export interface PageRoute {
-  method: "GET" | "POST";
-  path: string;
-  handler: (deps: HttpDeps) => EventHandler;
-  local?: boolean;
-}
-
-export function pageRoutes(config: Readonly<Config>): PageRoute[] {
+export function kernelPageRoutes(config: Readonly<Config>): PageRoute[] {
   const out: PageRoute[] = [];
   const b = config.websiteBasePath;
   if (config.hostedPages) {
@@ -34,16 +23,8 @@ export function pageRoutes(config: Readonly<Config>): PageRoute[] {
       { method: "GET", path: `${b}/reset-password`, handler: resetPasswordPage },
       { method: "GET", path: `${b}/sign-out`, handler: signOutPage },
       { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
-      { method: "GET", path: `${b}/mfa`, handler: mfaPage },
-      { method: "GET", path: `${b}/second-factor`, handler: secondFactorPage },
-      { method: "GET", path: `${b}/passkeys`, handler: passkeysPage },
-      { method: "GET", path: `${b}/webauthn/recover`, handler: passkeyRecoverPage },
-      { method: "GET", path: `${b}/account`, handler: accountPage },
       { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
     );
-    if (config.passwordlessFlowType !== "off") {
-      out.push({ method: "GET", path: `${b}/sign-in-code`, handler: signInCodePage }, { method: "GET", path: `${b}/verify`, handler: signInLinkPage });
-    }
   }
   if (config.mode === "development") {
     out.push(

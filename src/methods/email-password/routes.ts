@@ -1,4 +1,4 @@
-import type { Route } from "../../http/routes.js";
+import type { Route } from "../../http/route.js";
 import { emailExists } from "./handlers/email-exists.js";
 import { passwordReset } from "./handlers/password-reset.js";
 import { passwordResetToken } from "./handlers/password-reset-token.js";

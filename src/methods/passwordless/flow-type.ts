@@ -1,4 +1,4 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import type { FactorId } from "../../core/claims.js";
 import type { PasswordlessMailKind } from "../../mail/passwordless-templates.js";
 

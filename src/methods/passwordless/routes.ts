@@ -1,4 +1,4 @@
-import type { Route } from "../../http/routes.js";
+import type { Route } from "../../http/route.js";
 import { consumeCodeHandler } from "./handlers/consume-code.js";
 import { createCodeHandler } from "./handlers/create-code.js";
 import { passwordlessEmailExists } from "./handlers/email-exists.js";

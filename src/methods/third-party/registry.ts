@@ -14,6 +14,13 @@ export interface ThirdPartyRegistry {
   jwks: Map<string, ReturnType<typeof createRemoteJWKSet>>;
 }
 
+declare module "../../core/context.js" {
+  interface RoomState {
+    /** Configured third-party providers and their discovery/JWKS caches. */
+    thirdParty: ThirdPartyRegistry;
+  }
+}
+
 /** Validates the configured providers (throws naming provider and field) and builds the registry. */
 export function createThirdPartyRegistry(rawProviders: readonly unknown[], mode: string): ThirdPartyRegistry {
   const providers = normaliseProviders(rawProviders, mode);

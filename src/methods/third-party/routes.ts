@@ -1,4 +1,4 @@
-import type { Route } from "../../http/routes.js";
+import type { Route } from "../../http/route.js";
 import { appleCallback } from "./handlers/apple-callback.js";
 import { authorisationUrl } from "./handlers/authorisation-url.js";
 import { signInUpHandler } from "./handlers/sign-in-up.js";

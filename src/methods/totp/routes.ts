@@ -1,4 +1,4 @@
-import type { Route } from "../../http/routes.js";
+import type { Route } from "../../http/route.js";
 import { totpDeviceCreate } from "./handlers/device-create.js";
 import { totpDeviceList } from "./handlers/device-list.js";
 import { totpDeviceRemove } from "./handlers/device-remove.js";

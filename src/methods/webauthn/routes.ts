@@ -1,4 +1,4 @@
-import type { Route } from "../../http/routes.js";
+import type { Route } from "../../http/route.js";
 import { addCredentialHandler, listCredentialsHandler, removeCredentialHandler } from "./handlers/credentials.js";
 import { passkeyEmailExistsHandler } from "./handlers/email-exists.js";
 import { registerOptions, signInOptions } from "./handlers/options.js";

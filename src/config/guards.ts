@@ -1,4 +1,4 @@
-import type { Config, Source } from "./config.js";
+import type { Config, Source } from "./types.js";
 
 /**
  * Everything production mode refuses, named at once (docs/production.md promises one round, not a

@@ -1,8 +1,9 @@
 import { defineEventHandler } from "h3";
+import type { AdminRoute } from "../../http/admin/route.js";
 import { AuthError } from "../../core/errors.js";
-import { listPersonCredentials, removeCredential } from "../../methods/webauthn/credentials.js";
-import type { HttpDeps } from "../deps.js";
-import { pathParam } from "./input.js";
+import { listPersonCredentials, removeCredential } from "./credentials.js";
+import type { HttpDeps } from "../../http/deps.js";
+import { pathParam } from "../../http/admin/input.js";
 
 /** GET /users/:id/passkeys: the user's passkeys (ids and times, never a key). */
 export const userPasskeys = (deps: HttpDeps) =>
@@ -20,3 +21,9 @@ export const removeUserPasskey = (deps: HttpDeps) =>
     if (r.status === "LAST_WAY_IN") throw new AuthError("CONFLICT", r.reason);
     return { removed: true };
   });
+
+/** Passkeys' admin routes (under /admin/v1). */
+export const webauthnAdminRoutes: readonly AdminRoute[] = [
+  { method: "GET", path: "/users/:id/passkeys", handler: userPasskeys },
+  { method: "DELETE", path: "/users/:id/passkeys/:credentialId", handler: removeUserPasskey },
+];

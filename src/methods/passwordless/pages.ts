@@ -1,7 +1,7 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
-import { checkMailView, hostedPage } from "./hosted-pages.js";
-import { devInboxHint, escapeHtml, field, liveRegions } from "./layout.js";
+import { checkMailView, hostedPage } from "../../http/pages/hosted-pages.js";
+import { devInboxHint, escapeHtml, field, liveRegions } from "../../http/pages/layout.js";
 
 const restartView = (c: Readonly<Config>) => `<section id="view-restart" hidden aria-labelledby="restart-title">
   <h1 id="restart-title" tabindex="-1">Start again</h1>

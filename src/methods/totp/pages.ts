@@ -1,5 +1,5 @@
-import { escapeHtml, liveRegions } from "./layout.js";
-import { hostedPage } from "./hosted-pages.js";
+import { escapeHtml, liveRegions } from "../../http/pages/layout.js";
+import { hostedPage } from "../../http/pages/hosted-pages.js";
 
 const codeField = (id: string, label: string, hint: string, pattern: string, autocomplete: string) => `<div class="field">
   <label for="${id}">${escapeHtml(label)}</label>

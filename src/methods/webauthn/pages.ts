@@ -1,7 +1,7 @@
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
-import { hostedPage } from "./hosted-pages.js";
-import { devInboxHint, escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "./layout.js";
+import { hostedPage } from "../../http/pages/hosted-pages.js";
+import { devInboxHint, escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "../../http/pages/layout.js";
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */
 export const passkeysPage = hostedPage((c) => ({

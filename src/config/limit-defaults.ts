@@ -1,4 +1,4 @@
-import type { Config } from "./config.js";
+import type { Config } from "./types.js";
 
 /**
  * Rate-limit budgets of development mode on a loopback address: a local end-to-end test loop signs

@@ -1,4 +1,4 @@
-import { suggestName } from "./util/suggest.js";
+import { suggestName } from "../util/suggest.js";
 
 /**
  * A mistyped AUTHSVC_* variable, with the setting it most likely meant ("AUTHSVC_PUBILC_URL": did

@@ -1,0 +1,16 @@
+import type { Room } from "../http/room.js";
+import { accountArea } from "./openapi.js";
+import accountJs from "./account-page.js?raw";
+import { accountPage } from "./page.js";
+import { accountRoutes } from "./routes.js";
+import { accountSettings } from "./settings.js";
+
+/** The self-service account (email, password, sessions, deletion) and its hosted page. */
+export const accountRoom: Room = {
+  id: "account",
+  settings: [accountSettings],
+  routes: accountRoutes,
+  openapi: accountArea,
+  assets: { "account.js": accountJs },
+  pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/account`, handler: accountPage }] : []),
+};

@@ -1,0 +1,5 @@
+import type { Room } from "../http/room.js";
+import { createDashboardHandler } from "./mount.js";
+
+/** The admin dashboard under /admin, mounted before CORS beside the admin API. */
+export const dashboardRoom: Room = { id: "dashboard", mount: createDashboardHandler };

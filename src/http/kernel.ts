@@ -1,0 +1,20 @@
+import { kernelAdminRoutes } from "./admin/routes.js";
+import { adminArea, healthArea, keysArea, sessionArea } from "./openapi/document.js";
+import { kernelPageRoutes } from "./pages/routes.js";
+import type { Room } from "./room.js";
+import { kernelRoutes } from "./routes.js";
+
+/**
+ * The kernel's own slices of the API, declared like a room's so the composition root lists them
+ * in the same list (src/rooms.ts), in the order the OpenAPI document shows its areas.
+ */
+export const kernel = {
+  /** Sessions, email verification, /loginmethods, keys, health: the kernel's routes. */
+  sessions: { id: "sessions", routes: kernelRoutes, openapi: sessionArea },
+  keys: { id: "keys", openapi: keysArea },
+  health: { id: "health", openapi: healthArea },
+  /** Users, sessions and links under /admin/v1. */
+  admin: { id: "admin", adminRoutes: kernelAdminRoutes, adminOpenapi: adminArea },
+  /** Hosted pages (sign-in, verify, reset …) and the development pages. */
+  pages: { id: "pages", pages: kernelPageRoutes },
+} satisfies Record<string, Room>;

@@ -1,0 +1,89 @@
+import type { EventHandler } from "h3";
+import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
+import type { Config } from "../config/types.js";
+import type { ClaimProvider } from "../core/claims.js";
+import type { CoreContext, RoomState } from "../core/context.js";
+import type { AdminRoute } from "./admin/route.js";
+import type { HttpDeps } from "./deps.js";
+import type { OpenApiArea } from "./openapi/types.js";
+import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
+import type { PageRoute } from "./pages/route.js";
+import type { Route } from "./route.js";
+
+/**
+ * A room's declaration: everything the kernel needs from a sign-in method or a feature (routes,
+ * admin routes, pages, its part of the OpenAPI document and of GET /loginmethods, its claims, its
+ * state in the context). Every field but `id` is optional; the kernel loops over the list the
+ * composition root gives it (src/rooms.ts) and never names a room. The shape follows the house's
+ * ClaimProvider (core/claims.ts): declared once by the room, listed once, looped over.
+ */
+export interface Room {
+  id: string;
+  /** Its settings, placed in the one table (config.ts), and the checks that span them. */
+  settings?: readonly SettingsBlock[];
+  settingsChecks?: readonly SettingsCheck[];
+  /** Its slice of the API's route table (under the API base path). */
+  routes?: readonly Route[];
+  /** Its routes under /admin/v1 (behind the admin key). */
+  adminRoutes?: readonly AdminRoute[];
+  /** Its hosted pages for this configuration (absolute paths). */
+  pages?(config: Readonly<Config>): PageRoute[];
+  /** The static files its pages load (name → text), served beside the kernel's under /_assets. */
+  assets?: Readonly<Record<string, string>>;
+  /** Its area of the public OpenAPI document, and of the admin API's. */
+  openapi?: OpenApiArea;
+  adminOpenapi?: OpenApiArea;
+  /** Its part of GET /loginmethods: the answer's field(s), and the first factors it offers now. */
+  describe?(ctx: CoreContext): { answer: Record<string, unknown>; firstFactors: readonly string[] };
+  /** Its claims in access tokens (checked for clashes once, core/claims.ts). */
+  claims?(config: Readonly<Config>): readonly ClaimProvider[];
+  /** Its state in the context, built once at start (a bad setting throws ConfigError). */
+  init?(config: Readonly<Config>): Partial<RoomState>;
+  /** A handler mounted before CORS, beside the admin API (the dashboard under /admin). */
+  mount?(deps: HttpDeps): EventHandler;
+}
+
+/** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */
+export interface HttpTables {
+  routes: readonly Route[];
+  adminRoutes: readonly AdminRoute[];
+  pages(config: Readonly<Config>): PageRoute[];
+  /** The pages' static files: the kernel's and every room's. */
+  assets: AssetTable;
+  publicAreas: readonly OpenApiArea[];
+  adminAreas: readonly OpenApiArea[];
+  mounts: ReadonlyArray<(deps: HttpDeps) => EventHandler>;
+  describe: ReadonlyArray<NonNullable<Room["describe"]>>;
+}
+
+/** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
+export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
+  const ids = new Set<string>();
+  for (const r of rooms) {
+    if (ids.has(r.id)) throw new Error(`room ${r.id} is listed twice`);
+    ids.add(r.id);
+  }
+  const pick = <T>(f: (r: Room) => T | undefined): T[] => rooms.flatMap((r) => { const v = f(r); return v === undefined ? [] : [v]; });
+  return {
+    routes: rooms.flatMap((r) => r.routes ?? []),
+    adminRoutes: rooms.flatMap((r) => r.adminRoutes ?? []),
+    pages: (config) => rooms.flatMap((r) => r.pages?.(config) ?? []),
+    assets: createAssetTable(mergeAssets([kernelPageAssets, ...pick((r) => r.assets)])),
+    publicAreas: pick((r) => r.openapi),
+    adminAreas: pick((r) => r.adminOpenapi),
+    mounts: pick((r) => r.mount),
+    describe: pick((r) => r.describe),
+  };
+}
+
+/** One asset namespace for all pages: a name two rooms both use is a programming error. */
+function mergeAssets(sets: ReadonlyArray<Readonly<Record<string, string>>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const set of sets) {
+    for (const [name, text] of Object.entries(set)) {
+      if (name in out) throw new Error(`page asset ${name} is declared twice`);
+      out[name] = text;
+    }
+  }
+  return out;
+}

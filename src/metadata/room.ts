@@ -1,0 +1,14 @@
+import type { Room } from "../http/room.js";
+import { metadataAdminRoutes } from "./admin.js";
+import { createMetadataClaim } from "./metadata.js";
+import { metadataAdminArea } from "./openapi.js";
+import { metadataSettings } from "./settings.js";
+
+/** User metadata: admin routes and, when configured, its copy in access tokens. */
+export const metadataRoom: Room = {
+  id: "metadata",
+  settings: [metadataSettings],
+  adminRoutes: metadataAdminRoutes,
+  adminOpenapi: metadataAdminArea,
+  claims: (config) => createMetadataClaim(config.metadataClaim),
+};

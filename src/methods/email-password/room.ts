@@ -1,0 +1,13 @@
+import type { Room } from "../../http/room.js";
+import { emailPasswordAdminRoutes } from "./admin.js";
+import { emailPasswordArea } from "./openapi.js";
+import { emailPasswordRoutes } from "./routes.js";
+
+/** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
+export const emailPasswordRoom: Room = {
+  id: "emailpassword",
+  routes: emailPasswordRoutes,
+  adminRoutes: emailPasswordAdminRoutes,
+  openapi: emailPasswordArea,
+  describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
+};

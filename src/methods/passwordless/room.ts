@@ -1,0 +1,26 @@
+import type { Room } from "../../http/room.js";
+import { passwordlessFlow } from "./flow-type.js";
+import { passwordlessArea } from "./openapi.js";
+import { signInCodePage, signInLinkPage } from "./pages.js";
+import passwordlessJs from "./pages/passwordless.js?raw";
+import signInCodeJs from "./pages/sign-in-code.js?raw";
+import signInLinkJs from "./pages/sign-in-link.js?raw";
+import { passwordlessRoutes } from "./routes.js";
+import { passwordlessSettings } from "./settings.js";
+
+/** Sign-in with a mailed code or link: the room's declaration (src/http/room.ts). */
+export const passwordlessRoom: Room = {
+  id: "passwordless",
+  settings: [passwordlessSettings],
+  routes: passwordlessRoutes,
+  openapi: passwordlessArea,
+  // The code and link pages, while the hosted pages are on and passwordless sign-in is.
+  pages: (c) => (c.hostedPages && c.passwordlessFlowType !== "off"
+    ? [{ method: "GET", path: `${c.websiteBasePath}/sign-in-code`, handler: signInCodePage }, { method: "GET", path: `${c.websiteBasePath}/verify`, handler: signInLinkPage }]
+    : []),
+  assets: { "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs },
+  describe: (ctx) => {
+    const flow = passwordlessFlow(ctx.config);
+    return { answer: { passwordless: { enabled: flow !== undefined } }, firstFactors: flow?.factors ?? [] };
+  },
+};

@@ -1,0 +1,27 @@
+import { ConfigError } from "../../config/types.js";
+import type { Room } from "../../http/room.js";
+import { listLoginMethods } from "./login-methods.js";
+import { thirdPartyArea } from "./openapi.js";
+import { createThirdPartyRegistry } from "./registry.js";
+import { thirdPartyRoutes } from "./routes.js";
+import { checkProviders, thirdPartySettings } from "./settings.js";
+
+/** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
+export const thirdPartyRoom: Room = {
+  id: "thirdparty",
+  settings: [thirdPartySettings],
+  settingsChecks: [checkProviders],
+  routes: thirdPartyRoutes,
+  openapi: thirdPartyArea,
+  // Providers are checked before anything opens, so a typo stops the start with a clear message.
+  init: (config) => {
+    try { return { thirdParty: createThirdPartyRegistry(config.providers, config.mode) }; } catch (err) {
+      throw new ConfigError(`invalid value for providers: ${(err as Error).message}`);
+    }
+  },
+  describe: (ctx) => {
+    const { providers } = listLoginMethods(ctx);
+    const enabled = providers.length > 0;
+    return { answer: { thirdParty: { enabled, providers } }, firstFactors: enabled ? ["thirdparty"] : [] };
+  },
+};

@@ -1,0 +1,20 @@
+import type { Room } from "../../http/room.js";
+import { totpAdminRoutes } from "./admin.js";
+import { mfaArea } from "./openapi.js";
+import { mfaPage, secondFactorPage } from "./pages.js";
+import mfaJs from "./pages/mfa.js?raw";
+import recoveryCodesJs from "./pages/recovery-codes.js?raw";
+import secondFactorJs from "./pages/second-factor.js?raw";
+import { totpRoutes } from "./routes.js";
+
+/** The second factor (TOTP devices and recovery codes): the room's declaration (src/http/room.ts). */
+export const totpRoom: Room = {
+  id: "totp",
+  routes: totpRoutes,
+  adminRoutes: totpAdminRoutes,
+  openapi: mfaArea,
+  pages: (c) => (c.hostedPages
+    ? [{ method: "GET", path: `${c.websiteBasePath}/mfa`, handler: mfaPage }, { method: "GET", path: `${c.websiteBasePath}/second-factor`, handler: secondFactorPage }]
+    : []),
+  assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },
+};

@@ -1,0 +1,24 @@
+import type { Room } from "../../http/room.js";
+import { webauthnAdminRoutes } from "./admin.js";
+import { webauthnArea } from "./openapi.js";
+import { passkeyRecoverPage, passkeysPage } from "./pages.js";
+import passkeyListJs from "./pages/passkey-list.js?raw";
+import passkeyRecoverJs from "./pages/passkey-recover.js?raw";
+import passkeysJs from "./pages/passkeys.js?raw";
+import { webauthnRoutes } from "./routes.js";
+import { checkRelyingParty, webauthnSettings } from "./settings.js";
+
+/** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
+export const webauthnRoom: Room = {
+  id: "webauthn",
+  settings: [webauthnSettings],
+  settingsChecks: [checkRelyingParty],
+  routes: webauthnRoutes,
+  adminRoutes: webauthnAdminRoutes,
+  openapi: webauthnArea,
+  pages: (c) => (c.hostedPages
+    ? [{ method: "GET", path: `${c.websiteBasePath}/passkeys`, handler: passkeysPage }, { method: "GET", path: `${c.websiteBasePath}/webauthn/recover`, handler: passkeyRecoverPage }]
+    : []),
+  assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
+  describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
+};

@@ -1,0 +1,26 @@
+import { accountRoom } from "./account/room.js";
+import { dashboardRoom } from "./dashboard/room.js";
+import { kernel } from "./http/kernel.js";
+import { assembleHttpTables, type Room } from "./http/room.js";
+import { metadataRoom } from "./metadata/room.js";
+import { emailPasswordRoom } from "./methods/email-password/room.js";
+import { passwordlessRoom } from "./methods/passwordless/room.js";
+import { thirdPartyRoom } from "./methods/third-party/room.js";
+import { totpRoom } from "./methods/totp/room.js";
+import { webauthnRoom } from "./methods/webauthn/room.js";
+import { rolesRoom } from "./roles/room.js";
+import { webhooksRoom } from "./webhooks/room.js";
+
+/**
+ * Every room, and the kernel's own slices, in one list: the composition root (app.ts) and the
+ * docs generators assemble the route tables, the OpenAPI document, /loginmethods, the claims and
+ * the rooms' context state from it. The order is the order the OpenAPI document and
+ * /loginmethods show them. A new sign-in method adds one line here (docs/architecture.md).
+ */
+export const rooms: readonly Room[] = [
+  emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, webhooksRoom, kernel.pages, dashboardRoom,
+];
+
+/** The HTTP tables built from the list, once. */
+export const tables = assembleHttpTables(rooms);
