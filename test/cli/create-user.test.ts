@@ -16,7 +16,8 @@ describe.each(backends)("authsvc create-user on $name", (backend) => {
       const refused = await t.cli(["create-user", "--email", "Ada@Example.com", "--password-stdin"], { stdin: PW });
       // A typo in --database must not quietly become a new empty database.
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/^authsvc: no database at .*test\.db; check --database .*or give --create\)\n$/);
+      // The old spelling still works, with one line naming the new one.
+      expect(refused.stderr).toMatch(/^authsvc: create-user is deprecated; use: authsvc users create Ada@Example\.com\nauthsvc: no database at .*test\.db; check --database .*or give --create\)\n$/);
       expect(existsSync(t.url())).toBe(false);
     }
     const r = await t.cli(["create-user", "--email", "Ada@Example.com", "--password-stdin", "--create"], { stdin: PW });
