@@ -1,5 +1,6 @@
 import { closeSync, openSync } from "node:fs";
 import Database from "better-sqlite3";
+import { loadNativeBinding } from "../native/addons.js";
 
 /** The lock file beside a SQLite database that one running `serve` holds. */
 export function serveLockPath(file: string): string {
@@ -19,7 +20,9 @@ export function serveLockPath(file: string): string {
 export function holdServeLock(file: string): (() => void) | undefined {
   // Made 0600 like the database (it holds only a pid, but sits beside files that must be private).
   closeSync(openSync(serveLockPath(file), "a", 0o600));
-  const db = new Database(serveLockPath(file), { timeout: 0 });
+  // In the single executable the addon comes from the executable (src/native/addons.ts), as for the database itself.
+  const nativeBinding = loadNativeBinding("better-sqlite3") as string | undefined;
+  const db = new Database(serveLockPath(file), { timeout: 0, nativeBinding });
   try {
     db.pragma("locking_mode = EXCLUSIVE");
     // The first write takes the exclusive lock; in exclusive locking mode it is kept until close.

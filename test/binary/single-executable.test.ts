@@ -51,7 +51,14 @@ describe("the single executable, alone in a directory, with no node on PATH", ()
       expect(resolve(bin.dir, hint)).toBe(bin.exe);
       const workers = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(/\s+/);
       expect(workers.map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0])).toEqual([bin.exe, bin.exe]);
-      expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: "ok", workers: { ready: 2, total: 2 } });
+      // The banner comes when the first worker listens; /readyz counts the second once it does too.
+      let ready: unknown;
+      for (let i = 0; i < 300; i++) {
+        ready = await (await fetch(`${base}/readyz`)).json();
+        if ((ready as { workers?: { ready: number } }).workers?.ready === 2) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(ready).toEqual({ status: "ok", workers: { ready: 2, total: 2 } });
 
       const email = "ada@example.com";
       const up = await signUp(base, email, "header");
