@@ -40,7 +40,7 @@ import { createServerReadiness, type ReadinessMessage } from "./cluster-readines
  */
 export type ClusterMessage =
   | { authsvc: "socket-wanted" }
-  | { authsvc: "socket" }
+  | { authsvc: "socket"; port: number }
   | { authsvc: "listening" }
   | { authsvc: "outbox-kick" }
   | { authsvc: "webhook-kick" }
@@ -129,7 +129,7 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
     return { contentType: registry.contentType, body: await registry.metrics() };
   };
 
-  const giveSocket = (w: Worker) => { wanting.delete(w); send(w, { authsvc: "socket" }, socket.handle); };
+  const giveSocket = (w: Worker) => { wanting.delete(w); send(w, { authsvc: "socket", port: socket.port }, socket.handle); };
 
   const onMessage = (worker: Worker, m: unknown) => {
     if (!isMessage(m)) return;
