@@ -69,6 +69,8 @@ export function serveAsWorker(app: App, onStop: (reason: string) => void): () =>
   const onGone = () => onStop("primary exited");
   process.on("message", onMessage);
   process.on("disconnect", onGone);
+  // The primary may have gone while this worker opened its app: then it stops without listening.
+  if (!process.connected) queueMicrotask(onGone);
   ownReadiness = app.ops.readiness;
   return () => { ownReadiness = undefined; process.off("message", onMessage); process.off("disconnect", onGone); };
 }
@@ -140,6 +142,8 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
     logger.debug("worker app open", { sinceLaunchMs: Math.round(performance.now()) });
     try {
       await app.start(HTTP_WORKER_ROLES);
+      // A primary gone while this worker started: nobody would stop or replace it; do not listen.
+      if (!process.connected) return;
       const threads = await lowerHashingPriority(10, hashThreadsPerWorker(config));
       logger.debug("password hashing threads lowered", { threads });
       const http = await startHttpServer(app.http, { port: socket.port, host: config.host, bodyLimit: config.bodyLimit, logger, handle: socket.handle, onFatal: () => { fatal = true; onStop("fatal error"); } })

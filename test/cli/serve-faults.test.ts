@@ -50,6 +50,27 @@ describe("serve --workers 2: one signal stops everything at any moment", { timeo
   }
 });
 
+describe("serve --workers 2: the primary killed (SIGKILL) leaves no worker behind", { timeout: 240_000 }, () => {
+  // The workers notice the closed channel (a send may fail with EPIPE) and end: while loading, while
+  // waiting for the socket, and once they serve. No orphan keeps the port, and no stack is printed.
+  const moments = ["workers forked", "workers forked + 0.5 s", "first answer"] as const;
+  it(`at these moments: ${moments.join(", ")}`, async () => {
+    for (const moment of moments) {
+      const s = await startServe(tempDb());
+      await until(() => childrenOf(s.child.pid!).length === 2, "two workers");
+      if (moment === "workers forked + 0.5 s") await new Promise((r) => setTimeout(r, 500));
+      if (moment === "first answer") await until(async () => (await probe(s.port, "/healthz", 2000)) === "answered", "the first answer");
+      const workers = childrenOf(s.child.pid!);
+      process.kill(s.child.pid!, "SIGKILL");
+      await s.exited;
+      await until(() => workers.every((pid) => !isAlive(pid)), `the workers to end (${moment})`, 10_000);
+      // Nobody answers on the port any more (an orphaned worker still listening would).
+      expect(await probe(s.port, "/healthz", 5_000), moment).not.toBe("answered");
+      expect(s.out.stderr, moment).not.toMatch(/EPIPE|ERR_IPC_CHANNEL_CLOSED|\n\s+at /);
+    }
+  });
+});
+
 describe.each(backends)("serve --workers 2 on $name: workers killed under load", { timeout: 240_000 }, (backend) => {
   it("leaves no connection unanswered and no descriptor behind in the primary, also when every worker dies at once", async () => {
     const db = await backend.create();
