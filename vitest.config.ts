@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -16,5 +17,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Every test file gets its own SQLite file and PostgreSQL schema, so files can run in parallel.
     fileParallelism: true,
+    // Most files spend their time waiting on child processes, PostgreSQL and sockets, not on the
+    // CPU: one file per core (Vitest's default is one fewer) keeps a 2-core machine busy.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

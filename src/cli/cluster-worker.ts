@@ -69,6 +69,8 @@ export function serveAsWorker(app: App, onStop: (reason: string) => void): () =>
   const onGone = () => onStop("primary exited");
   process.on("message", onMessage);
   process.on("disconnect", onGone);
+  // The primary may have gone while this worker opened its app: then it stops without listening.
+  if (!process.connected) queueMicrotask(onGone);
   ownReadiness = app.ops.readiness;
   return () => { ownReadiness = undefined; process.off("message", onMessage); process.off("disconnect", onGone); };
 }
@@ -87,11 +89,11 @@ export function leaveCluster(): void {
  * it first: a message sent before this process listened for messages would be lost). Resolves
  * undefined when the worker must stop instead: the primary asked, or it is gone.
  */
-function receiveSocket(): Promise<object | undefined> {
+function receiveSocket(): Promise<{ handle: object; port: number } | undefined> {
   return new Promise((resolve) => {
-    const finish = (handle: object | undefined) => { process.off("message", onMessage); process.off("disconnect", onGone); resolve(handle); };
+    const finish = (socket: { handle: object; port: number } | undefined) => { process.off("message", onMessage); process.off("disconnect", onGone); resolve(socket); };
     const onMessage = (m: unknown, handle: unknown) => {
-      if (isMessage(m) && m.authsvc === "socket" && handle) finish(handle as object);
+      if (isMessage(m) && m.authsvc === "socket" && handle) finish({ handle: handle as object, port: m.port });
       else if (isMessage(m) && m.authsvc === "shutdown") finish(undefined);
     };
     const onGone = () => finish(undefined);
@@ -119,8 +121,10 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
     throw err;
   };
   process.on("error", onChannelError);
-  const handle = await receiveSocket();
-  if (!handle) {
+  logger.debug("worker loaded", { sinceLaunchMs: Math.round(performance.now()) });
+  const socket = await receiveSocket();
+  logger.debug("worker got the socket", { sinceLaunchMs: Math.round(performance.now()) });
+  if (!socket) {
     leaveCluster();
     return;
   }
@@ -135,11 +139,14 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
   try {
     const app = await openAppOrFail(config, logger, { ...workerAppOverrides(), configSources });
     const unlisten = serveAsWorker(app, onStop);
+    logger.debug("worker app open", { sinceLaunchMs: Math.round(performance.now()) });
     try {
       await app.start(HTTP_WORKER_ROLES);
+      // A primary gone while this worker started: nobody would stop or replace it; do not listen.
+      if (!process.connected) return;
       const threads = await lowerHashingPriority(10, hashThreadsPerWorker(config));
       logger.debug("password hashing threads lowered", { threads });
-      const http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, handle, onFatal: () => { fatal = true; onStop("fatal error"); } })
+      const http = await startHttpServer(app.http, { port: socket.port, host: config.host, bodyLimit: config.bodyLimit, logger, handle: socket.handle, onFatal: () => { fatal = true; onStop("fatal error"); } })
         .catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
       // A Ctrl-C reaches every process of the group: the primary drains the workers, and a worker
       // that stopped on its own would look like a crash to be replaced.

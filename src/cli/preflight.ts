@@ -11,10 +11,13 @@ import { CliError } from "./io.js";
  * database file, a migration or a signing key exists: the ports it will listen on are free.
  * (The real listen still reports a port taken in between; this only makes the common case clean.)
  */
-export async function checkPortsFree(config: Readonly<Config>): Promise<void> {
+export async function checkPortsFree(config: Readonly<Config>, opts: { httpPortBoundFirst?: boolean } = {}): Promise<void> {
   const wanted: Array<{ host: string; port: number; what: string; hint: string; flag: string }> = [];
-  // The same words as the real listen's ListenError (http/server.ts) for the HTTP port.
-  if (config.port !== 0) wanted.push({ host: config.host, port: config.port, what: `port ${config.port} on ${config.host}`, hint: "", flag: "--port" });
+  // The same words as the real listen's ListenError (http/server.ts) for the HTTP port. With
+  // --workers N the HTTP port is bound (not listened on) before anything else and that bind is the
+  // check: probing it here would listen for a moment, and a client connecting in that moment would
+  // have its connection accepted and then reset instead of refused.
+  if (config.port !== 0 && !opts.httpPortBoundFirst) wanted.push({ host: config.host, port: config.port, what: `port ${config.port} on ${config.host}`, hint: "", flag: "--port" });
   if (config.mailCatcher && config.mailCatcherPort !== 0) {
     wanted.push({
       host: config.mailCatcherHost, port: config.mailCatcherPort, what: `the built-in mail catcher's port ${config.mailCatcherPort} on ${config.mailCatcherHost}`,

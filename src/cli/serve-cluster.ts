@@ -1,4 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { AggregatorRegistry } from "prom-client";
 import type { App } from "../app.js";
 import type { Config } from "../config.js";
@@ -40,7 +42,7 @@ import { createServerReadiness, type ReadinessMessage } from "./cluster-readines
  */
 export type ClusterMessage =
   | { authsvc: "socket-wanted" }
-  | { authsvc: "socket" }
+  | { authsvc: "socket"; port: number }
   | { authsvc: "listening" }
   | { authsvc: "outbox-kick" }
   | { authsvc: "webhook-kick" }
@@ -129,7 +131,7 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
     return { contentType: registry.contentType, body: await registry.metrics() };
   };
 
-  const giveSocket = (w: Worker) => { wanting.delete(w); send(w, { authsvc: "socket" }, socket.handle); };
+  const giveSocket = (w: Worker) => { wanting.delete(w); send(w, { authsvc: "socket", port: socket.port }, socket.handle); };
 
   const onMessage = (worker: Worker, m: unknown) => {
     if (!isMessage(m)) return;
@@ -188,7 +190,7 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
     if (!up && !stopping) { up = true; onFirst(); }
   };
 
-  cluster.setupPrimary(isSingleExecutable() ? { silent: false, exec: SEA_WORKER_ARG, args: process.argv.slice(2) } : { silent: false });
+  cluster.setupPrimary(isSingleExecutable() ? { silent: false, exec: SEA_WORKER_ARG, args: process.argv.slice(2) } : { silent: false, execArgv: workerExecArgv() });
   cluster.on("message", onMessage);
   cluster.on("exit", onExit);
   for (let i = 0; i < count; i++) fork();
@@ -226,6 +228,16 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
       return failed;
     },
   };
+}
+
+/**
+ * Node's options for a worker: the primary's, and bin/cluster-worker-preload.cjs (beside the script
+ * the worker runs, bin/authsvc), which keeps a primary killed during the worker's first moment from
+ * printing a stack in the worker.
+ */
+function workerExecArgv(): string[] {
+  const preload = process.argv[1] ? join(dirname(process.argv[1]), "cluster-worker-preload.cjs") : undefined;
+  return preload && existsSync(preload) ? [...process.execArgv, "--require", preload] : [...process.execArgv];
 }
 
 /** Each worker's share of --hash-threads (rounded up: every worker can hash). */

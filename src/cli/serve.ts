@@ -52,13 +52,15 @@ export function serveCommand(io: CliIO): Command {
     let releaseLock: (() => void) | undefined;
     void stopRequested.then((signal) => { stopSignal ??= signal; });
     try {
-      await checkPortsFree(config);
+      // --workers N: bind the port first (a port in use fails the start before any file is
+      // made), then fork the workers, so they load while this process opens the database and
+      // migrates; the banner comes when the first worker listens.
+      const socket = clustered ? await bindListenSocket(config.host, config.port).catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; }) : undefined;
+      if (socket) steps.push(() => socket.close());
+      await checkPortsFree(config, { httpPortBoundFirst: clustered });
       releaseLock = lockSqliteFile(config);
-      // --workers N: bind the port and fork the workers first, so they load while this process
-      // opens the database and migrates; the banner comes when the first worker listens.
       let whole: Cluster | undefined;
-      if (clustered) {
-        const socket = await bindListenSocket(config.host, config.port).catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
+      if (socket) {
         whole = startCluster({ socket, config, count: config.workers, logger });
         const cluster = whole;
         steps.push(async () => { await cluster.stop(0); });

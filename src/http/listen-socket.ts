@@ -51,5 +51,28 @@ export async function bindListenSocket(host: string, port: number): Promise<List
   const bound: { port?: number } = {};
   handle.getsockname(bound);
   let closed = false;
-  return { handle, port: bound.port ?? port, close: () => { if (!closed) { closed = true; handle.close(); } } };
+  const close = () => { if (!closed) { closed = true; handle.close(); } };
+  // Binding succeeds beside a socket that another process listens on (SO_REUSEADDR); only listen()
+  // would fail, and the workers' listen on a socket that cannot listen does not fail cleanly. So
+  // the check is a connection to it: our own socket does not listen yet and refuses, another
+  // process's answers. (A check that listened for a moment would accept clients' connections in
+  // that moment and then reset them.)
+  if (port !== 0 && await someoneListens(address.address, port)) {
+    close();
+    throw new ListenError(`${where} is already in use; stop the other process or choose another with --port`);
+  }
+  return { handle, port: bound.port ?? port, close };
+}
+
+/** Whether a connection to `address:port` (the loopback address for a wildcard one) is accepted. */
+function someoneListens(address: string, port: number): Promise<boolean> {
+  const host = address === "0.0.0.0" ? "127.0.0.1" : address === "::" ? "::1" : address;
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (listening: boolean) => { clearTimeout(timer); socket.destroy(); resolve(listening); };
+    // A silent address (a firewall dropping the SYN) is not a listener of this machine's.
+    const timer = setTimeout(() => done(false), 2_000);
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
 }

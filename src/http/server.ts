@@ -59,7 +59,7 @@ export async function startHttpServer(app: H3App, opts: { port: number; host: st
       Promise.resolve(handle(req, res)).catch((err) => failRequest(scope, err, logger));
     });
   };
-  if (opts.handle) return serveOn(await listenOnHandle(listener, opts.handle), logger, opts.onFatal);
+  if (opts.handle) return serveOn(await listenOnHandle(listener, opts.handle, { host: opts.host, port: opts.port }), logger, opts.onFatal);
   const where = `port ${port} on ${host}`;
   let listening: Awaited<ReturnType<typeof listhen>>;
   try {
@@ -99,11 +99,20 @@ export async function startHttpServer(app: H3App, opts: { port: number; host: st
  * A cluster worker's listen: on the socket its primary bound (http/listen-socket.ts), without
  * listhen, whose port check would listen and close first, opening and closing the shared port.
  */
-function listenOnHandle(listener: (req: IncomingMessage, res: ServerResponse) => void, handle: object): Promise<Server> {
+function listenOnHandle(listener: (req: IncomingMessage, res: ServerResponse) => void, handle: object, where: { host: string; port: number }): Promise<Server> {
   const server = createServer(listener);
   return new Promise((resolve, reject) => {
     server.once("error", (err) => reject(new ListenError(`cannot listen on the cluster's socket: ${err.message}`)));
-    server.listen(handle, () => resolve(server));
+    server.listen(handle, () => {
+      // When the shared socket cannot listen (another process took the port after the primary's
+      // check), Node quietly listens on a port of its own instead: refuse that rather than serve
+      // where nobody connects.
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      if (where.port === 0 || port === where.port) return resolve(server);
+      server.close();
+      reject(new ListenError(`port ${where.port} on ${where.host} is already in use; stop the other process or choose another with --port`));
+    });
   });
 }
 

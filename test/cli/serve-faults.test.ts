@@ -50,6 +50,27 @@ describe("serve --workers 2: one signal stops everything at any moment", { timeo
   }
 });
 
+describe("serve --workers 2: the primary killed (SIGKILL) leaves no worker behind", { timeout: 240_000 }, () => {
+  // The workers notice the closed channel (a send may fail with EPIPE) and end: while loading, while
+  // waiting for the socket, and once they serve. No orphan keeps the port, and no stack is printed.
+  const moments = ["workers forked", "workers forked + 0.5 s", "first answer"] as const;
+  it(`at these moments: ${moments.join(", ")}`, async () => {
+    for (const moment of moments) {
+      const s = await startServe(tempDb());
+      await until(() => childrenOf(s.child.pid!).length === 2, "two workers");
+      if (moment === "workers forked + 0.5 s") await new Promise((r) => setTimeout(r, 500));
+      if (moment === "first answer") await until(async () => (await probe(s.port, "/healthz", 2000)) === "answered", "the first answer");
+      const workers = childrenOf(s.child.pid!);
+      process.kill(s.child.pid!, "SIGKILL");
+      await s.exited;
+      await until(() => workers.every((pid) => !isAlive(pid)), `the workers to end (${moment})`, 10_000);
+      // Nobody answers on the port any more (an orphaned worker still listening would).
+      expect(await probe(s.port, "/healthz", 5_000), moment).not.toBe("answered");
+      expect(s.out.stderr, moment).not.toMatch(/EPIPE|ERR_IPC_CHANNEL_CLOSED|\n\s+at /);
+    }
+  });
+});
+
 describe.each(backends)("serve --workers 2 on $name: workers killed under load", { timeout: 240_000 }, (backend) => {
   it("leaves no connection unanswered and no descriptor behind in the primary, also when every worker dies at once", async () => {
     const db = await backend.create();
@@ -95,7 +116,7 @@ describe.each(backends)("serve --workers 2 on $name: workers killed under load",
 const STARTS = Number(process.env.AUTHSVC_TEST_STARTS ?? 50);
 
 describe("serve --workers 2: starts", { timeout: 900_000 }, () => {
-  it(`${STARTS} starts with clients polling on new connections: never a silence, and never refused once it has answered`, async () => {
+  it(`${STARTS} starts with clients polling on new connections: refused until the first answer, then answered, never dropped or silent`, async () => {
     const start = async () => {
       const s = await startServe(tempDb());
       const outcomes: Outcome[] = [];
@@ -116,9 +137,10 @@ describe("serve --workers 2: starts", { timeout: 900_000 }, () => {
       await Promise.all(pollers);
       process.kill(s.child.pid!, "SIGTERM");
       await s.exited;
-      // A client gets an answer or a closed connection, never silence; once the port has answered it
-      // stays open (a worker that starts listening never closes it again).
-      return [...outcomes.filter((o) => o === "unanswered"), ...outcomes.slice(first).filter((o) => o === "refused")];
+      // Until the first worker listens a connection is refused, never accepted and dropped (nothing
+      // listens on the port for a moment to check it is free: binding it is the check); after that
+      // every connection is answered, and the port never closes again.
+      return [...outcomes.filter((o) => o === "unanswered" || o === "closed"), ...outcomes.slice(first).filter((o) => o === "refused")];
     };
     const faults: Outcome[] = [];
     for (let i = 0; i < STARTS; i += 2) faults.push(...(await Promise.all([start(), ...(i + 1 < STARTS ? [start()] : [])])).flat());

@@ -25,7 +25,8 @@ describe("start-up and database errors: what happened, to which path or port, wh
 
   it.each([
     ["the mail catcher's port", (port: number) => ["--port", "0", "--mail-catcher-port", String(port)], (port: number) => `the built-in mail catcher's port ${port} on 127.0.0.1 is already in use (another authsvc serve, or a mail tool such as MailHog or Mailpit?); stop the other process or choose another with --mail-catcher-port (0 picks a free one), or turn the catcher off with --no-mail-catcher`],
-    ["the HTTP port", (port: number) => ["--port", String(port), "--mail-catcher-port", "0"], (port: number) => `port ${port} on 127.0.0.1 is already in use; stop the other process or choose another with --port`],
+    ["the HTTP port (one process)", (port: number) => ["--workers", "1", "--port", String(port), "--mail-catcher-port", "0"], (port: number) => `port ${port} on 127.0.0.1 is already in use; stop the other process or choose another with --port`],
+    ["the HTTP port (--workers 2: the bind is the check)", (port: number) => ["--workers", "2", "--port", String(port), "--mail-catcher-port", "0"], (port: number) => `port ${port} on 127.0.0.1 is already in use; stop the other process or choose another with --port`],
   ])("serve with %s in use: one line, no stack, and no database or signing key created", async (_, args, message) => {
     const held = await holdPort();
     cleanup.push(() => held.close());
