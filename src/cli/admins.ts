@@ -1,5 +1,4 @@
 import { Command } from "commander";
-import QRCode from "qrcode";
 import { AuthError } from "../core/errors.js";
 import { createAdmin, listAdmins, removeAdmin, resetAdminPassword, resetAdminSecondFactor, type NewSecondFactor } from "../dashboard/accounts/admins.js";
 import { withApp, printJson } from "./context.js";
@@ -69,6 +68,7 @@ export function adminsCommand(io: CliIO): Command {
 /** The secret, its URI and a QR code for the terminal: shown this once, stored sealed. */
 async function printSecondFactor(io: CliIO, f: NewSecondFactor): Promise<void> {
   io.out("Add this second factor to an authenticator app now (it is not shown again):");
+  const { default: QRCode } = await import("qrcode");
   io.out(await QRCode.toString(f.uri, { type: "terminal", small: true }));
   io.out(`secret: ${f.secret}`);
   io.out(`uri:    ${f.uri}`);

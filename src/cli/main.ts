@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { adminKeyCommand } from "./admin-key.js";
 import { adminsCommand } from "./admins.js";
 import { backupCommands } from "./backup.js";
+import { benchCommand } from "./bench.js";
 import { configCommand } from "./config.js";
 import { createUserCommand } from "./create-user.js";
 import { CliError, processIO, type CliIO } from "./io.js";
@@ -41,7 +42,7 @@ export function createProgram(io: CliIO): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, benchCommand]) {
     program.addCommand(make(io));
   }
   for (const cmd of backupCommands(io)) program.addCommand(cmd);

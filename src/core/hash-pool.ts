@@ -43,15 +43,25 @@ export interface HashPoolOptions {
   threads: number;
   /** CPU priority (nice) of the threads on Linux; 0 leaves it. */
   nice: number;
+  /** A thread with no hash to do for this long ends (default IDLE_THREAD_MS); the next hash starts one again. */
+  idleMs?: number;
 }
 
+/**
+ * Each hashing thread is a V8 instance of its own, 10–15 MB resident: a server that hashes nothing
+ * for half a minute gives them back, and the next sign-in starts a thread again (tens of
+ * milliseconds, beside a hash of 60–250 ms at the costs used in production).
+ */
+export const IDLE_THREAD_MS = 30_000;
+
 interface Job { op: "hash" | "verify"; a: string; b: string | number; resolve: (v: unknown) => void; reject: (e: Error) => void }
-interface Thread { worker: Worker; job: Job | undefined; ready: Promise<boolean> }
+interface Thread { worker: Worker; job: Job | undefined; ready: Promise<boolean>; idle?: NodeJS.Timeout }
 
 /**
  * bcrypt on a pool of its own (not libuv's, where file I/O and DNS would queue behind hashes, and
  * whose 4 threads would cap hashing at 4 cores on any machine). Threads start on demand up to
- * `threads`, are unref'd while idle (a CLI command exits when done), and run at lower CPU priority
+ * `threads`, are unref'd while idle (a CLI command exits when done) and end after `idleMs` without
+ * work (IDLE_THREAD_MS: their memory goes back), and run at lower CPU priority
  * than the event loop (`nice`) so requests win the CPU while hashing gets what they leave. If a
  * thread cannot start, hashing falls back to @node-rs/bcrypt's own async API: slower, never wrong.
  */
@@ -79,7 +89,7 @@ export class HashPool {
     // Awaited: the threads must keep the process alive until they said they are ready.
     for (const t of this.threads) t.worker.ref();
     const lowered = await Promise.all(this.threads.map((t) => t.ready));
-    for (const t of this.threads) if (!t.job) t.worker.unref();
+    for (const t of this.threads) if (!t.job) { t.worker.unref(); this.idleFrom(t); }
     return lowered.filter(Boolean).length;
   }
 
@@ -106,6 +116,7 @@ export class HashPool {
       const job = this.queue.shift()!;
       const id = this.nextId++;
       idle.job = job;
+      clearTimeout(idle.idle);
       this.pending.set(id, { thread: idle, job });
       idle.worker.ref();
       idle.worker.postMessage([id, job.op, job.a, job.b]);
@@ -136,8 +147,10 @@ export class HashPool {
       else p.job.resolve(value);
       if (this.retired) void worker.terminate();
       else this.dispatch();
+      if (!thread.job && !this.retired) this.idleFrom(thread);
     });
     const gone = () => {
+      clearTimeout(thread.idle);
       onReady(false);
       const at = this.threads.indexOf(thread);
       if (at >= 0) this.threads.splice(at, 1);
@@ -151,6 +164,13 @@ export class HashPool {
     worker.unref();
     this.threads.push(thread);
     return thread;
+  }
+
+  /** Ends `thread` if it is still without work after idleMs. */
+  private idleFrom(thread: Thread): void {
+    clearTimeout(thread.idle);
+    thread.idle = setTimeout(() => { if (!thread.job) void thread.worker.terminate(); }, this.options.idleMs ?? IDLE_THREAD_MS);
+    thread.idle.unref();
   }
 
   /** No thread could start: what is queued (and everything after) hashes on libuv's pool. */

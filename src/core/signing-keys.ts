@@ -27,6 +27,11 @@ export interface KeyRing {
   signingKey(): Promise<{ kid: string; key: KeyObject }>;
   /** The public key for a kid that may still verify tokens, or undefined. */
   verificationKey(kid: string): Promise<KeyObject | undefined>;
+  /**
+   * The same answer without waiting, when the keys in memory are fresh (read less than a reload
+   * interval ago) and hold `kid`; undefined otherwise (the caller then asks verificationKey).
+   */
+  verificationKeyNow(kid: string): KeyObject | undefined;
   jwks(): Promise<{ keys: PublicJwk[] }>;
   /** How many KeyObjects the ring holds and has ever built, and how often it read the table (tests). */
   counts(): { held: number; built: number; loads: number };
@@ -90,6 +95,12 @@ export function createKeyRing(deps: KeyDeps): KeyRing {
         hit = c.verify.get(kid);
       }
       return hit && hit.until > deps.clock.now() ? hit.key : undefined;
+    },
+    verificationKeyNow: (kid) => {
+      const now = deps.clock.now();
+      if (!cache || now - cache.loadedAt >= KEY_RELOAD_INTERVAL_MS) return undefined;
+      const hit = cache.verify.get(kid);
+      return hit && hit.until > now ? hit.key : undefined;
     },
     jwks: async () => {
       const c = await fresh();

@@ -27,6 +27,22 @@ export function isCachedAccessToken(ctx: CoreContext, token: string): boolean {
 }
 
 /**
+ * The authenticated path's fast answer: the payload of a cached token whose entry still holds (before
+ * its exp, and the key ring's fresh keys still hand out the very key that verified it), without a
+ * promise; undefined when the full path must decide (not cached, keys due for a reload, or expired).
+ * Same rules as verifyAccessTokenCached, which the caller falls back to.
+ */
+export function cachedAccessToken(ctx: CoreContext, token: string): AccessTokenPayload | undefined {
+  const cache = caches.get(ctx.keys);
+  const hit = cache?.get(token);
+  if (!hit || !(ctx.clock.now() < hit.expMs) || ctx.keys.verificationKeyNow(hit.kid) !== hit.key) return undefined;
+  // Most recently used goes to the end; the oldest is evicted first.
+  cache!.delete(token);
+  cache!.set(token, hit);
+  return hit.payload;
+}
+
+/**
  * verifyAccessToken with the cache in front: same answers, same errors. `header` is the one the
  * caller already parsed (parseAccessTokenHeader), so it is not parsed again. The payload returned is
  * frozen: it is shared by every request that presents the same token.

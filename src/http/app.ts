@@ -1,6 +1,7 @@
 import { createApp, createRouter, defineEventHandler, H3Error, setResponseHeader, setResponseHeaders, setResponseStatus, toNodeListener, type App as H3App } from "h3";
 import { AuthError } from "../core/errors.js";
 import { createAdminHandler } from "./admin/mount.js";
+import { ADMIN_PREFIX } from "./admin/route.js";
 import { isBusyError } from "../store/database.js";
 import { classifyOutage } from "../store/outage.js";
 import { metricsHandler, requestMetricsHook } from "./metrics.js";
@@ -49,8 +50,8 @@ export function createHttpApp(deps: HttpDeps): H3App {
   if (forwarded) app.use(forwarded);
   // Before CORS: /admin/* must never carry CORS headers: the admin API (/admin/v1) is server to
   // server only (admin/mount.ts), the dashboard (the rest of /admin) same-origin pages only.
-  app.use(createAdminHandler(deps));
-  for (const mount of deps.tables.mounts) app.use(mount(deps));
+  app.use(createAdminHandler(deps), { match: under(ADMIN_PREFIX) });
+  for (const mount of deps.tables.mounts) app.use(mount.handler(deps), mount.path ? { match: under(mount.path) } : {});
   app.use(corsHandler(deps.ctx.config));
   const router = createRouter();
   const base = deps.ctx.config.apiBasePath;
@@ -89,6 +90,14 @@ export function createHttpApp(deps: HttpDeps): H3App {
     throw new AuthError("NOT_FOUND", "Not Found");
   }));
   return app;
+}
+
+/**
+ * h3's layer match for a mount: the path itself, anything under it, or it with a query. Matched
+ * before the layer is called, so requests elsewhere (every API call) cost no call and no promise.
+ */
+function under(prefix: string): (path: string) => boolean {
+  return (path) => path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/" || path[prefix.length] === "?");
 }
 
 export { toNodeListener };

@@ -7,9 +7,18 @@ const LOOPBACK_HOST = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::
 /** A check that a request's Host header names loopback or the public URL's host (parsed once, here). */
 export function createHostCheck(config: Readonly<Config>): (event: H3Event) => boolean {
   const publicHost = new URL(config.publicUrl).host;
+  // A client sends the same Host on every request: the last answer is kept, so the pattern runs
+  // once per new Host header, not once per request.
+  let lastHost: string | undefined;
+  let lastAnswer = false;
   return (event) => {
-    const host = (readHeader(event, "host") ?? "").toLowerCase();
-    return LOOPBACK_HOST.test(host) || host === publicHost;
+    const raw = readHeader(event, "host") ?? "";
+    if (raw === lastHost) return lastAnswer;
+    const host = raw.toLowerCase();
+    const answer = LOOPBACK_HOST.test(host) || host === publicHost;
+    lastHost = raw;
+    lastAnswer = answer;
+    return answer;
   };
 }
 

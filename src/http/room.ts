@@ -41,6 +41,11 @@ export interface Room {
   init?(config: Readonly<Config>): Partial<RoomState>;
   /** A handler mounted before CORS, beside the admin API (the dashboard under /admin). */
   mount?(deps: HttpDeps): EventHandler;
+  /**
+   * The path the mount answers at and under (e.g. "/admin"). Requests elsewhere pass it by without
+   * calling it, so a mount costs the API's hot path one string comparison, not a handler call.
+   */
+  mountPath?: string;
 }
 
 /** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */
@@ -52,7 +57,7 @@ export interface HttpTables {
   assets: AssetTable;
   publicAreas: readonly OpenApiArea[];
   adminAreas: readonly OpenApiArea[];
-  mounts: ReadonlyArray<(deps: HttpDeps) => EventHandler>;
+  mounts: ReadonlyArray<{ handler: (deps: HttpDeps) => EventHandler; path?: string }>;
   describe: ReadonlyArray<NonNullable<Room["describe"]>>;
 }
 
@@ -71,7 +76,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     assets: createAssetTable(mergeAssets([kernelPageAssets, ...pick((r) => r.assets)])),
     publicAreas: pick((r) => r.openapi),
     adminAreas: pick((r) => r.adminOpenapi),
-    mounts: pick((r) => r.mount),
+    mounts: pick((r) => (r.mount ? { handler: r.mount, path: r.mountPath } : undefined)),
     describe: pick((r) => r.describe),
   };
 }

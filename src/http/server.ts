@@ -144,6 +144,8 @@ function serveOn(server: Server, logger: Logger, onFatal: ((err: unknown) => voi
  */
 function keepConnectionAfterRefusal(req: IncomingMessage, res: ServerResponse, limit: number): void {
   const declared = req.headers["content-length"];
+  // No body (most GETs): nothing could be left unread, so no listener per request.
+  if ((declared === undefined || declared === "0") && req.headers["transfer-encoding"] === undefined) return;
   const tooLarge = declared !== undefined && !(Number(declared) <= limit);
   if (tooLarge) res.setHeader("connection", "close");
   // At "prefinish", before Node's own "finish" listener would dump the body unseen (its parser then

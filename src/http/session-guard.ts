@@ -2,7 +2,7 @@ import type { H3Event } from "h3";
 import { readHeader } from "./headers.js";
 import { clientAddress } from "./limit-guard.js";
 import { parseAccessTokenHeader, type AccessTokenPayload } from "../core/access-tokens.js";
-import { isCachedAccessToken, verifyAccessTokenCached } from "../core/verified-tokens.js";
+import { cachedAccessToken, isCachedAccessToken, verifyAccessTokenCached } from "../core/verified-tokens.js";
 import { AuthError } from "../core/errors.js";
 import type { FactorId } from "../core/claims.js";
 import { createSession, getSessionState, reissueAccessToken } from "../core/sessions.js";
@@ -43,11 +43,16 @@ const tryRefresh = () => new AuthError("TRY_REFRESH_TOKEN", "try refresh token")
  * Bearer token is ignored when a cookie is present. Duplicate cookies are refused (which one would
  * a server pick?). Credentials are never read from the query string.
  */
-function findAccessToken(event: H3Event, deps: HttpDeps): { token: string; mode: AuthMode; header?: { kid: string } } | undefined {
+function findAccessToken(event: H3Event, deps: HttpDeps): { token: string; mode: AuthMode; header?: { kid: string }; payload?: AccessTokenPayload } | undefined {
   const bearer = readBearer(event);
   const bearerMode: AuthMode = wantsBodyMode(event, deps.ctx.config) ? "body" : "header";
-  // A token in the verified cache is ours without parsing; otherwise its header is parsed once, here.
-  if (bearer && isCachedAccessToken(deps.ctx, bearer)) return { token: bearer, mode: bearerMode };
+  // A token in the verified cache is ours without parsing, and usually verified already (payload);
+  // otherwise its header is parsed once, here.
+  if (bearer) {
+    const payload = cachedAccessToken(deps.ctx, bearer);
+    if (payload) return { token: bearer, mode: bearerMode, payload };
+    if (isCachedAccessToken(deps.ctx, bearer)) return { token: bearer, mode: bearerMode };
+  }
   const header = bearer ? parseAccessTokenHeader(bearer) : undefined;
   if (bearer && header) return { token: bearer, mode: bearerMode, header };
   const cookies = readCookieValues(event, ACCESS_COOKIE).filter((v) => v !== "");
@@ -88,7 +93,7 @@ export async function optionalSession(event: H3Event, deps: HttpDeps, opts: Sess
   if (!found) return undefined;
   if (needsCsrfHeader(event, deps, found.mode)) throw tryRefresh();
   assertNotCrossOrigin(event, found.mode);
-  const payload = await verifyAccessTokenCached(deps.ctx, found.token, found.header);
+  const payload = found.payload ?? await verifyAccessTokenCached(deps.ctx, found.token, found.header);
   if (!opts.allowIncompleteMfa) assertMfaClaimSatisfied(payload);
   const session: SessionInfo = { userId: payload.rsub, primaryUserId: payload.sub, sessionHandle: payload.sessionHandle, payload, mode: found.mode };
   if (opts.checkDatabase) {

@@ -156,3 +156,22 @@ describe.each(backends)("the single executable's admin commands on $name", (back
     expect(keys.code, keys.stderr).toBe(0);
   });
 });
+
+describe.each(backends)("authsvc bench from the single executable on $name", (backend) => {
+  it("measures sign-ins, refreshes and authenticated requests with their ceilings on a scratch database (load from node:http, no devDependency)", async () => {
+    const args = ["bench", "--duration", "0.5", "--connections", "2", "--bcrypt-cost", "4", "--json"];
+    if (backend.name === "postgres") args.push("--database-url", process.env.AUTHSVC_TEST_PG_URL!);
+    const r = await bin.run(args);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.database).toBe(backend.name);
+    expect(report.version).toMatch(/single executable/);
+    for (const f of [report.signin, report.refresh, report.authenticated]) {
+      expect(f.failed).toBe(0);
+      expect(f.requests).toBeGreaterThan(0);
+      expect(f.perCore).toBeGreaterThan(0);
+    }
+    expect(report.signin.ratio).toBeGreaterThan(0);
+    expect(report.refresh.ratio).toBeGreaterThan(0);
+  });
+});

@@ -39,4 +39,16 @@ describe.runIf(process.platform === "linux")("password hashing priority", () => 
     expect(pool.options.threads).toBe(1);
     expect([...niceByThread().values()].filter((n) => n === 5).length).toBe(1);
   });
+
+  it("ends a thread left without work, and starts one again for the next hash", async () => {
+    const { configureHashPool } = await import("../../src/core/hash-pool.js");
+    configureHashPool({ threads: 1, nice: 6, idleMs: 100 });
+    const hashed = await hashPassword("idle thread", 4);
+    const threadsAt6 = () => [...niceByThread().values()].filter((n) => n === 6).length;
+    expect(threadsAt6()).toBe(1);
+    for (let i = 0; i < 100 && threadsAt6() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(threadsAt6()).toBe(0);
+    expect((await verifyPassword("idle thread", hashed, 4)).ok).toBe(true);
+    expect(threadsAt6()).toBe(1);
+  });
 });

@@ -1,8 +1,4 @@
-import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { CoreContext } from "../../core/context.js";
 import { createId } from "../../util/random.js";
 import * as store from "./store.js";
@@ -13,6 +9,13 @@ import * as store from "./store.js";
  * stored challenge, the configured origins and RP ID. SuperTokens' defaults (recipes notes §5):
  * 60 s, attestation "none", resident key required, user verification preferred, EdDSA/ES256/RS256.
  */
+/**
+ * The library is loaded on the first ceremony, not at start: it and what it pulls in (CBOR, ASN.1,
+ * COSE) are about 20 MB of every server's resident memory, and most servers never see a passkey.
+ */
+let library: Promise<typeof import("@simplewebauthn/server")> | undefined;
+const webauthn = () => (library ??= import("@simplewebauthn/server"));
+
 export const OPTIONS_TIMEOUT_MS = 60_000;
 const ALGORITHMS = [-8, -7, -257];
 const USER_VERIFICATION = "preferred" as const;
@@ -29,7 +32,7 @@ export type VerifyProblem = { status: "INVALID_CREDENTIALS_ERROR" } | { status: 
 export async function createRegistrationOptions(ctx: CoreContext, p: { email: string; userId?: string; exclude?: { id: string; transports?: string[] }[] }) {
   const now = ctx.clock.now();
   const userId = p.userId ?? createId();
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: ctx.config.webauthnRpName,
     rpID: ctx.config.webauthnRpId,
     userName: p.email,
@@ -53,7 +56,7 @@ export async function createRegistrationOptions(ctx: CoreContext, p: { email: st
 /** Sign-in options: no credentials listed (discoverable passkeys), stored for one use. */
 export async function createAuthenticationOptions(ctx: CoreContext) {
   const now = ctx.clock.now();
-  const options = await generateAuthenticationOptions({ rpID: ctx.config.webauthnRpId, timeout: OPTIONS_TIMEOUT_MS, userVerification: USER_VERIFICATION });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID: ctx.config.webauthnRpId, timeout: OPTIONS_TIMEOUT_MS, userVerification: USER_VERIFICATION });
   const id = createId();
   const expiresAt = now + OPTIONS_TIMEOUT_MS;
   await store.insertOptions(ctx.store.db, {
@@ -83,13 +86,13 @@ export interface NewCredential { id: string; publicKey: string; counter: number;
 /** Checks a registration response against taken options; returns the credential to store. */
 export async function verifyRegistration(ctx: CoreContext, options: store.OptionsRow, response: RegistrationResponseJSON): Promise<NewCredential | VerifyProblem> {
   try {
-    const r = await verifyRegistrationResponse({
+    const r = await (await webauthn()).verifyRegistrationResponse({
       response, expectedChallenge: options.challenge, expectedOrigin: [...ctx.config.webauthnOrigins], expectedRPID: options.rp_id,
       requireUserVerification: false, supportedAlgorithmIDs: ALGORITHMS,
     });
     if (!r.verified) return { status: "INVALID_CREDENTIALS_ERROR" };
     const c = r.registrationInfo.credential;
-    return { id: c.id, publicKey: isoBase64URL.fromBuffer(c.publicKey), counter: c.counter, transports: c.transports ?? response.response.transports };
+    return { id: c.id, publicKey: Buffer.from(c.publicKey).toString("base64url"), counter: c.counter, transports: c.transports ?? response.response.transports };
   } catch (err) {
     return describeFailure(ctx, err);
   }
@@ -101,9 +104,9 @@ export async function verifyRegistration(ctx: CoreContext, options: store.Option
  */
 export async function verifyAuthentication(ctx: CoreContext, options: store.OptionsRow, cred: store.CredentialRow, response: AuthenticationResponseJSON): Promise<{ newCounter: number } | VerifyProblem> {
   try {
-    const r = await verifyAuthenticationResponse({
+    const r = await (await webauthn()).verifyAuthenticationResponse({
       response, expectedChallenge: options.challenge, expectedOrigin: [...ctx.config.webauthnOrigins], expectedRPID: options.rp_id,
-      credential: { id: cred.id, publicKey: isoBase64URL.toBuffer(cred.public_key), counter: Number(cred.counter), transports: parseTransports(cred.transports) as never },
+      credential: { id: cred.id, publicKey: new Uint8Array(Buffer.from(cred.public_key, "base64url")), counter: Number(cred.counter), transports: parseTransports(cred.transports) as never },
       requireUserVerification: false,
     });
     return r.verified ? { newCounter: r.authenticationInfo.newCounter } : { status: "INVALID_CREDENTIALS_ERROR" };

@@ -1,5 +1,4 @@
 import { defineEventHandler } from "h3";
-import QRCode from "qrcode";
 import { badInput } from "../../../core/errors.js";
 import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
@@ -17,6 +16,8 @@ export const totpDeviceCreate = (deps: HttpDeps) =>
     if (r.status !== "OK") return r;
     // authsvc's addition: the QR code as an SVG data URL, which the hosted page shows under its
     // strict CSP (img-src data:) with no script library; the SDKs draw their own from qrCodeString.
+    // Loaded on first use (a few MB a server that never sets TOTP up need not hold).
+    const { default: QRCode } = await import("qrcode");
     const svg = await QRCode.toString(r.qrCodeString, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
     return { ...r, qrCodeImage: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
   });
