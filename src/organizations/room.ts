@@ -1,0 +1,14 @@
+import type { Room } from "../http/room.js";
+import { createOrgClaim } from "./claims.js";
+import { organizationsArea } from "./openapi.js";
+import { organizationRoutes } from "./routes.js";
+import { organizationSettings } from "./settings.js";
+
+/** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
+export const organizationsRoom: Room = {
+  id: "organizations",
+  settings: [organizationSettings],
+  routes: organizationRoutes,
+  openapi: organizationsArea,
+  claims: () => [createOrgClaim()],
+};
