@@ -1,4 +1,6 @@
 import type { Room } from "../http/room.js";
+import { organizationAdminRoutes } from "./admin.js";
+import { organizationsAdminArea } from "./admin-openapi.js";
 import { createOrgClaim } from "./claims.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
@@ -10,5 +12,7 @@ export const organizationsRoom: Room = {
   settings: [organizationSettings],
   routes: organizationRoutes,
   openapi: organizationsArea,
+  adminRoutes: organizationAdminRoutes,
+  adminOpenapi: organizationsAdminArea,
   claims: () => [createOrgClaim()],
 };
