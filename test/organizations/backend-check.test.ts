@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
@@ -46,4 +47,11 @@ describe.each(backends)("the app's backend checks the org claim ($name)", (backe
       expect(JSON.parse(out)).toEqual({ org: s.organization, refused: "missing permission members:remove in organization another-org" });
     }
   });
+});
+
+it("docs/organizations.md shows the example's requireOrgPermission verbatim", () => {
+  const js = readFileSync(EXAMPLE, "utf8");
+  const fn = js.slice(js.indexOf("/**\n * An organization-scoped route"), js.indexOf("}\n}\n", js.indexOf("export function requireOrgPermission")) + 4);
+  expect(fn).toContain("export function requireOrgPermission");
+  expect(readFileSync(join(ROOT, "docs/organizations.md"), "utf8")).toContain(fn);
 });
