@@ -1,4 +1,6 @@
 import type { Room } from "../http/room.js";
+import acceptJs from "./accept-invitation.js?raw";
+import { acceptInvitationPage } from "./accept-page.js";
 import { organizationAdminRoutes } from "./admin.js";
 import { organizationsAdminArea } from "./admin-openapi.js";
 import { createOrgClaim } from "./claims.js";
@@ -15,4 +17,6 @@ export const organizationsRoom: Room = {
   adminRoutes: organizationAdminRoutes,
   adminOpenapi: organizationsAdminArea,
   claims: () => [createOrgClaim()],
+  assets: { "accept-invitation.js": acceptJs },
+  pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/organizations/accept`, handler: acceptInvitationPage }] : []),
 };
