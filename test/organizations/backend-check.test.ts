@@ -43,7 +43,7 @@ describe.each(backends)("the app's backend checks the org claim ($name)", (backe
         `s = v.verify_session(${JSON.stringify(ann.tokens.access)})`,
         `v.require_org_permission(s, ${JSON.stringify(o.id)}, "members:remove")`,
         "try:\n    v.require_org_permission(s, 'another-org', 'members:remove')\n    print('not refused')\nexcept PermissionError as e:\n    print(json.dumps({'org': s['organization'], 'refused': str(e)}))",
-      ].join("\n")], { env: { PATH: process.env.PATH, ...env }, timeout: 30_000 }, (err, stdout, stderr) => (err ? fail(new Error(stderr)) : ok(stdout))));
+      ].join("\n")], { env: { PATH: process.env.PATH, PYTHONDONTWRITEBYTECODE: "1", ...env }, timeout: 30_000 }, (err, stdout, stderr) => (err ? fail(new Error(stderr)) : ok(stdout))));
       expect(JSON.parse(out)).toEqual({ org: s.organization, refused: "missing permission members:remove in organization another-org" });
     }
   });
