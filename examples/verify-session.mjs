@@ -31,16 +31,29 @@ export async function verifySession(accessToken, { requireVerifiedEmail = false 
   // Answer 403 as authsvc does; the frontend SDK sends the user to enter their code.
   if (payload["st-mfa"]?.v === false) throw Object.assign(new Error("second factor required"), { code: "MFA_REQUIRED" });
   // `sub` is the user id: the key of everything your app stores about the user. Roles and
-  // permissions (authsvc roles …) ride in st-role / st-perm, current as of the token's last refresh.
+  // permissions (authsvc roles …) ride in st-role / st-perm, current as of the token's last refresh;
+  // the active organization (docs/organizations.md) in `org`: {id, slug, role, permissions} or null.
   return {
     userId: payload.sub, sessionHandle: payload.sessionHandle, emailVerified, expiresAt: payload.exp,
-    roles: payload["st-role"]?.v ?? [], permissions: payload["st-perm"]?.v ?? [],
+    roles: payload["st-role"]?.v ?? [], permissions: payload["st-perm"]?.v ?? [], organization: payload.org ?? null,
   };
 }
 
 /** A route's check: `requirePermission(session, "posts:write")` throws (answer 403) unless a role of the user carries it. */
 export function requirePermission(session, permission) {
   if (!session.permissions.includes(permission)) throw Object.assign(new Error(`missing permission ${permission}`), { code: "FORBIDDEN" });
+}
+
+/**
+ * An organization-scoped route's check: `requireOrgPermission(session, orgId, "invoices:read")` throws
+ * (answer 403) unless `orgId` is the user's active organization and their role there carries the
+ * permission. Scope every query of the route by that organization's id.
+ */
+export function requireOrgPermission(session, organizationId, permission) {
+  const org = session.organization;
+  if (!org || org.id !== organizationId || !org.permissions.includes(permission)) {
+    throw Object.assign(new Error(`missing permission ${permission} in organization ${organizationId}`), { code: "FORBIDDEN" });
+  }
 }
 
 /** The real cause of a failed check, in words (jose's code stays on `code`). */

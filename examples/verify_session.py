@@ -48,17 +48,27 @@ def verify_session(access_token, require_verified_email=False):
     if (payload.get("st-mfa") or {}).get("v") is False:
         raise InvalidSession("second factor required")
     # `sub` is the user id: the key of everything your app stores about the user. Roles and
-    # permissions (authsvc roles ...) ride in st-role / st-perm, current as of the token's last refresh.
+    # permissions (authsvc roles ...) ride in st-role / st-perm, current as of the token's last refresh;
+    # the active organization (docs/organizations.md) in `org`: {id, slug, role, permissions} or None.
     return {"userId": payload["sub"], "sessionHandle": payload["sessionHandle"],
             "emailVerified": email_verified, "expiresAt": payload["exp"],
             "roles": (payload.get("st-role") or {}).get("v", []),
-            "permissions": (payload.get("st-perm") or {}).get("v", [])}
+            "permissions": (payload.get("st-perm") or {}).get("v", []),
+            "organization": payload.get("org")}
 
 
 def require_permission(session, permission):
     """A route's check: raises (answer 403) unless a role of the user carries the permission."""
     if permission not in session["permissions"]:
         raise PermissionError(f"missing permission {permission}")
+
+
+def require_org_permission(session, organization_id, permission):
+    """An organization-scoped route's check: raises (answer 403) unless organization_id is the
+    user's active organization and their role there carries the permission."""
+    org = session["organization"]
+    if not org or org["id"] != organization_id or permission not in org["permissions"]:
+        raise PermissionError(f"missing permission {permission} in organization {organization_id}")
 
 
 # python3 examples/verify_session.py "$ACCESS" prints the session, or the reason and exit code 1.

@@ -12,6 +12,7 @@ import { limitsCommand } from "./limits.js";
 import { migrateCommand } from "./migrate.js";
 import { passkeysCommand } from "./passkeys.js";
 import { resetPasswordCommand } from "./reset-password.js";
+import { orgsCommand } from "./orgs.js";
 import { rolesCommand } from "./roles.js";
 import { serveCommand } from "./serve.js";
 import { clusterWorkerArgv } from "./serve-cluster.js";
@@ -42,7 +43,7 @@ export function createProgram(io: CliIO): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, benchCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, orgsCommand, benchCommand]) {
     program.addCommand(make(io));
   }
   for (const cmd of backupCommands(io)) program.addCommand(cmd);

@@ -22,6 +22,7 @@ export const mailActions: Record<MailKind, string> = {
   account_deletion: "account-deletion",
   login_added: "login-added",
   account_secured: "account-secured",
+  organization_invitation: "organization-invitation",
 };
 
 /**

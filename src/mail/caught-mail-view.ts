@@ -1,9 +1,9 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
 
 export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "mfa-recovery-code-used" | "mfa-reset" | "recover-passkey"
-  | "change-email" | "email-changed" | "account-deletion" | "login-added" | "account-secured" | "other";
+  | "change-email" | "email-changed" | "account-deletion" | "login-added" | "account-secured" | "organization-invitation" | "other";
 /** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "recover-passkey", "change-email", "email-changed", "account-deletion", "login-added", "account-secured", "other"];
+export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "recover-passkey", "change-email", "email-changed", "account-deletion", "login-added", "account-secured", "organization-invitation", "other"];
 /** How people read an action (inbox, tail-mail). */
 export const caughtActionLabels: Record<CaughtAction, string> = {
   "verify-email": "Verify email",
@@ -19,6 +19,7 @@ export const caughtActionLabels: Record<CaughtAction, string> = {
   "account-deletion": "Account deletion",
   "login-added": "Sign-in method added",
   "account-secured": "Account secured",
+  "organization-invitation": "Organization invitation",
   other: "Other",
 };
 

@@ -18,6 +18,7 @@ export const templateFileStems: Record<MailKind, string> = {
   email_changed: "email-changed",
   account_deletion: "account-deletion",
   login_added: "login-added",
+  organization_invitation: "organization-invitation",
   account_secured: "account-secured",
 };
 

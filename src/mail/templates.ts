@@ -8,12 +8,14 @@ import { describeDurationInWords } from "../util/duration.js";
 import { renderMailLayout } from "./html-layout.js";
 import { accountTemplates, type AccountMailKind } from "./account-templates.js";
 import { passwordlessTemplates, type PasswordlessMailKind } from "./passwordless-templates.js";
+import { organizationTemplates, type OrganizationMailKind } from "./organization-templates.js";
 
 export type MailKind = "email_verification" | "password_reset" | "third_party_account" | "password_changed" | PasswordlessMailKind | "mfa_recovery_code_used" | "mfa_reset" | "webauthn_recovery"
-  | "email_change" | "email_changed" | "account_deletion" | AccountMailKind;
+  | "email_change" | "email_changed" | "account_deletion" | AccountMailKind | OrganizationMailKind;
 export const mailKinds: readonly MailKind[] = [
   "email_verification", "password_reset", "third_party_account", "password_changed", "passwordless_code", "passwordless_link", "passwordless_code_link",
   "mfa_recovery_code_used", "mfa_reset", "webauthn_recovery", "email_change", "email_changed", "account_deletion", "login_added", "account_secured",
+  "organization_invitation",
 ];
 
 export interface MailVars {
@@ -29,7 +31,7 @@ export interface MailVars {
   provider?: string;
   /** The one-time code (passwordless_code, passwordless_code_link). */
   code?: string;
-  /** The login method added (login_added) or those that remain (account_secured). */
+  /** The login method added (login_added), those that remain (account_secured), or the organization and role (organization_invitation). */
   details?: string;
   websiteUrl: string;
 }
@@ -84,6 +86,7 @@ const defaults: Record<MailKind, Required<TemplateOverride>> = {
   },
   ...passwordlessTemplates,
   ...accountTemplates,
+  ...organizationTemplates,
   mfa_recovery_code_used: {
     subject: "A recovery code was used to sign in",
     text: "Hello,\n\na recovery code was just used in place of an authenticator code to sign in to the account {{email}}. Each code works once.\n\nIf this was not you, your password and a recovery code are known to someone else: change your password and make new recovery codes at once:\n\n{{link}}\n",

@@ -78,7 +78,7 @@ export function createMetadataClaim(claim: string | undefined): ClaimProvider[] 
 }
 
 /** An update must be a JSON object; `__proto__` is refused rather than merged. */
-function checkUpdate(update: unknown): Metadata {
+export function checkUpdate(update: unknown): Metadata {
   if (update === null || typeof update !== "object" || Array.isArray(update)) throw badInput("metadata must be a JSON object (each top-level key replaces the stored one; null deletes it)");
   for (const k of Object.keys(update)) {
     if (k === "__proto__") throw badInput("metadata keys must not be __proto__");

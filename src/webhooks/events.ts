@@ -35,6 +35,18 @@ export const webhookEvents: Readonly<Record<string, { type: string; data?: Recor
   "user.metadata_changed": { type: "user.metadata_changed" },
   "user.deletion_scheduled": { type: "user.deletion_scheduled" },
   "user.deletion_cancelled": { type: "user.deletion_cancelled" },
+  // Organizations (src/organizations/): the organization, its members and its invitations.
+  "organization.created": { type: "organization.created" },
+  "organization.updated": { type: "organization.updated" },
+  "organization.deleted": { type: "organization.deleted" },
+  "organization.member_added": { type: "organization.member_added" },
+  "organization.member_role_changed": { type: "organization.member_role_changed" },
+  "organization.member_removed": { type: "organization.member_removed" },
+  "organization.member_left": { type: "organization.member_removed", data: { reason: "left" } },
+  "organization.invitation_created": { type: "organization.invitation_created" },
+  "organization.invitation_resent": { type: "organization.invitation_created", data: { resent: true } },
+  "organization.invitation_revoked": { type: "organization.invitation_revoked" },
+  "organization.invitation_accepted": { type: "organization.invitation_accepted" },
   "rate_limit.locked": { type: "limits.locked" },
   "webhook.endpoint_disabled": { type: "webhook.endpoint_disabled" },
 };

@@ -34,7 +34,8 @@ describe.each(backends)("OpenAPI description on $name", (backend) => {
   const isAdmin = (p: string) => p.startsWith(`${ADMIN_PREFIX}/`);
 
   it("describes exactly the routes of the route table, with their methods", () => {
-    const fromTable = routes.map((r) => `${r.method} ${r.root ? r.path : t.config.apiBasePath + r.path}`).sort();
+    // h3's /organizations/:id is OpenAPI's /organizations/{id}.
+    const fromTable = routes.map((r) => `${r.method} ${r.root ? r.path : t.config.apiBasePath + r.path}`.replace(/:(\w+)/g, "{$1}")).sort();
     expect(described((p) => !isAdmin(p))).toEqual(fromTable);
   });
 

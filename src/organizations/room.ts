@@ -1,0 +1,22 @@
+import type { Room } from "../http/room.js";
+import acceptJs from "./accept-invitation.js?raw";
+import { acceptInvitationPage } from "./accept-page.js";
+import { organizationAdminRoutes } from "./admin.js";
+import { organizationsAdminArea } from "./admin-openapi.js";
+import { createOrgClaim } from "./claims.js";
+import { organizationsArea } from "./openapi.js";
+import { organizationRoutes } from "./routes.js";
+import { organizationSettings } from "./settings.js";
+
+/** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
+export const organizationsRoom: Room = {
+  id: "organizations",
+  settings: [organizationSettings],
+  routes: organizationRoutes,
+  openapi: organizationsArea,
+  adminRoutes: organizationAdminRoutes,
+  adminOpenapi: organizationsAdminArea,
+  claims: () => [createOrgClaim()],
+  assets: { "accept-invitation.js": acceptJs },
+  pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/organizations/accept`, handler: acceptInvitationPage }] : []),
+};

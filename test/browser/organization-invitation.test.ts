@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
+import { createInvitation } from "../../src/organizations/invitations.js";
+import { createOrganization } from "../../src/organizations/organizations.js";
+import { waitForCaughtMail } from "../helpers/mail.js";
+import { expectAccessible, expectNoHorizontalScroll, fill, openTab, usePagesSuite, waitVisible } from "./harness.js";
+
+/** The hosted invitation page (src/organizations/accept-page.ts) in Chromium, from the mail's link, at 360 px. */
+describe("accepting an organization invitation on the hosted page (Chromium)", () => {
+  const suite = usePagesSuite();
+
+  it("asks a signed-out invitee to sign in, then joins them from the same mailed link", async () => {
+    const ctx = suite.s.app.ctx;
+    const owner = await signUpWithPassword(ctx, { email: "boss@example.com", password: "organization page pass 1", verified: true });
+    if (owner.status !== "OK") throw new Error(owner.status);
+    const org = await createOrganization(ctx, { name: "Acme Crew" }, owner.user.id, { operator: "test" });
+    await createInvitation(ctx, org.id, { operator: "test" }, { email: "crew@example.com", role: "admin" });
+    const link = (await waitForCaughtMail(suite.s.app, "crew@example.com", { action: "organization-invitation" })).link!;
+    expect(link.startsWith(`${suite.s.url}/auth/organizations/accept?token=`)).toBe(true);
+
+    const page = await openTab(await suite.browser.createBrowserContext(), suite.s.url, { width: 360, height: 740 });
+    await page.goto(link);
+    await waitVisible(page, "#view-signed-out");
+    // The token left the address bar before anything else ran.
+    expect(await page.evaluate(() => location.search)).toBe("");
+    await expectAccessible(page, "invitation page, signed out");
+    await expectNoHorizontalScroll(page, "invitation page, signed out");
+
+    const up = await signUpWithPassword(ctx, { email: "crew@example.com", password: "organization page pass 2", verified: true });
+    if (up.status !== "OK") throw new Error(up.status);
+    await page.goto(`${suite.s.url}/auth`);
+    await waitVisible(page, "#form");
+    await fill(page, "#email", "crew@example.com");
+    await fill(page, "#password", "organization page pass 2");
+    await page.click("#submit");
+    await page.waitForFunction(() => !location.pathname.startsWith("/auth"), { timeout: 15_000 });
+
+    await page.goto(link);
+    await waitVisible(page, "#view-joined");
+    expect(await page.$eval("#joined-name", (el) => el.textContent)).toBe("Acme Crew");
+    expect(await page.$eval("#joined-role", (el) => el.textContent)).toBe("admin");
+    await expectAccessible(page, "invitation page, joined");
+    await expectNoHorizontalScroll(page, "invitation page, joined");
+    // The same link again: used.
+    await page.goto(link);
+    await waitVisible(page, "#view-refused");
+    expect(await page.$eval("#refused-why", (el) => el.textContent)).toMatch(/already used/);
+    expect(page.problems).toEqual([]);
+  });
+});
