@@ -4,10 +4,12 @@ import accountJs from "./account-page.js?raw";
 import { accountPage } from "./page.js";
 import { accountRoutes } from "./routes.js";
 import { accountSettings } from "./settings.js";
+import { cancelDeletionOnJoin } from "./deletion.js";
 
 /** The self-service account (email, password, sessions, deletion) and its hosted page. */
 export const accountRoom: Room = {
   id: "account",
+  mergePerson: cancelDeletionOnJoin,
   settings: [accountSettings],
   routes: accountRoutes,
   openapi: accountArea,

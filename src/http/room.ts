@@ -3,6 +3,7 @@ import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
 import type { ClaimProvider } from "../core/claims.js";
 import type { CoreContext, RoomState } from "../core/context.js";
+import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { AdminRoute } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { OpenApiArea } from "./openapi/types.js";
@@ -41,6 +42,13 @@ export interface Room {
   init?(config: Readonly<Config>): Partial<RoomState>;
   /** A handler mounted before CORS, beside the admin API (the dashboard under /admin). */
   mount?(deps: HttpDeps): EventHandler;
+  /**
+   * A sign-in method's logins: how it lists a person's logins of its kind (the USER object, the
+   * admin list, search, export, the account page, the notice of a join); core/logins.ts.
+   */
+  logins?: LoginKind;
+  /** How it moves the rows a person owns when two people are joined (core/person-join.ts). */
+  mergePerson?: MergePerson;
 }
 
 /** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */

@@ -7,10 +7,12 @@ import signInCodeJs from "./pages/sign-in-code.js?raw";
 import signInLinkJs from "./pages/sign-in-link.js?raw";
 import { passwordlessRoutes } from "./routes.js";
 import { passwordlessSettings } from "./settings.js";
+import { codeLogins } from "./logins.js";
 
 /** Sign-in with a mailed code or link: the room's declaration (src/http/room.ts). */
 export const passwordlessRoom: Room = {
   id: "passwordless",
+  logins: codeLogins,
   settings: [passwordlessSettings],
   routes: passwordlessRoutes,
   openapi: passwordlessArea,

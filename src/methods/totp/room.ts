@@ -6,10 +6,12 @@ import mfaJs from "./pages/mfa.js?raw";
 import recoveryCodesJs from "./pages/recovery-codes.js?raw";
 import secondFactorJs from "./pages/second-factor.js?raw";
 import { totpRoutes } from "./routes.js";
+import { mergeSecondFactors } from "./merge.js";
 
 /** The second factor (TOTP devices and recovery codes): the room's declaration (src/http/room.ts). */
 export const totpRoom: Room = {
   id: "totp",
+  mergePerson: mergeSecondFactors,
   routes: totpRoutes,
   adminRoutes: totpAdminRoutes,
   openapi: mfaArea,

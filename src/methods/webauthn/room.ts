@@ -7,10 +7,12 @@ import passkeyRecoverJs from "./pages/passkey-recover.js?raw";
 import passkeysJs from "./pages/passkeys.js?raw";
 import { webauthnRoutes } from "./routes.js";
 import { checkRelyingParty, webauthnSettings } from "./settings.js";
+import { passkeyLogins } from "./logins.js";
 
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
 export const webauthnRoom: Room = {
   id: "webauthn",
+  logins: passkeyLogins,
   settings: [webauthnSettings],
   settingsChecks: [checkRelyingParty],
   routes: webauthnRoutes,
