@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
 import type { CoreContext } from "./context.js";
+import type { LoginMethod } from "./users.js";
 
 /**
  * The kinds of login a person can have, each declared by the sign-in method that owns its tables
@@ -30,6 +31,12 @@ export interface Login {
 /** A kind of login, declared by its method (Room.logins). */
 export interface LoginKind {
   recipeId: string;
+  /** How operators' tools name it: a word in lists ("password"), a label on a person's page ("Email and password"). */
+  names: { short: string; label: string };
+  /** What tells its logins apart (the provider of a provider's login) and more about one (the user there). */
+  which?(m: LoginMethod): { id: string; detail: string } | undefined;
+  /** What a person's page adds after its label: how many passkeys a passkey login holds. */
+  extent?(m: LoginMethod): string | undefined;
   /** The logins of these recipe users (a fixed number of queries however many). */
   list(db: Kysely<DB>, userIds: readonly string[]): Promise<Login[]>;
   /** The method's fields at the top of the USER object, from the person's logins of this kind (in order). */
@@ -82,4 +89,22 @@ export async function removeUnprovenKeys(tx: Kysely<DB>, kinds: readonly LoginKi
   const removed: string[] = [];
   for (const k of kinds) if (k.removeUnprovenKeys) removed.push(...await k.removeUnprovenKeys(tx, recipeUserId, keep));
   return removed;
+}
+
+const kindOf = (kinds: readonly LoginKind[], m: LoginMethod) => kinds.find((k) => k.recipeId === m.recipeId);
+
+/** A login in a few words, for the CLI: its recipe id and what tells it apart ("thirdparty:google"); `detail` adds more. */
+export function loginRef(kinds: readonly LoginKind[], m: LoginMethod, opts: { detail?: boolean } = {}): string {
+  const which = kindOf(kinds, m)?.which?.(m);
+  if (!which) return m.recipeId;
+  return opts.detail ? `${m.recipeId} (${which.id}, ${which.detail})` : `${m.recipeId}:${which.id}`;
+}
+
+/** A login's name in an operator's list ("password", "third-party (google)") or, `label`, on a person's page. */
+export function loginName(kinds: readonly LoginKind[], m: LoginMethod, opts: { label?: boolean } = {}): string {
+  const kind = kindOf(kinds, m);
+  if (!kind) return m.recipeId;
+  const name = opts.label ? kind.names.label : kind.names.short;
+  const more = kind.which?.(m)?.id ?? (opts.label ? kind.extent?.(m) : undefined);
+  return more === undefined ? name : `${name} (${more})`;
 }

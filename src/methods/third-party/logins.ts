@@ -15,6 +15,8 @@ const refOf = (l: Login) => l.fields?.thirdParty as ThirdPartyRef;
 /** Logins with a provider, as the kernel lists them (core/logins.ts). */
 export const providerLogins: LoginKind = {
   recipeId: "thirdparty",
+  names: { short: "third-party", label: "Third-party" },
+  which: (m) => (m.thirdParty ? { id: m.thirdParty.id, detail: `user ${m.thirdParty.userId}` } : undefined),
   list: async (db, userIds) => {
     const rows = await db.selectFrom("third_party_identities").select(["user_id", "email", "created_at", "provider_id", "provider_user_id"])
       .where("user_id", "in", userIds).orderBy("created_at").execute();

@@ -10,6 +10,8 @@ declare module "../../core/users.js" {
 /** Passkey logins as the kernel lists them (core/logins.ts): the ids of their passkeys, never a key. */
 export const passkeyLogins: LoginKind = {
   recipeId: "webauthn",
+  names: { short: "passkey", label: "Passkey" },
+  extent: (m) => String(m.webauthn?.credentialIds.length ?? 0),
   list: async (db, userIds) => {
     const [accounts, credentials] = await Promise.all([
       db.selectFrom("webauthn_accounts").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute(),
