@@ -8,6 +8,7 @@ import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
 import type { ClaimProvider } from "./claims.js";
 import type { LoginKind, MergePerson } from "./logins.js";
+import type { PurgeRule } from "./purge.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -41,4 +42,6 @@ export interface CoreContext extends RoomState {
   logins: readonly LoginKind[];
   /** How each room moves what a person owns when two people are joined (Room.mergePerson). */
   mergePerson: readonly MergePerson[];
+  /** The rooms' purge rules (Room.purge), run after the kernel's by the purge job. */
+  purge: readonly PurgeRule[];
 }

@@ -4,6 +4,7 @@ import type { Config } from "../config/types.js";
 import type { ClaimProvider } from "../core/claims.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
+import type { PurgeRule } from "../core/purge.js";
 import type { AdminRoute } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { OpenApiArea } from "./openapi/types.js";
@@ -49,6 +50,8 @@ export interface Room {
   logins?: LoginKind;
   /** How it moves the rows a person owns when two people are joined (core/person-join.ts). */
   mergePerson?: MergePerson;
+  /** Its purge rules: its rows no request can use any more (expired codes, challenges); core/purge.ts. */
+  purge?: readonly PurgeRule[];
 }
 
 /** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */

@@ -8,11 +8,13 @@ import signInLinkJs from "./pages/sign-in-link.js?raw";
 import { passwordlessRoutes } from "./routes.js";
 import { passwordlessSettings } from "./settings.js";
 import { codeLogins } from "./logins.js";
+import { expiredCodes } from "./purge.js";
 
 /** Sign-in with a mailed code or link: the room's declaration (src/http/room.ts). */
 export const passwordlessRoom: Room = {
   id: "passwordless",
   logins: codeLogins,
+  purge: [expiredCodes],
   settings: [passwordlessSettings],
   routes: passwordlessRoutes,
   openapi: passwordlessArea,

@@ -8,11 +8,13 @@ import passkeysJs from "./pages/passkeys.js?raw";
 import { webauthnRoutes } from "./routes.js";
 import { checkRelyingParty, webauthnSettings } from "./settings.js";
 import { passkeyLogins } from "./logins.js";
+import { expiredOptions } from "./purge.js";
 
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
 export const webauthnRoom: Room = {
   id: "webauthn",
   logins: passkeyLogins,
+  purge: [expiredOptions],
   settings: [webauthnSettings],
   settingsChecks: [checkRelyingParty],
   routes: webauthnRoutes,
