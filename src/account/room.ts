@@ -5,6 +5,7 @@ import { accountPage } from "./page.js";
 import { accountRoutes } from "./routes.js";
 import { accountSettings } from "./settings.js";
 import { cancelDeletionOnJoin } from "./deletion.js";
+import { hostedPageRoutes } from "../http/pages/route.js";
 
 /** The self-service account (email, password, sessions, deletion) and its hosted page. */
 export const accountRoom: Room = {
@@ -14,5 +15,5 @@ export const accountRoom: Room = {
   routes: accountRoutes,
   openapi: accountArea,
   assets: { "account.js": accountJs },
-  pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/account`, handler: accountPage }] : []),
+  pages: (c) => hostedPageRoutes(c, { "/account": accountPage }),
 };
