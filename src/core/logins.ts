@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { findPeopleByEmail, type PersonWithEmail } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import type { CoreContext } from "./context.js";
 import type { LoginMethod } from "./users.js";
@@ -107,4 +108,9 @@ export function loginName(kinds: readonly LoginKind[], m: LoginMethod, opts: { l
   const name = opts.label ? kind.names.label : kind.names.short;
   const more = kind.which?.(m)?.id ?? (opts.label ? kind.extent?.(m) : undefined);
   return more === undefined ? name : `${name} (${more})`;
+}
+
+/** The people who have `email` as a user's address or on a login of any kind, with whether they verified it. */
+export async function findPeopleByAddress(db: Kysely<DB>, kinds: readonly LoginKind[], email: string): Promise<PersonWithEmail[]> {
+  return findPeopleByEmail(db, email, await findByAddress(db, kinds, email));
 }
