@@ -116,6 +116,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     config, store, clock, logger, dummyHash, keys, deferred,
     // The kernel's second-factor claim, then each room's (Room.claims).
     claims: checkClaimProviders([createMfaClaim(config), ...rooms.flatMap((r) => r.claims?.(config) ?? [])]),
+    logins: rooms.flatMap((r) => (r.logins ? [r.logins] : [])),
+    mergePerson: rooms.flatMap((r) => (r.mergePerson ? [r.mergePerson] : [])),
+    purge: rooms.flatMap((r) => r.purge ?? []),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };

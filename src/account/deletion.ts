@@ -1,4 +1,5 @@
 import type { CoreContext } from "../core/context.js";
+import type { MergePerson } from "../core/logins.js";
 import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
 import { deleteUser } from "../core/users.js";
 import { badInput } from "../core/errors.js";
@@ -78,3 +79,7 @@ export function scheduleAccountDeletions(ctx: CoreContext, everyMs = 60_000): ()
     .then((n) => { if (n > 0) ctx.logger.info("deleted accounts whose grace period passed", { count: n }); })
     .catch((err) => ctx.logger.warn("account deletion failed", { err })));
 }
+
+/** Two people joined (core/person-join.ts): a pending deletion of the one who leaves is cancelled (it would delete both). */
+export const cancelDeletionOnJoin: MergePerson = async (db, _ctx, { from }) =>
+  ({ cancelledDeletion: Number((await db.deleteFrom("account_deletions").where("user_id", "=", from).executeTakeFirst()).numDeletedRows) > 0 });

@@ -1,3 +1,4 @@
+import type { Kysely } from "kysely";
 import type { CoreContext } from "../core/context.js";
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
 import { badInput } from "../core/errors.js";
@@ -8,11 +9,13 @@ import type { FieldError } from "../core/users.js";
 import * as credentials from "../methods/email-password/store.js";
 import { insertEvent } from "../store/events.js";
 import * as tokens from "../store/one-time-tokens.js";
-import { findPeopleByEmail, findPersonId, lockAddress } from "../store/people.js";
+import { findPersonId, lockAddress } from "../store/people.js";
+import type { DB } from "../store/schema.js";
 import * as users from "../store/users.js";
 import { hashToken } from "../util/random.js";
 import { checkCurrentPassword, findPasswordLogin, type AccountSubject } from "./reauth.js";
 import { setLoginEmail } from "./store.js";
+import { findPeopleByAddress, type LoginKind } from "../core/logins.js";
 
 export type EmailChangeRequestResult =
   | { status: "OK" }
@@ -40,7 +43,7 @@ export async function requestEmailChange(ctx: CoreContext, s: AccountSubject, ra
   const now = ctx.clock.now();
   const sent = await ctx.store.writeTx(async (tx) => {
     await lockAddress(tx, email);
-    if (await isTakenByAnother(tx, email, s.personId)) {
+    if (await isTakenByAnother(tx, ctx.logins, email, s.personId)) {
       await insertEvent(tx, { at: now, type: "user.email_change_refused", userId: s.personId, data: { email, reason: "address_in_use" } });
       return false;
     }
@@ -72,7 +75,7 @@ export async function confirmEmailChange(ctx: CoreContext, token: unknown): Prom
     const cred = await credentials.findCredentialByUserId(tx, taken.user_id);
     const personId = await findPersonId(tx, taken.user_id);
     if (!cred || personId === undefined) return { status: "EMAIL_CHANGE_INVALID_TOKEN_ERROR" };
-    if (await isTakenByAnother(tx, taken.email, personId)) return { status: "EMAIL_ALREADY_USED_ERROR" };
+    if (await isTakenByAnother(tx, ctx.logins, taken.email, personId)) return { status: "EMAIL_ALREADY_USED_ERROR" };
     await setLoginEmail(tx, cred.user_id, taken.email, now);
     await users.markEmailVerified(tx, cred.user_id, taken.email, now);
     for (const purpose of ["email_change", "email_verification", "password_reset"] as const) await tokens.deleteUserTokens(tx, cred.user_id, purpose);
@@ -85,8 +88,6 @@ export async function confirmEmailChange(ctx: CoreContext, token: unknown): Prom
 }
 
 /** Whether someone other than this person has the address on any login method. */
-async function isTakenByAnother(tx: Parameters<typeof findPeopleByEmail>[0], email: string, personId: string): Promise<boolean> {
-  if ((await findPeopleByEmail(tx, email)).some((p) => p.personId !== personId)) return true;
-  const cred = await credentials.findCredentialByEmail(tx, email);
-  return cred !== undefined && (await findPersonId(tx, cred.user_id)) !== personId;
+async function isTakenByAnother(tx: Kysely<DB>, kinds: readonly LoginKind[], email: string, personId: string): Promise<boolean> {
+  return (await findPeopleByAddress(tx, kinds, email)).some((p) => p.personId !== personId);
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { CoreContext } from "../core/context.js";
+import { readLogins, type LoginKind } from "../core/logins.js";
 import { insertEvent } from "../store/events.js";
 import type { DB } from "../store/schema.js";
 import { deleteUser } from "../store/users.js";
@@ -8,12 +9,13 @@ import { findMembers, reauthenticate, type AccountSubject } from "./reauth.js";
 /** One way into my account, as the account page lists it: never a secret. */
 export interface MyLogin {
   recipeUserId: string;
-  method: "emailpassword" | "thirdparty" | "passwordless" | "webauthn";
+  /** Its method's recipe id. */
+  method: string;
   /** The login's address. */
   email: string;
-  /** The provider of a third-party login, else null. */
+  /** The provider of a provider's login, else null. */
   provider: string | null;
-  /** Passkeys of a passkey login, else null. */
+  /** How many passkeys a passkey login holds, else null. */
   passkeys: number | null;
   addedAt: number;
   /** The login this session was started with. */
@@ -26,28 +28,24 @@ export interface MyLogin {
 export async function listMyLogins(ctx: CoreContext, s: AccountSubject): Promise<MyLogin[]> {
   const found = await findMembers(ctx.store.db, s.userId);
   if (!found) return [];
-  return readLogins(ctx.store.db, found.personId, found.members, s.userId);
+  return listLogins(ctx.store.db, ctx.logins, found.personId, found.members, s.userId);
 }
 
-async function readLogins(db: Kysely<DB>, personId: string, members: string[], currentId: string): Promise<MyLogin[]> {
+/** The logins of these members as the account page shows them (each method's own words: core/logins.ts). */
+async function listLogins(db: Kysely<DB>, kinds: readonly LoginKind[], personId: string, members: string[], currentId: string): Promise<MyLogin[]> {
   if (members.length === 0) return [];
-  const rows = await db.selectFrom("users as u")
-    .leftJoin("email_password_credentials as c", "c.user_id", "u.id")
-    .leftJoin("third_party_identities as i", "i.user_id", "u.id")
-    .leftJoin("webauthn_accounts as w", "w.user_id", "u.id")
-    .leftJoin("passwordless_users as p", "p.user_id", "u.id")
-    .select(["u.id", "u.email", "u.time_joined", "c.user_id as password", "i.provider_id", "w.user_id as passkey", "p.user_id as code"])
-    .where("u.id", "in", members).orderBy("u.time_joined").orderBy("u.id").execute();
-  const counts = await db.selectFrom("webauthn_credentials").select(["user_id", (eb) => eb.fn.countAll<number>().as("n")]).where("user_id", "in", members).groupBy("user_id").execute();
+  const rows = await db.selectFrom("users").select(["id", "email", "time_joined"]).where("id", "in", members).orderBy("time_joined").orderBy("id").execute();
+  const logins = new Map((await readLogins(db, kinds, members)).map((l) => [l.recipeUserId, l]));
   // The account's own login first (its id is the account's), then oldest first.
   rows.sort((a, b) => (a.id === personId ? -1 : b.id === personId ? 1 : 0));
-  return rows.map((r) => ({
-    recipeUserId: r.id,
-    method: r.password ? "emailpassword" : r.provider_id ? "thirdparty" : r.passkey ? "webauthn" : "passwordless",
-    email: r.email, provider: r.provider_id ?? null,
-    passkeys: r.passkey ? Number(counts.find((c) => c.user_id === r.id)?.n ?? 0) : null,
-    addedAt: Number(r.time_joined), current: r.id === currentId, primary: r.id === personId,
-  }));
+  return rows.flatMap((r) => {
+    const login = logins.get(r.id);
+    if (!login) return [];
+    return [{
+      recipeUserId: r.id, method: login.recipeId, email: r.email, provider: login.provider ?? null, passkeys: login.passkeys ?? null,
+      addedAt: Number(r.time_joined), current: r.id === currentId, primary: r.id === personId,
+    }];
+  });
 }
 
 export type RemoveLoginResult =
@@ -71,9 +69,9 @@ export async function removeMyLogin(ctx: CoreContext, s: AccountSubject, recipeU
     if (found.members.length < 2) return { status: "LAST_LOGIN_METHOD" };
     if (recipeUserId === found.personId) return { status: "PRIMARY_LOGIN_METHOD" };
     if (recipeUserId === s.userId) return { status: "CURRENT_LOGIN_METHOD" };
-    const [removed] = await readLogins(tx, found.personId, [recipeUserId], s.userId);
+    const [removed] = await listLogins(tx, ctx.logins, found.personId, [recipeUserId], s.userId);
     await deleteUser(tx, recipeUserId);
-    await insertEvent(tx, { at: now, type: "user.login_removed", userId: found.personId, data: { recipeUserId, method: removed.method, source: "account" } });
-    return { status: "OK", logins: await readLogins(tx, found.personId, found.members.filter((m) => m !== recipeUserId), s.userId) };
+    await insertEvent(tx, { at: now, type: "user.login_removed", userId: found.personId, data: { recipeUserId, method: removed?.method, source: "account" } });
+    return { status: "OK", logins: await listLogins(tx, ctx.logins, found.personId, found.members.filter((m) => m !== recipeUserId), s.userId) };
   });
 }

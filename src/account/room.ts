@@ -4,13 +4,16 @@ import accountJs from "./account-page.js?raw";
 import { accountPage } from "./page.js";
 import { accountRoutes } from "./routes.js";
 import { accountSettings } from "./settings.js";
+import { cancelDeletionOnJoin } from "./deletion.js";
+import { hostedPageRoutes } from "../http/pages/route.js";
 
 /** The self-service account (email, password, sessions, deletion) and its hosted page. */
 export const accountRoom: Room = {
   id: "account",
+  mergePerson: cancelDeletionOnJoin,
   settings: [accountSettings],
   routes: accountRoutes,
   openapi: accountArea,
   assets: { "account.js": accountJs },
-  pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/account`, handler: accountPage }] : []),
+  pages: (c) => hostedPageRoutes(c, { "/account": accountPage }),
 };

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import type { App } from "../app.js";
 import { listUserSessions, revokeAllUserSessions, revokeSessionByHandle } from "../core/session-admin.js";
 import { findUsersByRef } from "../core/user-directory.js";
+import { loginRef } from "../core/logins.js";
 import type { UserView } from "../core/users.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
@@ -9,14 +10,14 @@ import { addUserArgument, pickUserRef } from "./user-arg.js";
 import { CliError, type CliIO } from "./io.js";
 
 /**
- * The one user `--user` names. An address shared by several users (an email/password user and a
- * separate third-party user) is never resolved by guessing: they are listed and the id is asked for.
+ * The one user `--user` names. An address shared by several users (a password login's user and a
+ * provider's) is never resolved by guessing: they are listed and the id is asked for.
  */
 async function resolveUser(app: App, ref: string): Promise<UserView> {
   const found = await findUsersByRef(app.ctx, ref);
   if (found.length === 0) throw new CliError(`no user ${ref}`);
   if (found.length > 1) {
-    const lines = found.map((u) => `  ${u.id}  ${u.loginMethods.map((m) => (m.thirdParty ? `thirdparty:${m.thirdParty.id}` : m.recipeId)).join(",")}`);
+    const lines = found.map((u) => `  ${u.id}  ${u.loginMethods.map((m) => loginRef(app.ctx.logins, m)).join(",")}`);
     throw new CliError(`${ref} belongs to ${found.length} users; pass one of their ids with --user:\n${lines.join("\n")}`);
   }
   return found[0];

@@ -24,7 +24,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
         const out = file ? await openNewFile(file) : undefined;
         let count = 0;
         try {
-          for await (const page of exportUsers(app.store)) {
+          for await (const page of exportUsers(app.ctx)) {
             const text = page.map((u) => JSON.stringify(u)).join("\n") + "\n";
             count += page.length;
             if (!out) io.out(text.slice(0, -1));

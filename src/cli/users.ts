@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { loginRef } from "../core/logins.js";
 import { deleteUser, listUsers, toUserJson, verifyUserEmail } from "../core/users.js";
 import { linkUsers, unlinkUser } from "../core/linking-admin.js";
 import { withApp, printJson } from "./context.js";
@@ -26,7 +27,7 @@ export function usersCommand(io: CliIO): Command {
         const list = await listUsers(app.ctx, { limit, offset });
         if (flags.json) return printJson(io, list.map(toUserJson));
         if (list.length === 0) return io.out("no users");
-        for (const u of list) io.out(describe(u));
+        for (const u of list) io.out(describe(app.ctx.logins, u));
       });
     });
   sub("show", "show one user by email or id").argument("<email-or-id>")
@@ -34,7 +35,7 @@ export function usersCommand(io: CliIO): Command {
       const u = await mustFind(app, ref);
       if (flags.json) return printJson(io, toUserJson(u));
       io.out(`id:        ${u.id}\nemail:     ${u.email}\nverified:  ${u.verified}\njoined:    ${new Date(u.timeJoined).toISOString()}\nlogin methods:`);
-      for (const m of u.loginMethods) io.out(`  - ${m.thirdParty ? `thirdparty (${m.thirdParty.id}, user ${m.thirdParty.userId})` : m.recipeId}  ${m.email}  ${m.verified ? "verified" : "unverified"}  id ${m.recipeUserId}`);
+      for (const m of u.loginMethods) io.out(`  - ${loginRef(app.ctx.logins, m, { detail: true })}  ${m.email}  ${m.verified ? "verified" : "unverified"}  id ${m.recipeUserId}`);
     }));
   sub("delete", "delete a user and everything attached to them (asks first on a terminal; --yes otherwise)").argument("<email-or-id>")
     .option("-y, --yes", "do not ask (needed when not run on a terminal)")
@@ -43,7 +44,7 @@ export function usersCommand(io: CliIO): Command {
       if (!flags.yes && !io.isTerminal) throw new CliError("users delete deletes for good; give --yes to confirm (no terminal to ask on)", 2);
       return withApp(flags, io, async (app) => {
         const u = await mustFind(app, ref);
-        if (!flags.yes && !(await askYes(io, `delete ${describe(u)} and all their sessions? type "yes" to confirm: `))) throw new CliError("not deleted");
+        if (!flags.yes && !(await askYes(io, `delete ${describe(app.ctx.logins, u)} and all their sessions? type "yes" to confirm: `))) throw new CliError("not deleted");
         await deleteUser(app.ctx, u.id, "cli");
         if (flags.json) return printJson(io, { deleted: u.id });
         io.out(`deleted user ${u.id} <${u.email}>`);

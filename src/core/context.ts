@@ -7,6 +7,8 @@ import type { MetricsSink } from "../util/metrics.js";
 import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
 import type { ClaimProvider } from "./claims.js";
+import type { LoginKind, MergePerson } from "./logins.js";
+import type { PurgeRule } from "./purge.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -36,4 +38,10 @@ export interface CoreContext extends RoomState {
   metrics: MetricsSink;
   /** The claims the rooms add to every access token (checked once by checkClaimProviders). */
   claims: readonly ClaimProvider[];
+  /** The kinds of login the sign-in methods declare (Room.logins), in the rooms' order. */
+  logins: readonly LoginKind[];
+  /** How each room moves what a person owns when two people are joined (Room.mergePerson). */
+  mergePerson: readonly MergePerson[];
+  /** The rooms' purge rules (Room.purge), run after the kernel's by the purge job. */
+  purge: readonly PurgeRule[];
 }

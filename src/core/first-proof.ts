@@ -2,11 +2,11 @@ import type { Kysely } from "kysely";
 import { afterCommit } from "../store/after-commit.js";
 import { insertEvent } from "../store/events.js";
 import * as people from "../store/people.js";
-import { deletePasskeysExcept } from "../store/person-merge.js";
 import type { DB } from "../store/schema.js";
 import { revokeUserSessions } from "../store/sessions.js";
 import type { CoreContext } from "./context.js";
 import { describeLogin } from "./login-policy.js";
+import { removeUnprovenKeys } from "./logins.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
 
 /**
@@ -42,7 +42,7 @@ export async function evictUnproven(tx: Kysely<DB>, ctx: CoreContext, p: { recip
   const members = await people.findPersonMemberIds(tx, personId);
   const logins = members.filter((m) => m !== p.recipeUserId);
   const recovery = p.scope === "recovery";
-  const passkeys = recovery ? await deletePasskeysExcept(tx, p.recipeUserId, p.keepPasskey) : [];
+  const passkeys = recovery ? await removeUnprovenKeys(tx, ctx.logins, p.recipeUserId, p.keepPasskey) : [];
   // Second factors stay: a mailbox alone never removes one (docs/mfa.md); an authenticator the
   // owner does not have is removed by an operator (`users mfa reset`).
   const evicted = logins.length + passkeys.length > 0;
@@ -54,7 +54,7 @@ export async function evictUnproven(tx: Kysely<DB>, ctx: CoreContext, p: { recip
   // The proving login's id is the person now; person-owned rows of another root stay with it.
   await insertEvent(tx, { at: now, type: "user.secured", userId: p.recipeUserId, data: { source: p.source, removedLogins: logins, removedPasskeys: passkeys, revokedSessions: sessions } });
   for (const id of logins) await insertEvent(tx, { at: now, type: "user.unlinked", userId: id, data: { recipeUserId: id, source: p.source, reason: "unproven" } });
-  await queueMail(tx, ctx, { kind: "account_secured", to: p.email, vars: { link: websiteLink(ctx, "account"), details: await describeLogin(tx, p.recipeUserId) } });
+  await queueMail(tx, ctx, { kind: "account_secured", to: p.email, vars: { link: websiteLink(ctx, "account"), details: await describeLogin(tx, ctx.logins, p.recipeUserId) } });
   afterCommit(tx, () => notifyOutbox(ctx));
   return { logins, passkeys, sessions };
 }

@@ -6,6 +6,7 @@ import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
 import { checkMayAddLogin, type LinkingSession } from "./login-policy.js";
 import { joinPeople } from "./person-join.js";
+import { findPeopleByAddress } from "./logins.js";
 
 /**
  * Account linking in verified-email mode (SuperTokens' safe mode, recipes notes §4.2): a login
@@ -30,7 +31,7 @@ export type NewMethodDecision = { kind: "new" } | { kind: "join"; personId: stri
 export async function decideNewMethod(db: Kysely<DB>, ctx: CoreContext, email: string, verified: boolean): Promise<NewMethodDecision> {
   if (!ctx.config.accountLinking) return { kind: "new" };
   await people.lockAddress(db, email);
-  const others = await people.findPeopleByEmail(db, email);
+  const others = await findPeopleByAddress(db, ctx.logins, email);
   if (others.length === 0) return { kind: "new" };
   if (!verified) return { kind: "refused" };
   // Two people with one verified address can only come from before linking: an operator decides.
@@ -52,7 +53,7 @@ export async function decideExistingMethod(db: Kysely<DB>, ctx: CoreContext, p: 
   await people.lockAddress(db, p.email);
   const mine = await people.findPersonId(db, p.recipeUserId);
   if (mine === undefined) return { kind: "ok" };
-  const others = (await people.findPeopleByEmail(db, p.email)).filter((o) => o.personId !== mine);
+  const others = (await findPeopleByAddress(db, ctx.logins, p.email)).filter((o) => o.personId !== mine);
   if (others.length === 0) return { kind: "ok" };
   const verified = p.verified || (await people.isVerifiedForPerson(db, mine, p.email));
   if (!verified) return { kind: "refused" };
@@ -103,7 +104,7 @@ export async function decideSessionLink(db: Kysely<DB>, ctx: CoreContext, p: { s
   }
   if ((await checkMayAddLogin(db, ctx, personId, p.session)) !== "ok") return { kind: "refused", why: "EMAIL_VERIFICATION_REQUIRED" };
   if (own !== undefined && (await people.findPersonMemberIds(db, own)).length > 1) return { kind: "refused", why: "RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };
-  const others = (await people.findPeopleByEmail(db, p.email)).filter((o) => o.personId !== personId && o.personId !== own);
+  const others = (await findPeopleByAddress(db, ctx.logins, p.email)).filter((o) => o.personId !== personId && o.personId !== own);
   if (others.length > 0) return { kind: "refused", why: "ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };
   const verified = p.verified || (await people.isVerifiedForPerson(db, personId, p.email));
   if (!verified) return { kind: "refused", why: "EMAIL_VERIFICATION_REQUIRED" };

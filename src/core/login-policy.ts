@@ -4,8 +4,10 @@ import { insertEvent } from "../store/events.js";
 import * as people from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import { revokeUserSessions } from "../store/sessions.js";
+import { findUserById } from "../store/users.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
+import { readLogins, type LoginKind } from "./logins.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
 import { assertMfaComplete, readMfaState } from "./mfa.js";
 
@@ -50,18 +52,11 @@ export async function checkMayAddLogin(db: Kysely<DB>, ctx: CoreContext, personI
   return (await people.hasVerifiedAddress(db, personId)) ? "ok" : "EMAIL_VERIFICATION_REQUIRED";
 }
 
-/** How a mail names a login method: "a password (ada@example.com)", "a passkey (…)", "oidc (…)". */
-export async function describeLogin(db: Kysely<DB>, recipeUserId: string): Promise<string> {
-  const r = await db.selectFrom("users as u")
-    .leftJoin("email_password_credentials as c", "c.user_id", "u.id")
-    .leftJoin("third_party_identities as i", "i.user_id", "u.id")
-    .leftJoin("webauthn_accounts as w", "w.user_id", "u.id")
-    .leftJoin("passwordless_users as p", "p.user_id", "u.id")
-    .select(["u.email", "c.user_id as password", "i.provider_id", "w.user_id as passkey", "p.user_id as code"])
-    .where("u.id", "=", recipeUserId).executeTakeFirst();
-  if (!r) return "a sign-in method";
-  const how = r.password ? "a password" : r.provider_id ? `${r.provider_id} sign-in` : r.passkey ? "a passkey" : r.code ? "sign-in codes by mail" : "a sign-in method";
-  return `${how} (${r.email})`;
+/** How a mail names a login method: "a password (ada@example.com)", "a passkey (…)", "oidc sign-in (…)". */
+export async function describeLogin(db: Kysely<DB>, kinds: readonly LoginKind[], recipeUserId: string): Promise<string> {
+  const [user, [login]] = await Promise.all([findUserById(db, recipeUserId), readLogins(db, kinds, [recipeUserId])]);
+  if (!user) return "a sign-in method";
+  return `${login?.phrase ?? "a sign-in method"} (${user.email})`;
 }
 
 /**
@@ -73,7 +68,7 @@ export async function describeLogin(db: Kysely<DB>, recipeUserId: string): Promi
 export async function notifyLoginAdded(tx: Kysely<DB>, ctx: CoreContext, personId: string, recipeUserId: string, opts: { passkeyOnly?: boolean } = {}): Promise<void> {
   const to = [...new Set((await people.findVerifiedAddresses(tx, personId)).filter((a) => opts.passkeyOnly || a.userId !== recipeUserId).map((a) => a.email))];
   if (to.length === 0) return;
-  const details = opts.passkeyOnly ? "a passkey" : await describeLogin(tx, recipeUserId);
+  const details = opts.passkeyOnly ? "a passkey" : await describeLogin(tx, ctx.logins, recipeUserId);
   for (const address of to) await queueMail(tx, ctx, { kind: "login_added", to: address, vars: { link: websiteLink(ctx, "account"), details } });
   afterCommit(tx, () => notifyOutbox(ctx));
 }

@@ -8,23 +8,34 @@ export const ENDED_SESSION_KEEP_MS = 7 * 86_400_000;
 /** Rows per transaction: small enough that a purge never holds the write lock for long. */
 export const PURGE_BATCH_SIZE = 500;
 
-export interface PurgeResult { oneTimeTokens: number; sessions: number; refreshTokens: number; rateLimits: number; passwordlessCodes: number; webauthnOptions: number }
+/** How many rows of each kind went: the kernel's, then each room's rule under its name. */
+export type PurgeResult = { oneTimeTokens: number; sessions: number; refreshTokens: number; rateLimits: number } & Record<string, number>;
 
 /**
- * Deletes what no request can use any more: one-time tokens and passwordless codes past their expiry; sessions that ended
+ * A room's purge rule (Room.purge): deletes its rows no request can use any more at `now`, in
+ * bounded batches of `limit` (inBatches, one short write transaction each); returns how many went.
+ */
+export interface PurgeRule {
+  /** Its count's name in the result and the log ("passwordlessCodes"). */
+  name: string;
+  run(ctx: CoreContext, now: number, limit: number): Promise<number>;
+}
+
+/**
+ * Deletes what no request can use any more: one-time tokens past their expiry; sessions that ended
  * (revoked, or expired) more than ENDED_SESSION_KEEP_MS ago, with all their refresh tokens; and
  * refresh-token hashes past their own expiry (a rotated token is kept until then, because replaying
  * it is how theft is detected; after its expiry a replay is refused as unknown either way).
  * Work goes in bounded batches, one short write transaction each, with the candidates read before
  * the transaction and a turn of the event loop between batches, so requests keep flowing.
- * Then the rate-limit counters that no longer hold anything back. The audit log (events) is never
- * touched.
+ * Then the rate-limit counters that no longer hold anything back, then each room's rules (ctx.purge:
+ * sign-in codes, passkey challenges). The audit log (events) is never touched.
  */
 export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number } = {}): Promise<PurgeResult> {
   const limit = opts.batchSize ?? PURGE_BATCH_SIZE;
   const now = ctx.clock.now();
   const endedBefore = now - ENDED_SESSION_KEEP_MS;
-  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0 };
+  const out: PurgeResult = { oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0 };
   await inBatches(limit, () => repo.listExpiredOneTimeTokens(ctx.store.db, now, limit), async (hashes) => {
     out.oneTimeTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredOneTimeTokens(tx, hashes, now));
   });
@@ -36,13 +47,9 @@ export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number
   await inBatches(limit, () => repo.listExpiredRefreshTokens(ctx.store.db, now, limit), async (hashes) => {
     out.refreshTokens += await ctx.store.writeTx((tx) => repo.deleteExpiredRefreshTokens(tx, hashes, now));
   });
-  // Passwordless codes past their expiry, and the flows (devices) left without a code.
-  await inBatches(limit, () => repo.listExpiredPasswordlessCodes(ctx.store.db, now, limit), async (hashes) => {
-    out.passwordlessCodes += await ctx.store.writeTx((tx) => repo.deleteExpiredPasswordlessCodes(tx, hashes, now));
-  });
   // Rate-limit counters whose window and lock have both passed (one statement: they are tiny rows).
   out.rateLimits = await purgeExpiredLimits(ctx);
-  out.webauthnOptions = await ctx.store.writeTx((tx) => repo.deleteExpiredWebauthnOptions(tx, now));
+  for (const rule of ctx.purge) out[rule.name] = await rule.run(ctx, now, limit);
   return out;
 }
 
@@ -52,12 +59,12 @@ export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number
  */
 export function schedulePurge(ctx: CoreContext, everyMs = 3_600_000): () => Promise<void> {
   return runEvery(everyMs, () => purgeDeadData(ctx)
-    .then((r) => { if (r.oneTimeTokens + r.sessions + r.refreshTokens + r.rateLimits + r.passwordlessCodes + r.webauthnOptions > 0) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
+    .then((r) => { if (Object.values(r).some((n) => n > 0)) ctx.logger.info("purged dead tokens, sessions and rate-limit counters", { ...r }); })
     .catch((err) => ctx.logger.warn("purge failed", { err })));
 }
 
 /** Runs list → delete until a batch comes back short; yields between batches. */
-async function inBatches(limit: number, list: () => Promise<string[]>, remove: (keys: string[]) => Promise<void>): Promise<void> {
+export async function inBatches(limit: number, list: () => Promise<string[]>, remove: (keys: string[]) => Promise<void>): Promise<void> {
   for (;;) {
     const keys = await list();
     if (keys.length === 0) return;

@@ -1,12 +1,15 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../store/schema.js";
 import type { UserRow } from "../store/users.js";
 import * as users from "../store/users.js";
-import { findUserIdsByAnyEmail, listUsersAfter, loadUserDetails, unmarkEmailVerified, type UserDetails, type UserKey } from "../store/user-pages.js";
+import { findPeopleIds, findUserIdsByAnyEmail, listUsersAfter, loadUserDetails, unmarkEmailVerified, type UserKey } from "../store/user-pages.js";
 import { insertEvent } from "../store/events.js";
 import { findPersonId } from "../store/people.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail } from "./emails.js";
 import { badInput } from "./errors.js";
-import { verifyUserEmail, type LoginMethod, type UserView } from "./users.js";
+import { findByAddress, readLogins, type LoginKind } from "./logins.js";
+import { buildUserView, verifyUserEmail, type UserView } from "./users.js";
 
 /**
  * Looking users up the way an operator or the app's backend does (admin API, CLI, export): by any
@@ -15,45 +18,33 @@ import { verifyUserEmail, type LoginMethod, type UserView } from "./users.js";
 
 export const MAX_PAGE_SIZE = 500;
 
-/** Builds the views of a batch of people rows from their details (same shape as getUser's). */
-export function buildUserViews(rows: UserRow[], d: UserDetails): UserView[] {
+/**
+ * The views of a batch of people rows (same shape as getUser's), loaded in a fixed number of
+ * queries: their linked logins and verified addresses, and every declared kind's logins.
+ */
+export async function loadUserViews(db: Kysely<DB>, kinds: readonly LoginKind[], rows: UserRow[]): Promise<UserView[]> {
+  const d = await loadUserDetails(db, rows.map((r) => r.id));
+  const logins = await readLogins(db, kinds, [...rows.map((r) => r.id), ...d.members.map((m) => m.id)]);
   return rows.map((row) => {
-    const members = [row, ...d.members.filter((m) => m.primary_user_id === row.id)];
-    const ids = new Set(members.map((m) => m.id));
+    const members = d.members.filter((m) => m.primary_user_id === row.id);
+    const ids = new Set([row.id, ...members.map((m) => m.id)]);
     // An address verified on one of the person's methods counts for the person.
     const verified = new Set(d.verified.filter((v) => ids.has(v.user_id)).map((v) => v.email));
-    const methods: LoginMethod[] = [];
-    for (const c of d.credentials) {
-      if (ids.has(c.user_id)) methods.push({ recipeId: "emailpassword", recipeUserId: c.user_id, email: c.email, timeJoined: Number(c.created_at), verified: verified.has(c.email) });
-    }
-    for (const i of d.identities) {
-      if (!ids.has(i.user_id)) continue;
-      methods.push({ recipeId: "thirdparty", recipeUserId: i.user_id, email: i.email, timeJoined: Number(i.created_at), verified: verified.has(i.email), thirdParty: { id: i.provider_id, userId: i.provider_user_id } });
-    }
-    for (const p of d.passwordless) {
-      if (ids.has(p.user_id)) methods.push({ recipeId: "passwordless", recipeUserId: p.user_id, email: p.email, timeJoined: Number(p.created_at), verified: verified.has(p.email) });
-    }
-    for (const k of d.passkeyLogins) {
-      if (!ids.has(k.user_id)) continue;
-      const credentialIds = d.passkeyCredentials.filter((c) => c.user_id === k.user_id).map((c) => c.id);
-      methods.push({ recipeId: "webauthn", recipeUserId: k.user_id, email: k.email, timeJoined: Number(k.created_at), verified: verified.has(k.email), webauthn: { credentialIds } });
-    }
-    methods.sort((a, b) => a.timeJoined - b.timeJoined);
-    const timeJoined = Math.min(...members.map((m) => Number(m.time_joined)));
-    return { id: row.id, email: row.email, timeJoined, verified: verified.has(row.email), isPrimaryUser: members.length > 1, loginMethods: methods };
+    return buildUserView(kinds, { row, members, logins: logins.filter((l) => ids.has(l.recipeUserId)), isVerified: (a) => verified.has(a) });
   });
 }
 
 /**
- * Every user an address belongs to, oldest first. An address can name several users (an
- * email/password user and a separate third-party user), so this never picks one.
+ * Every user an address belongs to (as a user's address or a login's), oldest first. An address
+ * can name several users (a password login and a provider's login), so this never picks one.
  */
 export async function findUsersByEmail(ctx: CoreContext, rawEmail: string): Promise<UserView[]> {
   const db = ctx.store.db;
-  const ids = await findUserIdsByAnyEmail(db, canonicalEmail(rawEmail));
+  const email = canonicalEmail(rawEmail);
+  const ids = await findPeopleIds(db, [...await findUserIdsByAnyEmail(db, email), ...await findByAddress(db, ctx.logins, email)]);
   if (ids.length === 0) return [];
   const rows = await db.selectFrom("users").selectAll().where("id", "in", ids).orderBy("time_joined").orderBy("id").execute();
-  return buildUserViews(rows, await loadUserDetails(db, ids));
+  return loadUserViews(db, ctx.logins, rows);
 }
 
 /** Opaque page cursor: the key of the last user on the page. */
@@ -84,7 +75,7 @@ export async function listUserPage(ctx: CoreContext, opts: { cursor?: string; li
   // One row more than asked tells whether another page exists without a count.
   const rows = await listUsersAfter(ctx.store.db, { after, limit: limit + 1, search });
   const page = rows.slice(0, limit);
-  const views = buildUserViews(page, await loadUserDetails(ctx.store.db, page.map((r) => r.id)));
+  const views = await loadUserViews(ctx.store.db, ctx.logins, page);
   const last = page[page.length - 1];
   return { users: views, nextCursor: rows.length > limit ? encodeCursor({ timeJoined: Number(last.time_joined), id: last.id }) : null };
 }
@@ -115,5 +106,5 @@ export async function findUsersByRef(ctx: CoreContext, ref: string): Promise<Use
   const personId = await findPersonId(ctx.store.db, ref.trim());
   if (personId === undefined) return [];
   const rows = await ctx.store.db.selectFrom("users").selectAll().where("id", "=", personId).execute();
-  return buildUserViews(rows, await loadUserDetails(ctx.store.db, rows.map((r) => r.id)));
+  return loadUserViews(ctx.store.db, ctx.logins, rows);
 }

@@ -1,10 +1,9 @@
 import { findPersonId } from "../store/people.js";
-import { loadUserDetails } from "../store/user-pages.js";
 import { searchPeopleByEmailPrefix, type EmailKey } from "../store/user-search.js";
 import type { UserRow } from "../store/users.js";
 import type { CoreContext } from "./context.js";
 import { badInput } from "./errors.js";
-import { buildUserViews } from "./user-directory.js";
+import { loadUserViews } from "./user-directory.js";
 import { getUser, type UserView } from "./users.js";
 
 /**
@@ -53,7 +52,7 @@ export async function searchPeople(ctx: CoreContext, opts: { query?: string; aft
   if (raw && !opts.after && !opts.before) {
     const personId = await findPersonId(db, raw);
     if (personId !== undefined) {
-      const person = await getUser(db, personId);
+      const person = await getUser(ctx, personId);
       return { users: person ? [person] : [], matchedBy: "id", next: null, previous: null };
     }
   }
@@ -70,6 +69,6 @@ export async function searchPeople(ctx: CoreContext, opts: { query?: string; aft
   const last = page[page.length - 1];
   const next = last && (before ? true : more) ? encodeKey(keyOf(last)) : null;
   const previous = first && (before ? more : after !== undefined) ? encodeKey(keyOf(first)) : null;
-  const users = buildUserViews(page, await loadUserDetails(db, page.map((r) => r.id)));
+  const users = await loadUserViews(db, ctx.logins, page);
   return { users, matchedBy: "email-prefix", next, previous };
 }

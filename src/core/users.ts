@@ -2,24 +2,23 @@ import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
 import * as people from "../store/people.js";
 import * as users from "../store/users.js";
-import * as identityStore from "../methods/third-party/store.js";
-import * as credentials from "../methods/email-password/store.js";
-import * as passwordless from "../methods/passwordless/store.js";
-import * as passkeys from "../methods/webauthn/store.js";
 import { insertEvent } from "../store/events.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail } from "./emails.js";
 import { linkAfterVerification } from "./linking.js";
+import { findByAddress, readLogins, userFieldsOf, type Login, type LoginKind } from "./logins.js";
 
+/**
+ * One login method of a user as the API shows it. A method adds its own fields (a provider, the
+ * ids of passkeys) by declaration merging in its room (`declare module ".../core/users.js"`), and
+ * its Room.logins puts them in (core/logins.ts): the kernel never names a method.
+ */
 export interface LoginMethod {
-  recipeId: "emailpassword" | "thirdparty" | "passwordless" | "webauthn";
+  recipeId: string;
   recipeUserId: string;
   email: string;
   timeJoined: number;
   verified: boolean;
-  thirdParty?: { id: string; userId: string };
-  /** A passkey login: the ids of its passkeys. */
-  webauthn?: { credentialIds: string[] };
 }
 
 /** A user as the API and the CLI show it: never a hash or a token. */
@@ -31,52 +30,43 @@ export interface UserView {
   /** True when more than one recipe user is linked into this person (account linking). */
   isPrimaryUser: boolean;
   loginMethods: LoginMethod[];
+  /** The methods' own fields at the top of the USER object (LoginKind.userFields), in the rooms' order. */
+  fields: Record<string, unknown>;
 }
 
 export interface FieldError { id: string; error: string }
+
+/** A login as a USER object's login method, `verified` when the person verified its address. */
+export function toLoginMethod(l: Login, verified: boolean): LoginMethod {
+  return { recipeId: l.recipeId, recipeUserId: l.recipeUserId, email: l.email, timeJoined: l.createdAt, verified, ...l.fields };
+}
+
+/** The view of a person from their rows, their logins (oldest first) and which addresses they verified. */
+export function buildUserView(kinds: readonly LoginKind[], p: { row: users.UserRow; members: readonly users.UserRow[]; logins: readonly Login[]; isVerified: (email: string) => boolean }): UserView {
+  const timeJoined = Math.min(...[p.row, ...p.members].map((m) => Number(m.time_joined)));
+  return {
+    id: p.row.id, email: p.row.email, timeJoined, verified: p.isVerified(p.row.email), isPrimaryUser: p.members.length > 0,
+    loginMethods: p.logins.map((l) => toLoginMethod(l, p.isVerified(l.email))), fields: userFieldsOf(kinds, p.logins),
+  };
+}
 
 /**
  * Loads the person a user id names (the id of the person or of any of their login methods), with
  * every login method of every recipe user linked to them, or undefined. An address verified on
  * one method counts for the person, so each method's `verified` is the person's for its address.
  */
-export async function getUser(db: Kysely<DB>, id: string): Promise<UserView | undefined> {
+export async function getUser(ctx: Pick<CoreContext, "store" | "logins">, id: string, db: Kysely<DB> = ctx.store.db): Promise<UserView | undefined> {
   const personId = await people.findPersonId(db, id);
   if (personId === undefined) return undefined;
   const row = await users.findUserById(db, personId);
   if (!row) return undefined;
-  const members = await people.findPersonMemberIds(db, personId);
-  const verifiedCache = new Map<string, Promise<boolean>>();
-  const isVerified = (email: string) => {
-    if (!verifiedCache.has(email)) verifiedCache.set(email, people.isVerifiedForPerson(db, personId, email));
-    return verifiedCache.get(email)!;
-  };
-  const methods: LoginMethod[] = [];
-  let timeJoined = Number(row.time_joined);
-  for (const member of members) {
-    const [memberRow, cred, identities, pwless, passkeyLogin] = await Promise.all([
-      member === personId ? row : users.findUserById(db, member),
-      credentials.findCredentialByUserId(db, member),
-      identityStore.findIdentitiesByUserId(db, member),
-      passwordless.findUserByUserId(db, member),
-      passkeys.findAccountByUserId(db, member),
-    ]);
-    if (memberRow) timeJoined = Math.min(timeJoined, Number(memberRow.time_joined));
-    if (cred) methods.push({ recipeId: "emailpassword", recipeUserId: member, email: cred.email, timeJoined: Number(cred.created_at), verified: await isVerified(cred.email) });
-    if (pwless) methods.push({ recipeId: "passwordless", recipeUserId: member, email: pwless.email, timeJoined: Number(pwless.created_at), verified: await isVerified(pwless.email) });
-    for (const i of identities) {
-      methods.push({
-        recipeId: "thirdparty", recipeUserId: member, email: i.email, timeJoined: Number(i.created_at),
-        verified: await isVerified(i.email), thirdParty: { id: i.provider_id, userId: i.provider_user_id },
-      });
-    }
-    if (passkeyLogin) {
-      const ids = (await passkeys.listCredentials(db, [member])).map((c) => c.id);
-      methods.push({ recipeId: "webauthn", recipeUserId: member, email: passkeyLogin.email, timeJoined: Number(passkeyLogin.created_at), verified: await isVerified(passkeyLogin.email), webauthn: { credentialIds: ids } });
-    }
-  }
-  methods.sort((a, b) => a.timeJoined - b.timeJoined);
-  return { id: personId, email: row.email, timeJoined, verified: await isVerified(row.email), isPrimaryUser: members.length > 1, loginMethods: methods };
+  const memberIds = await people.findPersonMemberIds(db, personId);
+  const others = (await Promise.all(memberIds.filter((m) => m !== personId).map((m) => users.findUserById(db, m)))).filter((m) => m !== undefined);
+  const logins = await readLogins(db, ctx.logins, memberIds);
+  const addresses = [...new Set([row.email, ...logins.map((l) => l.email)])];
+  const verified = new Set((await Promise.all(addresses.map(async (a) => ((await people.isVerifiedForPerson(db, personId, a)) ? [a] : [])))).flat());
+  const view = buildUserView(ctx.logins, { row, members: others, logins, isVerified: (a) => verified.has(a) });
+  return { ...view, isPrimaryUser: memberIds.length > 1 };
 }
 
 /** The USER object of PROTOCOL.md §6. */
@@ -87,35 +77,28 @@ export function toUserJson(u: UserView) {
     timeJoined: u.timeJoined,
     emails: [...new Set(u.loginMethods.map((m) => m.email))],
     phoneNumbers: [] as string[],
-    thirdParty: u.loginMethods.filter((m) => m.thirdParty).map((m) => m.thirdParty!),
-    webauthn: { credentialIds: u.loginMethods.flatMap((m) => m.webauthn?.credentialIds ?? []) },
+    ...u.fields,
     tenantIds: ["public"],
     isPrimaryUser: u.isPrimaryUser,
-    loginMethods: u.loginMethods.map((m) => ({
-      recipeId: m.recipeId,
-      recipeUserId: m.recipeUserId,
-      tenantIds: ["public"],
-      email: m.email,
-      timeJoined: m.timeJoined,
-      verified: m.verified,
-      ...(m.thirdParty ? { thirdParty: m.thirdParty } : {}),
-      ...(m.webauthn ? { webauthn: m.webauthn } : {}),
+    loginMethods: u.loginMethods.map(({ recipeId, recipeUserId, email, timeJoined, verified, ...fields }) => ({
+      recipeId, recipeUserId, tenantIds: ["public"], email, timeJoined, verified, ...fields,
     })),
   };
 }
 
 /**
- * Finds a user by id or by email. An email may name several users (an email/password user and a
- * third-party user are separate); the email/password one is preferred, then the oldest.
+ * Finds a user by id or by email. An email may name several users (a password login and a
+ * provider's login are separate users); one the address signs in alone (LoginKind.signsInByAddress)
+ * is preferred, then the oldest.
  */
 export async function findUser(ctx: CoreContext, idOrEmail: string): Promise<UserView | undefined> {
   const db = ctx.store.db;
-  if (!idOrEmail.includes("@")) return getUser(db, idOrEmail.trim());
+  if (!idOrEmail.includes("@")) return getUser(ctx, idOrEmail.trim());
   const email = canonicalEmail(idOrEmail);
-  const cred = await credentials.findCredentialByEmail(db, email);
-  if (cred) return getUser(db, cred.user_id);
+  const [preferred] = await findByAddress(db, ctx.logins, email, { preferred: true });
+  if (preferred !== undefined) return getUser(ctx, preferred);
   const [first] = await users.findUsersByEmail(db, email);
-  return first ? getUser(db, first.id) : undefined;
+  return first ? getUser(ctx, first.id) : undefined;
 }
 
 /** Marks the user's current email verified. Returns false when it already was. */
@@ -154,30 +137,29 @@ export async function listUsers(ctx: CoreContext, opts: { limit?: number; offset
   const rows = await users.listUsers(ctx.store.db, { limit: opts.limit ?? 100, offset: opts.offset ?? 0 });
   const out: UserView[] = [];
   for (const r of rows) {
-    const u = await getUser(ctx.store.db, r.id);
+    const u = await getUser(ctx, r.id);
     if (u) out.push(u);
   }
   return out;
 }
 
 /**
- * Every user an id or email names: one for an id; for an email, each user with that address (an
- * email/password user and a third-party user are separate users), oldest first. Admin tools list
+ * Every user an id or email names: one for an id; for an email, each user with that address (a
+ * password login and a provider's login are separate users), oldest first. Admin tools list
  * them and ask for the id rather than guess which one was meant.
  */
 export async function findUsersByRef(ctx: CoreContext, idOrEmail: string): Promise<UserView[]> {
   const db = ctx.store.db;
   if (!idOrEmail.includes("@")) {
-    const u = await getUser(db, idOrEmail.trim());
+    const u = await getUser(ctx, idOrEmail.trim());
     return u ? [u] : [];
   }
   const email = canonicalEmail(idOrEmail);
   const ids = new Set((await users.findUsersByEmail(db, email)).map((r) => r.id));
-  const cred = await credentials.findCredentialByEmail(db, email);
-  if (cred) ids.add(cred.user_id);
+  for (const id of await findByAddress(db, ctx.logins, email, { preferred: true })) ids.add(id);
   const out = new Map<string, UserView>();
   for (const id of ids) {
-    const u = await getUser(db, id);
+    const u = await getUser(ctx, id);
     if (u) out.set(u.id, u);
   }
   return [...out.values()].sort((a, b) => a.timeJoined - b.timeJoined);

@@ -3,6 +3,8 @@ import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
 import type { ClaimProvider } from "../core/claims.js";
 import type { CoreContext, RoomState } from "../core/context.js";
+import type { LoginKind, MergePerson } from "../core/logins.js";
+import type { PurgeRule } from "../core/purge.js";
 import type { AdminRoute } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { OpenApiArea } from "./openapi/types.js";
@@ -46,6 +48,15 @@ export interface Room {
    * calling it, so a mount costs the API's hot path one string comparison, not a handler call.
    */
   mountPath?: string;
+  /**
+   * A sign-in method's logins: how it lists a person's logins of its kind (the USER object, the
+   * admin list, search, export, the account page, the notice of a join); core/logins.ts.
+   */
+  logins?: LoginKind;
+  /** How it moves the rows a person owns when two people are joined (core/person-join.ts). */
+  mergePerson?: MergePerson;
+  /** Its purge rules: its rows no request can use any more (expired codes, challenges); core/purge.ts. */
+  purge?: readonly PurgeRule[];
 }
 
 /** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */

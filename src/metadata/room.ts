@@ -3,10 +3,12 @@ import { metadataAdminRoutes } from "./admin.js";
 import { createMetadataClaim } from "./metadata.js";
 import { metadataAdminArea } from "./openapi.js";
 import { metadataSettings } from "./settings.js";
+import { mergeMetadata } from "./merge.js";
 
 /** User metadata: admin routes and, when configured, its copy in access tokens. */
 export const metadataRoom: Room = {
   id: "metadata",
+  mergePerson: mergeMetadata,
   settings: [metadataSettings],
   adminRoutes: metadataAdminRoutes,
   adminOpenapi: metadataAdminArea,

@@ -5,7 +5,8 @@ import { AuthError, badInput } from "../core/errors.js";
 import { enforceLimit } from "../core/limits.js";
 import { notifyOutbox, queueMail } from "../core/mail-queue.js";
 import { insertEvent } from "../store/events.js";
-import { findPeopleByEmail, isVerifiedForPerson } from "../store/people.js";
+import { findPeopleByAddress } from "../core/logins.js";
+import { isVerifiedForPerson } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import { createId, createSecretToken, hashToken } from "../util/random.js";
 import { MEMBER_FALLBACK, outranks, permissionsOfRole } from "./org-roles.js";
@@ -61,7 +62,7 @@ export async function createInvitation(ctx: CoreContext, id: string, actor: Acto
     const mine = await actorRole(tx, id, actor);
     if ((await permissionsOfRole(tx, role)) === undefined) throw badInput(`no such role: ${role}`);
     if (mine !== undefined && !(await outranks(tx, mine, role))) throw new AuthError("FORBIDDEN", "You cannot invite with a role that has permissions you do not have");
-    for (const p of await findPeopleByEmail(tx, email)) {
+    for (const p of await findPeopleByAddress(tx, ctx.logins, email)) {
       if (await store.findMembership(tx, id, p.personId)) throw new AuthError("CONFLICT", "That address's person is a member already");
     }
     if (await store.findOpenInvitation(tx, id, email, now)) throw new AuthError("CONFLICT", "That address has an open invitation: resend or revoke it");

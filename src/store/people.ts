@@ -9,7 +9,7 @@ import type { DB } from "./schema.js";
 
 /**
  * Inside a write transaction on PostgreSQL, waits for and holds (until commit) a lock on one address,
- * so two transactions that decide about the same address (a password sign-up and a third-party
+ * so two transactions that decide about the same address (a password sign-up and a provider's
  * sign-in at the same moment) decide one after the other, the second seeing the first's rows. Under
  * READ COMMITTED nothing else would stop both from finding "no one has it" and both creating a
  * person. SQLite runs one write transaction at a time already; outside a transaction there is
@@ -41,17 +41,14 @@ export interface PersonWithEmail {
 }
 
 /**
- * The people who have `email` on a login method (their users row, a password login or an
- * identity), each with whether the address is verified on any of their methods.
+ * The people who have `email` on a login method (their users row, or one of `loginUserIds`: the
+ * logins with that address, core/logins.ts findPeopleByAddress), each with whether the address is
+ * verified on any of their methods.
  */
-export async function findPeopleByEmail(db: Kysely<DB>, email: string): Promise<PersonWithEmail[]> {
+export async function findPeopleByEmail(db: Kysely<DB>, email: string, loginUserIds: readonly string[]): Promise<PersonWithEmail[]> {
   const rows = await db.selectFrom("users as u")
     .select([sql<string>`coalesce(u.primary_user_id, u.id)`.as("person_id")])
-    .where((eb) => eb.or([
-      eb("u.email", "=", email),
-      eb.exists(eb.selectFrom("email_password_credentials as c").select("c.user_id").whereRef("c.user_id", "=", "u.id").where("c.email", "=", email)),
-      eb.exists(eb.selectFrom("third_party_identities as i").select("i.user_id").whereRef("i.user_id", "=", "u.id").where("i.email", "=", email)),
-    ]))
+    .where((eb) => (loginUserIds.length > 0 ? eb.or([eb("u.email", "=", email), eb("u.id", "in", [...loginUserIds])]) : eb("u.email", "=", email)))
     .execute();
   const ids = [...new Set(rows.map((r) => r.person_id))];
   if (ids.length === 0) return [];

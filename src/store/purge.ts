@@ -48,25 +48,3 @@ export async function deleteExpiredRefreshTokens(db: Kysely<DB>, hashes: string[
   const r = await db.deleteFrom("refresh_tokens").where("token_hash", "in", hashes).where("expires_at", "<=", now).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
-
-/** Link-code hashes of passwordless codes expired at `now`, at most `limit`. */
-export async function listExpiredPasswordlessCodes(db: Kysely<DB>, now: number, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom("passwordless_codes").select("link_code_hash").where("expires_at", "<=", now).limit(limit).execute();
-  return rows.map((r) => r.link_code_hash);
-}
-
-/** Deletes the given passwordless codes if still expired, then the devices left without any code. */
-export async function deleteExpiredPasswordlessCodes(db: Kysely<DB>, hashes: string[], now: number): Promise<number> {
-  if (hashes.length === 0) return 0;
-  const r = await db.deleteFrom("passwordless_codes").where("link_code_hash", "in", hashes).where("expires_at", "<=", now).executeTakeFirst();
-  await db.deleteFrom("passwordless_devices")
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("passwordless_codes as c").select("c.link_code_hash").whereRef("c.pre_auth_session_id", "=", "passwordless_devices.pre_auth_session_id"))))
-    .execute();
-  return Number(r.numDeletedRows);
-}
-
-/** Deletes passkey options (challenges) expired at `now`: small rows, one statement. */
-export async function deleteExpiredWebauthnOptions(db: Kysely<DB>, now: number): Promise<number> {
-  const r = await db.deleteFrom("webauthn_options").where("expires_at", "<=", now).executeTakeFirst();
-  return Number(r.numDeletedRows);
-}

@@ -2,7 +2,9 @@ import type { Generated } from "kysely";
 
 /**
  * Kysely table types. Timestamps are epoch milliseconds (bigint on PostgreSQL, read back as
- * numbers); booleans are stored as 0/1 integers so both dialects behave the same.
+ * numbers); booleans are stored as 0/1 integers so both dialects behave the same. These are the
+ * kernel's and the feature rooms' tables; each sign-in method adds its own to `DB` by declaration
+ * merging (methods/<method>/tables.ts).
  */
 export interface UsersTable {
   id: string;
@@ -14,49 +16,8 @@ export interface UsersTable {
   primary_user_id: string | null;
 }
 
-/** One email/password login per user; the email is unique among email/password logins. */
-export interface EmailPasswordCredentialsTable {
-  user_id: string;
-  email: string;
-  /** Scheme-prefixed hash, see core/passwords. Never leaves the server. */
-  password_hash: string;
-  created_at: number;
-  updated_at: number;
-}
 
-export interface ThirdPartyIdentitiesTable {
-  provider_id: string;
-  provider_user_id: string;
-  user_id: string;
-  email: string;
-  created_at: number;
-  updated_at: number;
-}
 
-/** One passwordless login method per address (methods/passwordless). */
-export interface PasswordlessUsersTable {
-  user_id: string;
-  email: string;
-  created_at: number;
-}
-
-/** A started passwordless flow: its id is the SHA-256 of the deviceId only the browser holds. */
-export interface PasswordlessDevicesTable {
-  pre_auth_session_id: string;
-  email: string;
-  /** Random, never leaves the server: a typed code becomes a link code only with it. */
-  link_code_salt: string;
-  failed_attempts: number;
-  created_at: number;
-}
-
-/** A mailed code, kept as the SHA-256 of its link code (the typed code maps to the same link code). */
-export interface PasswordlessCodesTable {
-  link_code_hash: string;
-  pre_auth_session_id: string;
-  created_at: number;
-  expires_at: number;
-}
 
 /** An address is verified for a user when a row exists for (user_id, email). */
 export interface VerifiedEmailsTable {
@@ -187,30 +148,7 @@ export interface MfaRequiredFactorsTable {
   created_at: number;
 }
 
-/** A TOTP device: the Base32 secret, encrypted with the server secret ("enc:v1:…") when one is set. */
-export interface TotpDevicesTable {
-  user_id: string;
-  name: string;
-  secret_enc: string;
-  period: number;
-  skew: number;
-  created_at: number;
-  verified_at: number | null;
-}
 
-/** A TOTP code already accepted for a user, refused again until `expires_at` (replay protection). */
-export interface TotpUsedCodesTable {
-  user_id: string;
-  code: string;
-  expires_at: number;
-}
-
-/** Consecutive wrong second-factor codes of a user (the lock-out); a right one resets it. */
-export interface TotpAttemptsTable {
-  user_id: string;
-  failures: number;
-  last_failure_at: number;
-}
 
 /** A recovery code: only its SHA-256 is kept; `used_at` set once it has been used. */
 export interface MfaRecoveryCodesTable {
@@ -220,39 +158,7 @@ export interface MfaRecoveryCodesTable {
   used_at: number | null;
 }
 
-/** A passkey login (recipe user); the address is unique among passkey logins. */
-export interface WebauthnAccountsTable {
-  user_id: string;
-  email: string;
-  created_at: number;
-}
 
-/** A registered passkey: the authenticator's public key (COSE, base64url) and its signature counter. */
-export interface WebauthnCredentialsTable {
-  /** The credential id (base64url), as the authenticator gives it. */
-  id: string;
-  user_id: string;
-  rp_id: string;
-  public_key: string;
-  counter: number;
-  /** JSON array of transports ("internal", "usb", ...), or null. */
-  transports: string | null;
-  created_at: number;
-  last_used_at: number | null;
-}
-
-/** Registration or sign-in options handed out: the challenge, used once, until `expires_at`. */
-export interface WebauthnOptionsTable {
-  id: string;
-  kind: "registration" | "authentication";
-  challenge: string;
-  email: string | null;
-  user_handle: string | null;
-  rp_id: string;
-  user_verification: string;
-  created_at: number;
-  expires_at: number;
-}
 /** A role: a name and (in role_permissions) its permissions (src/roles/). */
 export interface RolesTable { name: string; created_at: number }
 export interface RolePermissionsTable { role: string; permission: string }
@@ -267,10 +173,9 @@ export interface AdminsTable { id: string; email: string; password_hash: string;
 /** A dashboard session: only the SHA-256 of its token; idle and absolute limits are checked on use. */
 export interface AdminSessionsTable { token_hash: string; admin_id: string; created_at: number; last_seen_at: number; expires_at: number; ip: string | null; user_agent: string | null }
 
+/** Every table; a sign-in method adds its tables here from its room (declare module). */
 export interface DB {
   users: UsersTable;
-  email_password_credentials: EmailPasswordCredentialsTable;
-  third_party_identities: ThirdPartyIdentitiesTable;
   verified_emails: VerifiedEmailsTable;
   one_time_tokens: OneTimeTokensTable;
   sessions: SessionsTable;
@@ -280,18 +185,9 @@ export interface DB {
   caught_mail: CaughtMailTable;
   events: EventsTable;
   rate_limits: RateLimitsTable;
-  passwordless_users: PasswordlessUsersTable;
-  passwordless_devices: PasswordlessDevicesTable;
-  passwordless_codes: PasswordlessCodesTable;
   mfa_session_factors: MfaSessionFactorsTable;
   mfa_required_factors: MfaRequiredFactorsTable;
-  totp_devices: TotpDevicesTable;
-  totp_used_codes: TotpUsedCodesTable;
-  totp_attempts: TotpAttemptsTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
-  webauthn_accounts: WebauthnAccountsTable;
-  webauthn_credentials: WebauthnCredentialsTable;
-  webauthn_options: WebauthnOptionsTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
   user_roles: UserRolesTable;

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from "kysely";
-import type { DB, EventsTable, PasswordlessUsersTable, ThirdPartyIdentitiesTable, VerifiedEmailsTable } from "./schema.js";
+import type { DB, EventsTable, VerifiedEmailsTable } from "./schema.js";
 import type { UserRow } from "./users.js";
 import type { CredentialRow } from "../methods/email-password/store.js";
 
@@ -35,8 +35,8 @@ export async function findExistingIdentities(db: Kysely<DB>, pairs: Array<{ prov
 export interface ImportRows {
   users: UserRow[];
   credentials: CredentialRow[];
-  identities: Insertable<ThirdPartyIdentitiesTable>[];
-  passwordless: Insertable<PasswordlessUsersTable>[];
+  identities: Insertable<DB["third_party_identities"]>[];
+  passwordless: Insertable<DB["passwordless_users"]>[];
   verified: Insertable<VerifiedEmailsTable>[];
   events: Insertable<EventsTable>[];
 }

@@ -8,8 +8,8 @@ export interface MetricsSink {
   readonly enabled: boolean;
   /** A request finished: route pattern ("unmatched" for none), method, status, duration in seconds. */
   observeRequest(route: string, method: string, status: number, seconds: number): void;
-  /** A sign-in attempt's outcome, e.g. ("emailpassword", "success" | "wrong_credentials" | "field_error"). */
-  signIn(method: "emailpassword" | "thirdparty" | "passwordless" | "webauthn", outcome: string): void;
+  /** A sign-in attempt's outcome: the method's recipe id (as its room names it) and e.g. "success" | "wrong_credentials" | "field_error". */
+  signIn(method: string, outcome: string): void;
   /** A request refused by a rate limit (bucket name from the route table). */
   rateLimited(bucket: string): void;
   /** The database stayed busy past its timeout and the request got a 503. */

@@ -100,7 +100,7 @@ describe.each(backends)("self-service account ($name)", (backend) => {
     expect((await call(t, "POST", "/account/email/confirm", undefined, { token })).body).toEqual({ status: "OK", email: "ada@new.example" });
     expect((await call(t, "POST", "/account/email/confirm", undefined, { token })).body).toEqual({ status: "EMAIL_CHANGE_INVALID_TOKEN_ERROR" });
     await waitForCaughtMail(t.app, "ada@example.com", { action: "email-changed" });
-    const user = await getUser(t.app.store.db, id);
+    const user = await getUser(t.app.ctx, id);
     expect(user).toMatchObject({ email: "ada@new.example", verified: true });
     expect(((await (await postJson(`${t.url}/auth/signin`, credentials("ada@new.example"))).json()) as { status: string }).status).toBe("OK");
     expect(((await (await postJson(`${t.url}/auth/signin`, credentials("ada@example.com"))).json()) as { status: string }).status).toBe("WRONG_CREDENTIALS_ERROR");
@@ -112,7 +112,7 @@ describe.each(backends)("self-service account ($name)", (backend) => {
     const token = tokenOf((await waitForCaughtMail(t.app, "ada@new.example", { action: "change-email" })).link!);
     await signUp(t.url, "ada@new.example", "header");
     expect((await call(t, "POST", "/account/email/confirm", undefined, { token })).body).toEqual({ status: "EMAIL_ALREADY_USED_ERROR" });
-    expect((await getUser(t.app.store.db, id))?.email).toBe("ada@example.com");
+    expect((await getUser(t.app.ctx, id))?.email).toBe("ada@example.com");
   });
 
   it("deletes the account after re-authentication and a grace period; the grace mail's link cancels", async () => {
@@ -127,7 +127,7 @@ describe.each(backends)("self-service account ($name)", (backend) => {
     expect((await call(t, "POST", "/account/delete/cancel", undefined, { token: cancel })).body).toEqual({ status: "OK" });
     t.clock.advance(8 * 86_400_000);
     expect(await deleteDueAccounts(t.app.ctx)).toBe(0);
-    expect(await getUser(t.app.store.db, id)).toBeDefined();
+    expect(await getUser(t.app.ctx, id)).toBeDefined();
 
     // Asked again and not cancelled: gone once the grace period has passed, with user.deleted.
     const again = await signIn(t, "ada@example.com");
@@ -136,7 +136,7 @@ describe.each(backends)("self-service account ($name)", (backend) => {
     expect(await deleteDueAccounts(t.app.ctx)).toBe(0);
     t.clock.advance(1);
     expect(await deleteDueAccounts(t.app.ctx)).toBe(1);
-    expect(await getUser(t.app.store.db, id)).toBeUndefined();
+    expect(await getUser(t.app.ctx, id)).toBeUndefined();
     expect(await eventTypes(t, "user.delet")).toEqual(["user.deletion_scheduled", "user.deletion_cancelled", "user.deletion_scheduled", "user.deleted"]);
   });
 
@@ -155,7 +155,7 @@ describe.each(backends)("self-service deletion without a grace period ($name)", 
     try {
       const up = await signUp(t.url, "ada@example.com", "header");
       expect((await call(t, "POST", "/account/delete", up.tokens, { password: PASSWORD })).body).toEqual({ status: "OK", deleted: true });
-      expect(await getUser(t.app.store.db, (up.json.user as { id: string }).id)).toBeUndefined();
+      expect(await getUser(t.app.ctx, (up.json.user as { id: string }).id)).toBeUndefined();
       expect(await eventTypes(t, "user.deleted")).toEqual(["user.deleted"]);
     } finally {
       await t.close();

@@ -67,7 +67,7 @@ describe("the hosted account page (Chromium)", () => {
     await waitForText(page, "#token-done-text", /now acct@new\.example/);
     expect(page.url()).not.toMatch(/token=/);
     await waitForCaughtMail(suite.s.app, "acct@example.com", { action: "email-changed" });
-    expect((await getUser(suite.s.app.store.db, id))?.email).toBe("acct@new.example");
+    expect((await getUser(suite.s.app.ctx, id))?.email).toBe("acct@new.example");
 
     await page.goto(`${suite.s.url}/auth/account`);
     await waitVisible(page, "#view-account");
@@ -78,7 +78,7 @@ describe("the hosted account page (Chromium)", () => {
     await page.goto(grace.link!);
     await waitForText(page, "#token-done-text", /Your account is kept/);
     expect(await deleteDueAccounts(suite.s.app.ctx)).toBe(0);
-    expect(await getUser(suite.s.app.store.db, id)).toBeDefined();
+    expect(await getUser(suite.s.app.ctx, id)).toBeDefined();
     expect(page.problems).toEqual([]);
   });
 });

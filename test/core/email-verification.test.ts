@@ -46,7 +46,7 @@ describe.each(backends)("email verification core ($name)", (backend) => {
     expect(stored.token_hash.startsWith(JSON.parse(event.data!).tokenHashPrefix)).toBe(true);
 
     expect(await verifyEmailWithToken(t.app.ctx, mail.token, { sessionUserId: userId })).toEqual({ status: "OK", userId, email: "ada@example.com" });
-    expect((await getUser(t.app.store.db, userId))!.verified).toBe(true);
+    expect((await getUser(t.app.ctx, userId))!.verified).toBe(true);
     expect(await verifyEmailWithToken(t.app.ctx, mail.token, { sessionUserId: userId })).toEqual({ status: "EMAIL_VERIFICATION_INVALID_TOKEN_ERROR" });
     expect(await requestEmailVerification(t.app.ctx, userId)).toEqual({ status: "EMAIL_ALREADY_VERIFIED_ERROR" });
   });
@@ -67,7 +67,7 @@ describe.each(backends)("email verification core ($name)", (backend) => {
     t.clock.advance(86_400_000);
     expect((await verifyEmailWithToken(t.app.ctx, r.token, { sessionUserId: userId })).status).toBe("EMAIL_VERIFICATION_INVALID_TOKEN_ERROR");
     expect(await countUserTokens(t.app.store.db, userId, "email_verification")).toBe(0);
-    expect((await getUser(t.app.store.db, userId))!.verified).toBe(false);
+    expect((await getUser(t.app.ctx, userId))!.verified).toBe(false);
   });
 
   it("does not let another signed-in user use (or burn) someone's token", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { upsertThirdPartyUser } from "../../src/methods/third-party/sign-in-up.js";
-import { findPeopleByEmail } from "../../src/store/people.js";
+import { findPeopleByAddress } from "../../src/core/logins.js";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
@@ -32,7 +32,7 @@ describe.each(backends)("account linking under concurrent sign-ups ($name)", (ba
     }));
     for (const o of outcomes) {
       expect([o.password, o.thirdParty].filter((s) => s === "OK"), JSON.stringify(o)).toHaveLength(1);
-      expect(await findPeopleByEmail(t.app.store.db, o.email), o.email).toHaveLength(1);
+      expect(await findPeopleByAddress(t.app.store.db, t.app.ctx.logins, o.email), o.email).toHaveLength(1);
     }
   });
 });

@@ -83,7 +83,7 @@ describe.each(backends)("users export / import ($name)", (backend) => {
     await insertCredential(ctx.store.db, { id: "cred-1", user_id: "pk-finn", rp_id: "localhost", public_key: "pk", counter: 0, transports: null, created_at: now, last_used_at: null });
     // Lists (admin API, CLI, dashboard, export) show every login method, as the one-user view does.
     const listed = (await listUserPage(ctx)).users;
-    for (const u of listed) expect(u.loginMethods, u.email).toEqual((await getUser(ctx.store.db, u.id))!.loginMethods);
+    for (const u of listed) expect(u.loginMethods, u.email).toEqual((await getUser(ctx, u.id))!.loginMethods);
     expect(listed.find((u) => u.email === "finn@example.com")!.loginMethods.map((m) => m.recipeId)).toEqual(["emailpassword", "webauthn"]);
 
     const file = tmpFile();

@@ -53,7 +53,7 @@ describe.each(backends)("account-linking migration on a database of the previous
 
     // Nothing changed for anyone: same ids, one method each, nobody primary, three people listed.
     for (const id of ["ada-password", "ada-google", "zed-github"]) {
-      const u = await getUser(ctx.store.db, id);
+      const u = await getUser(ctx, id);
       expect(u).toMatchObject({ id, isPrimaryUser: false });
       expect(u?.loginMethods).toHaveLength(1);
     }
@@ -66,6 +66,6 @@ describe.each(backends)("account-linking migration on a database of the previous
     const byPassword = await signInWithPassword(ctx, { email: "ada@example.com", password: "correct horse battery staple" });
     expect(byPassword).toMatchObject({ status: "OK", recipeUserId: "ada-password", user: { id: "ada-password" } });
     expect((await listUsers(ctx)).map((u) => u.id)).toEqual(["ada-password", "zed-github"]);
-    expect(await getUser(ctx.store.db, "zed-github")).toMatchObject({ id: "zed-github", isPrimaryUser: false });
+    expect(await getUser(ctx, "zed-github")).toMatchObject({ id: "zed-github", isPrimaryUser: false });
   });
 });

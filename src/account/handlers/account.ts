@@ -26,7 +26,7 @@ export const me = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const { who } = await subject(event, deps);
     setResponseHeader(event, "cache-control", "no-store");
-    const user = await getUser(deps.ctx.store.db, who.personId);
+    const user = await getUser(deps.ctx, who.personId);
     if (!user) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
     return { status: "OK", user: { id: user.id, email: user.email, timeJoined: user.timeJoined } };
   });

@@ -1,6 +1,7 @@
 import { AuthError } from "../../core/errors.js";
 import { searchPeople, type PeopleSearchPage } from "../../core/user-search.js";
-import type { LoginMethod, UserView } from "../../core/users.js";
+import { loginName, type LoginKind } from "../../core/logins.js";
+import type { UserView } from "../../core/users.js";
 import { DASHBOARD_PATH, escapeHtml, formatTime, type DashboardRequest, type DashboardResult } from "../kit.js";
 import { renderDashboardPage } from "../layout.js";
 
@@ -11,11 +12,9 @@ export function personPath(id: string): string {
   return `${USERS_PATH}/${encodeURIComponent(id)}`;
 }
 
-const METHOD_NAMES: Record<LoginMethod["recipeId"], string> = { emailpassword: "password", thirdparty: "third-party", passwordless: "sign-in code", webauthn: "passkey" };
-
 /** The login methods of a person in a few words ("password, third-party (google)"). */
-export function describeMethods(u: UserView): string {
-  const names = u.loginMethods.map((m) => (m.thirdParty ? `${METHOD_NAMES[m.recipeId]} (${m.thirdParty.id})` : METHOD_NAMES[m.recipeId]));
+export function describeMethods(kinds: readonly LoginKind[], u: UserView): string {
+  const names = u.loginMethods.map((m) => loginName(kinds, m));
   return names.length ? [...new Set(names)].join(", ") : "none";
 }
 
@@ -33,7 +32,7 @@ export async function showUsers(r: DashboardRequest): Promise<DashboardResult> {
     if (!(err instanceof AuthError)) throw err;
     return renderDashboardPage(r, { title: "Users", section: USERS_PATH, status: 400, main: `${searchForm(q)}<p class="error" role="alert">${escapeHtml(err.message)}</p>` });
   }
-  return renderDashboardPage(r, { title: "Users", section: USERS_PATH, main: `${searchForm(q)}\n${resultsPanel(q, page)}` });
+  return renderDashboardPage(r, { title: "Users", section: USERS_PATH, main: `${searchForm(q)}\n${resultsPanel(r.ctx.logins, q, page)}` });
 }
 
 function searchForm(q: string): string {
@@ -44,13 +43,13 @@ function searchForm(q: string): string {
 </form>`;
 }
 
-function resultsPanel(q: string, page: PeopleSearchPage): string {
+function resultsPanel(kinds: readonly LoginKind[], q: string, page: PeopleSearchPage): string {
   const what = q.trim() ? (page.matchedBy === "id" ? `The person with id ${q.trim()}` : `People whose email starts with “${q.trim().toLowerCase()}”`) : "Everyone, by email";
   if (page.users.length === 0) return `<section class="panel" aria-labelledby="results-h"><h2 id="results-h">Results</h2><p>${escapeHtml(what)}: no one found.</p></section>`;
   const rows = page.users.map((u) => `<tr>
 <th scope="row"><a href="${escapeHtml(personPath(u.id))}">${escapeHtml(u.email || "(no email)")}</a></th>
 <td class="mono">${escapeHtml(u.id)}</td>
-<td>${escapeHtml(describeMethods(u))}</td>
+<td>${escapeHtml(describeMethods(kinds, u))}</td>
 <td>${u.verified ? '<span class="badge ok">verified</span>' : '<span class="badge warn">unverified</span>'}</td>
 <td>${formatTime(u.timeJoined)}</td>
 </tr>`).join("\n");

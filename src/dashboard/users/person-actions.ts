@@ -23,7 +23,7 @@ type Action = (r: DashboardRequest, person: UserView) => Promise<DashboardResult
 /** Wraps an action: the person must exist (else back to the search with a message). */
 export function onPerson(action: Action): (r: DashboardRequest) => Promise<DashboardResult> {
   return async (r) => {
-    const person = await getUser(r.ctx.store.db, r.params.id ?? "");
+    const person = await getUser(r.ctx, r.params.id ?? "");
     if (!person) return done(USERS_PATH, "No such user: they may have been deleted.", "error");
     return action(r, person);
   };

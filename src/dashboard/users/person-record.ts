@@ -44,7 +44,7 @@ export const RECENT_ROWS = 20;
 
 /** The person `id` names (their own id or any login method's), or undefined. */
 export async function loadPersonRecord(ctx: CoreContext, id: string): Promise<PersonRecord | undefined> {
-  const user = await getUser(ctx.store.db, id);
+  const user = await getUser(ctx, id);
   if (!user) return undefined;
   const db = ctx.store.db;
   const memberIds = await findPersonMemberIds(db, user.id);

@@ -1,4 +1,4 @@
-import type { LoginMethod } from "../../core/users.js";
+import { loginName } from "../../core/logins.js";
 import { csrfField, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
 import { personPath } from "./list-page.js";
 import type { PersonRecord } from "./person-record.js";
@@ -9,7 +9,7 @@ import type { PersonRecord } from "./person-record.js";
  * is ever rendered: session handles are public ids, not tokens.
  */
 
-type R = Pick<DashboardRequest, "csrf">;
+type R = Pick<DashboardRequest, "csrf" | "ctx">;
 
 const sr = (text: string) => `<span class="sr-only"> ${escapeHtml(text)}</span>`;
 /** A one-button form whose accessible name says whom it acts on (the visible label stays short). */
@@ -23,8 +23,6 @@ const panel = (id: string, title: string, body: string) => `<section class="pane
 function table(caption: string, head: string[], rows: string[]): string {
   return `<div class="table-wrap"><table>\n<caption class="sr-only">${escapeHtml(caption)}</caption>\n<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
 }
-
-const METHOD_LABEL: Record<LoginMethod["recipeId"], string> = { emailpassword: "Email and password", thirdparty: "Third-party", passwordless: "Sign-in code by mail", webauthn: "Passkey" };
 
 export function renderFacts(p: PersonRecord): string {
   const u = p.user;
@@ -40,8 +38,8 @@ export function renderMethods(r: R, p: PersonRecord): string {
   const base = personPath(p.user.id);
   const linked = p.memberIds.length > 1;
   const rows = p.user.loginMethods.map((m) => {
-    const kind = m.thirdParty ? `${METHOD_LABEL[m.recipeId]} (${escapeHtml(m.thirdParty.id)})` : m.recipeId === "webauthn" ? `${METHOD_LABEL.webauthn} (${m.webauthn?.credentialIds.length ?? 0})` : METHOD_LABEL[m.recipeId];
-    const whom = `${m.email} (${METHOD_LABEL[m.recipeId]}, ${m.recipeUserId})`;
+    const kind = escapeHtml(loginName(r.ctx.logins, m, { label: true }));
+    const whom = `${m.email} (${r.ctx.logins.find((k) => k.recipeId === m.recipeId)?.names.label ?? m.recipeId}, ${m.recipeUserId})`;
     const verify = button(r, `${base}/verified`, m.verified ? "Mark unverified" : "Mark verified", whom, { fields: hidden("recipeUserId", m.recipeUserId) + hidden("verified", m.verified ? "0" : "1") });
     const unlink = linked ? button(r, `${base}/unlink`, "Unlink", whom, { fields: hidden("recipeUserId", m.recipeUserId) }) : "";
     return `<tr><th scope="row">${kind}</th><td>${escapeHtml(m.email)}</td><td>${badge(m.verified, "verified", "unverified")}</td><td class="mono">${escapeHtml(m.recipeUserId)}</td><td>${formatTime(m.timeJoined)}</td><td class="actions">${verify}${unlink}</td></tr>`;

@@ -6,7 +6,7 @@ import type { HttpDeps } from "../deps.js";
 import { pathParam } from "./input.js";
 
 async function requireUser(deps: HttpDeps, id: string): Promise<void> {
-  if (!(await getUser(deps.ctx.store.db, id))) throw new AuthError("NOT_FOUND", "No such user");
+  if (!(await getUser(deps.ctx, id))) throw new AuthError("NOT_FOUND", "No such user");
 }
 
 /** GET /users/:id/sessions: live sessions, newest first (handles and times, never tokens). */

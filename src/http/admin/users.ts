@@ -30,7 +30,7 @@ export const listUsersHandler = (deps: HttpDeps) =>
 /** GET /users/:id */
 export const getUserHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const user = await getUser(deps.ctx.store.db, pathParam(event, "id"));
+    const user = await getUser(deps.ctx, pathParam(event, "id"));
     if (!user) throw notFound();
     return { user: adminUserJson(user) };
   });

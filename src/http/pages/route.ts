@@ -1,4 +1,5 @@
 import type { EventHandler } from "h3";
+import type { Config } from "../../config/types.js";
 import type { HttpDeps } from "../deps.js";
 
 /**
@@ -10,4 +11,13 @@ export interface PageRoute {
   path: string;
   handler: (deps: HttpDeps) => EventHandler;
   local?: boolean;
+}
+
+/**
+ * A room's hosted pages: GET routes under the website base path ("" is the base itself), in the
+ * order given, while the hosted pages are on; none otherwise (the API's plain 404).
+ */
+export function hostedPageRoutes(config: Readonly<Config>, pages: Readonly<Record<string, PageRoute["handler"]>>): PageRoute[] {
+  if (!config.hostedPages) return [];
+  return Object.entries(pages).map(([path, handler]) => ({ method: "GET", path: `${config.websiteBasePath}${path}`, handler }));
 }

@@ -1,7 +1,7 @@
 import { defineEventHandler, type EventHandler } from "h3";
 import type { Config } from "../../config/types.js";
 import type { HttpDeps } from "../deps.js";
-import type { PageRoute } from "./route.js";
+import { hostedPageRoutes, type PageRoute } from "./route.js";
 import { serveAsset } from "./assets.js";
 import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
@@ -14,18 +14,10 @@ import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPa
  * production every one of these paths is the API's plain 404.
  */
 export function kernelPageRoutes(config: Readonly<Config>): PageRoute[] {
-  const out: PageRoute[] = [];
-  const b = config.websiteBasePath;
-  if (config.hostedPages) {
-    out.push(
-      { method: "GET", path: b, handler: signInPage },
-      { method: "GET", path: `${b}/verify-email`, handler: verifyEmailPage },
-      { method: "GET", path: `${b}/reset-password`, handler: resetPasswordPage },
-      { method: "GET", path: `${b}/sign-out`, handler: signOutPage },
-      { method: "GET", path: `${b}/callback/:thirdPartyId`, handler: callbackPage },
-      { method: "GET", path: `${b}/_assets/:name`, handler: serveAsset },
-    );
-  }
+  const out: PageRoute[] = hostedPageRoutes(config, {
+    "": signInPage, "/verify-email": verifyEmailPage, "/reset-password": resetPasswordPage, "/sign-out": signOutPage,
+    "/callback/:thirdPartyId": callbackPage, "/_assets/:name": serveAsset,
+  });
   if (config.mode === "development") {
     out.push(
       { method: "GET", path: "/", handler: devHome, local: true },

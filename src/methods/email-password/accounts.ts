@@ -88,7 +88,7 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
     if (isUniqueViolation(err)) return exists;
     throw describeInterruptedSignUp(err, false);
   }
-  const user = await getUser(ctx.store.db, id).catch((err) => { throw describeInterruptedSignUp(err, true); });
+  const user = await getUser(ctx, id).catch((err) => { throw describeInterruptedSignUp(err, true); });
   return { status: "OK", user: user!, recipeUserId: id };
 }
 
@@ -132,7 +132,7 @@ export async function signInWithPassword(ctx: CoreContext, input: { email: strin
   const settled = await settleExistingMethod(ctx, { recipeUserId: cred.user_id, email, verified: false, session: input.session, source: "signin" });
   if (settled.kind === "refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED };
   if (settled.kind === "link-refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_LINK_REFUSED[settled.why] };
-  const user = await getUser(ctx.store.db, cred.user_id);
+  const user = await getUser(ctx, cred.user_id);
   if (!user) return { status: "WRONG_CREDENTIALS_ERROR" };
   return { status: "OK", user, recipeUserId: cred.user_id };
 }

@@ -14,7 +14,7 @@ export const setPasswordHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const id = pathParam(event, "id");
     const password = stringField(await readJsonBody(event, deps.ctx.config.bodyLimit), "password");
-    if (!(await getUser(deps.ctx.store.db, id))) throw notFound();
+    if (!(await getUser(deps.ctx, id))) throw notFound();
     const r = await setPassword(deps.ctx, id, password, "admin-api");
     if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", "This user signs in with a third-party provider and has no password");
     if (r.status === "FIELD_ERROR") {

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../../store/schema.js";
-import { findPeopleByEmail, findPersonId } from "../../store/people.js";
+import { findPersonId } from "../../store/people.js";
+import { findPeopleByAddress } from "../../core/logins.js";
 import * as users from "../../store/users.js";
 import * as identityStore from "../third-party/store.js";
 import * as credentials from "./store.js";
@@ -166,7 +167,7 @@ export async function resetPasswordWithToken(ctx: CoreContext, input: { token: u
 /** The person a reset link may add a password to: the only one with `email`, verified. */
 async function findResetPerson(db: Kysely<DB>, ctx: CoreContext, email: string): Promise<string | undefined> {
   if (!ctx.config.accountLinking || isUndeliverableEmail(email)) return undefined;
-  const owners = await findPeopleByEmail(db, email);
+  const owners = await findPeopleByAddress(db, ctx.logins, email);
   return owners.length === 1 && owners[0].verified ? owners[0].personId : undefined;
 }
 

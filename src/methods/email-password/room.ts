@@ -2,10 +2,12 @@ import type { Room } from "../../http/room.js";
 import { emailPasswordAdminRoutes } from "./admin.js";
 import { emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
+import { passwordLogins } from "./logins.js";
 
 /** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
 export const emailPasswordRoom: Room = {
   id: "emailpassword",
+  logins: passwordLogins,
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,
   openapi: emailPasswordArea,

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
-import type { DB, EmailPasswordCredentialsTable } from "../../store/schema.js";
+import type { DB } from "../../store/schema.js";
+import type { EmailPasswordCredentialsTable } from "./tables.js";
 
 export type CredentialRow = Selectable<EmailPasswordCredentialsTable>;
 

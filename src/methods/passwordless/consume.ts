@@ -74,7 +74,7 @@ export async function consumeCode(ctx: CoreContext, input: ConsumeInput): Promis
       };
     });
     if (outcome.status !== "SIGNED_IN") return outcome;
-    const user = await getUser(ctx.store.db, outcome.userId);
+    const user = await getUser(ctx, outcome.userId);
     if (!user) return { status: "RESTART_FLOW_ERROR" }; // deleted in the instant after sign-in
     return { status: "OK", user, recipeUserId: outcome.userId, createdNewRecipeUser: outcome.created, factor };
   } catch (err) {
@@ -132,7 +132,7 @@ export async function createPasswordlessUser(ctx: CoreContext, p: { email: strin
       return signInUpInTx(tx, ctx, { email, source: p.source });
     });
     if (!r) return exists;
-    const user = await getUser(ctx.store.db, r.userId);
+    const user = await getUser(ctx, r.userId);
     if (!user) throw new Error("passwordless user vanished after creation");
     return { status: "OK", user };
   } catch (err) {

@@ -7,17 +7,20 @@ import signInCodeJs from "./pages/sign-in-code.js?raw";
 import signInLinkJs from "./pages/sign-in-link.js?raw";
 import { passwordlessRoutes } from "./routes.js";
 import { passwordlessSettings } from "./settings.js";
+import { codeLogins } from "./logins.js";
+import { expiredCodes } from "./purge.js";
+import { hostedPageRoutes } from "../../http/pages/route.js";
 
 /** Sign-in with a mailed code or link: the room's declaration (src/http/room.ts). */
 export const passwordlessRoom: Room = {
   id: "passwordless",
+  logins: codeLogins,
+  purge: [expiredCodes],
   settings: [passwordlessSettings],
   routes: passwordlessRoutes,
   openapi: passwordlessArea,
   // The code and link pages, while the hosted pages are on and passwordless sign-in is.
-  pages: (c) => (c.hostedPages && c.passwordlessFlowType !== "off"
-    ? [{ method: "GET", path: `${c.websiteBasePath}/sign-in-code`, handler: signInCodePage }, { method: "GET", path: `${c.websiteBasePath}/verify`, handler: signInLinkPage }]
-    : []),
+  pages: (c) => (c.passwordlessFlowType !== "off" ? hostedPageRoutes(c, { "/sign-in-code": signInCodePage, "/verify": signInLinkPage }) : []),
   assets: { "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs },
   describe: (ctx) => {
     const flow = passwordlessFlow(ctx.config);

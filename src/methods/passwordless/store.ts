@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
-import type { DB, PasswordlessCodesTable, PasswordlessDevicesTable, PasswordlessUsersTable } from "../../store/schema.js";
+import type { DB } from "../../store/schema.js";
+import type { PasswordlessCodesTable, PasswordlessDevicesTable, PasswordlessUsersTable } from "./tables.js";
 
 export type PasswordlessUserRow = Selectable<PasswordlessUsersTable>;
 export type DeviceRow = Selectable<PasswordlessDevicesTable>;

@@ -5,10 +5,12 @@ import { thirdPartyArea } from "./openapi.js";
 import { createThirdPartyRegistry } from "./registry.js";
 import { thirdPartyRoutes } from "./routes.js";
 import { checkProviders, thirdPartySettings } from "./settings.js";
+import { providerLogins } from "./logins.js";
 
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: Room = {
   id: "thirdparty",
+  logins: providerLogins,
   settings: [thirdPartySettings],
   settingsChecks: [checkProviders],
   routes: thirdPartyRoutes,

@@ -123,7 +123,7 @@ export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: 
         return { kind: "done" as const, userId: id, created: true };
       });
       if (outcome.kind === "refused") return { status: "SIGN_IN_UP_NOT_ALLOWED", reason: outcome.reason };
-      const user = await getUser(ctx.store.db, outcome.userId);
+      const user = await getUser(ctx, outcome.userId);
       if (!user && attempt < 3) continue; // deleted in between: sign up afresh
       if (!user) throw new Error("third-party user vanished during sign-in");
       return { status: "OK", user, recipeUserId: outcome.userId, createdNewRecipeUser: outcome.created };

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
-import type { DB, ThirdPartyIdentitiesTable } from "../../store/schema.js";
+import type { DB } from "../../store/schema.js";
+import type { ThirdPartyIdentitiesTable } from "./tables.js";
 
 export type IdentityRow = Selectable<ThirdPartyIdentitiesTable>;
 

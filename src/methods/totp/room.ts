@@ -6,15 +6,16 @@ import mfaJs from "./pages/mfa.js?raw";
 import recoveryCodesJs from "./pages/recovery-codes.js?raw";
 import secondFactorJs from "./pages/second-factor.js?raw";
 import { totpRoutes } from "./routes.js";
+import { mergeSecondFactors } from "./merge.js";
+import { hostedPageRoutes } from "../../http/pages/route.js";
 
 /** The second factor (TOTP devices and recovery codes): the room's declaration (src/http/room.ts). */
 export const totpRoom: Room = {
   id: "totp",
+  mergePerson: mergeSecondFactors,
   routes: totpRoutes,
   adminRoutes: totpAdminRoutes,
   openapi: mfaArea,
-  pages: (c) => (c.hostedPages
-    ? [{ method: "GET", path: `${c.websiteBasePath}/mfa`, handler: mfaPage }, { method: "GET", path: `${c.websiteBasePath}/second-factor`, handler: secondFactorPage }]
-    : []),
+  pages: (c) => hostedPageRoutes(c, { "/mfa": mfaPage, "/second-factor": secondFactorPage }),
   assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },
 };

@@ -11,7 +11,7 @@ export function createTotpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-export { openTotpSecret, sealTotpSecret } from "../../core/totp-seal.js";
+export { openTotpSecret, sealTotpSecret } from "./seal.js";
 
 export function totpUri(base32: string, issuer: string, label: string): string {
   return new TOTP({ issuer, label, secret: Secret.fromBase32(base32), digits: TOTP_DIGITS, period: TOTP_PERIOD_S }).toString();

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
-import type { DB, TotpDevicesTable } from "../../store/schema.js";
+import type { DB } from "../../store/schema.js";
+import type { TotpDevicesTable } from "./tables.js";
 
 export type DeviceRow = Selectable<TotpDevicesTable>;
 

@@ -71,7 +71,7 @@ export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: st
     if (isUniqueViolation(err)) return (await store.findCredential(ctx.store.db, verified.id)) ? { status: "INVALID_CREDENTIALS_ERROR" } : { status: "EMAIL_ALREADY_EXISTS_ERROR" };
     throw err;
   }
-  const user = await getUser(ctx.store.db, id);
+  const user = await getUser(ctx, id);
   return { status: "OK", user: user!, recipeUserId: id };
 }
 
@@ -97,7 +97,7 @@ export async function signInWithPasskey(ctx: CoreContext, input: { optionsId: st
   const settled = await settleExistingMethod(ctx, { recipeUserId: cred.user_id, email: account.email, verified: false, session: input.session, source: "signin" });
   if (settled.kind === "refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED };
   if (settled.kind === "link-refused") return { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_LINK_REFUSED[settled.why] };
-  const user = await getUser(ctx.store.db, cred.user_id);
+  const user = await getUser(ctx, cred.user_id);
   if (!user) return invalid;
   return { status: "OK", user, recipeUserId: cred.user_id };
 }

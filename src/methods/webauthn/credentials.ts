@@ -35,7 +35,7 @@ export async function listPersonCredentials(ctx: CoreContext, userId: string): P
  * (a new passkey goes on the first; without one, a passkey login is linked to the person).
  */
 export async function describePasskeyOwner(ctx: CoreContext, userId: string): Promise<{ email: string; passkeyLogins: { recipeUserId: string; email: string }[] } | undefined> {
-  const person = await getUser(ctx.store.db, userId);
+  const person = await getUser(ctx, userId);
   if (!person) return undefined;
   return { email: person.email, passkeyLogins: person.loginMethods.filter((m) => m.recipeId === "webauthn").map((m) => ({ recipeUserId: m.recipeUserId, email: m.email })) };
 }
@@ -100,7 +100,7 @@ export async function removeCredential(ctx: CoreContext, input: { userId: string
     const cred = await store.findCredential(tx, input.credentialId);
     const personId = await people.findPersonId(tx, input.userId);
     if (!cred || personId === undefined || (await people.findPersonId(tx, cred.user_id)) !== personId) return { status: "CREDENTIAL_NOT_FOUND_ERROR" } as const;
-    if (!(await hasOtherWayIn(tx, personId, cred.id))) return { status: "LAST_WAY_IN", reason: LAST_WAY_IN } as const;
+    if (!(await hasOtherWayIn(ctx, tx, personId, cred.id))) return { status: "LAST_WAY_IN", reason: LAST_WAY_IN } as const;
     await store.deleteCredential(tx, cred.id);
     await insertEvent(tx, { at: now, type: "webauthn.credential_removed", userId: personId, data: { recipeUserId: cred.user_id, credentialId: cred.id, source: input.source } });
     return { status: "OK" } as const;
@@ -108,9 +108,9 @@ export async function removeCredential(ctx: CoreContext, input: { userId: string
 }
 
 /** Whether the person can still sign in without passkey `credentialId`: another passkey, a password or a provider. */
-async function hasOtherWayIn(db: Kysely<DB>, personId: string, credentialId: string): Promise<boolean> {
+async function hasOtherWayIn(ctx: CoreContext, db: Kysely<DB>, personId: string, credentialId: string): Promise<boolean> {
   const members = await people.findPersonMemberIds(db, personId);
   if ((await store.listCredentials(db, members)).some((c) => c.id !== credentialId)) return true;
-  const person = await getUser(db, personId);
+  const person = await getUser(ctx, personId, db);
   return (person?.loginMethods ?? []).some((m) => m.recipeId !== "webauthn");
 }

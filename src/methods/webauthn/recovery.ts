@@ -93,7 +93,7 @@ export async function recoverWithPasskey(ctx: CoreContext, input: { token: strin
       return row.user_id;
     });
     if (userId === undefined) return invalidToken;
-    const user = await getUser(ctx.store.db, userId);
+    const user = await getUser(ctx, userId);
     return user ? { status: "OK", user, email: peek.email } : invalidToken;
   } catch (err) {
     if (isUniqueViolation(err)) return { status: "INVALID_CREDENTIALS_ERROR" };

@@ -7,18 +7,21 @@ import passkeyRecoverJs from "./pages/passkey-recover.js?raw";
 import passkeysJs from "./pages/passkeys.js?raw";
 import { webauthnRoutes } from "./routes.js";
 import { checkRelyingParty, webauthnSettings } from "./settings.js";
+import { passkeyLogins } from "./logins.js";
+import { expiredOptions } from "./purge.js";
+import { hostedPageRoutes } from "../../http/pages/route.js";
 
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
 export const webauthnRoom: Room = {
   id: "webauthn",
+  logins: passkeyLogins,
+  purge: [expiredOptions],
   settings: [webauthnSettings],
   settingsChecks: [checkRelyingParty],
   routes: webauthnRoutes,
   adminRoutes: webauthnAdminRoutes,
   openapi: webauthnArea,
-  pages: (c) => (c.hostedPages
-    ? [{ method: "GET", path: `${c.websiteBasePath}/passkeys`, handler: passkeysPage }, { method: "GET", path: `${c.websiteBasePath}/webauthn/recover`, handler: passkeyRecoverPage }]
-    : []),
+  pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
   describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
 };

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
-import type { DB, WebauthnAccountsTable, WebauthnCredentialsTable, WebauthnOptionsTable } from "../../store/schema.js";
+import type { DB } from "../../store/schema.js";
+import type { WebauthnAccountsTable, WebauthnCredentialsTable, WebauthnOptionsTable } from "./tables.js";
 
 export type AccountRow = Selectable<WebauthnAccountsTable>;
 export type CredentialRow = Selectable<WebauthnCredentialsTable>;

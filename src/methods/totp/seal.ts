@@ -1,9 +1,9 @@
-import { decryptPrivateJwk, encryptPrivateJwk } from "./signing-keys.js";
+import { decryptPrivateJwk, encryptPrivateJwk } from "../../core/signing-keys.js";
 
 /**
  * A TOTP secret at rest: AES-256-GCM under the server secret, the same scheme as the signing keys,
  * with the device's owner and name as associated data so a ciphertext cannot move to another row.
- * In core (not the TOTP room) because joining two people moves devices and must seal them anew.
+ * Joining two people moves devices and seals them anew (merge.ts).
  */
 const aad = (userId: string, name: string) => `totp:${userId}:${name}`;
 

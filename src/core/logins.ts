@@ -1,0 +1,116 @@
+import type { Kysely } from "kysely";
+import { findPeopleByEmail, type PersonWithEmail } from "../store/people.js";
+import type { DB } from "../store/schema.js";
+import type { CoreContext } from "./context.js";
+import type { LoginMethod } from "./users.js";
+
+/**
+ * The kinds of login a person can have, each declared by the sign-in method that owns its tables
+ * (Room.logins): how the method lists the logins of some recipe users. Every view of a person's
+ * logins reads them through this one function, looped over the declared kinds: the USER object
+ * (getUser, the admin list, search, export), the account page's list and the notice a join mails.
+ * The kernel never names a method.
+ */
+
+/** One login as its method reports it: never a secret. */
+export interface Login {
+  /** The method's recipe id (the USER object's loginMethods[].recipeId). */
+  recipeId: string;
+  recipeUserId: string;
+  /** The login's own address. */
+  email: string;
+  createdAt: number;
+  /** How a mail names it: "a password", "google sign-in". */
+  phrase: string;
+  /** The method's own fields of the USER object's login method (PROTOCOL.md §6), e.g. its provider. */
+  fields?: Record<string, unknown>;
+  /** What the account page shows beside it: the provider, or how many passkeys it holds. */
+  provider?: string;
+  passkeys?: number;
+}
+
+/** A kind of login, declared by its method (Room.logins). */
+export interface LoginKind {
+  recipeId: string;
+  /** How operators' tools name it: a word in lists ("password"), a label on a person's page ("Email and password"). */
+  names: { short: string; label: string };
+  /** What tells its logins apart (the provider of a provider's login) and more about one (the user there). */
+  which?(m: LoginMethod): { id: string; detail: string } | undefined;
+  /** What a person's page adds after its label: how many passkeys a passkey login holds. */
+  extent?(m: LoginMethod): string | undefined;
+  /** The logins of these recipe users (a fixed number of queries however many). */
+  list(db: Kysely<DB>, userIds: readonly string[]): Promise<Login[]>;
+  /** The method's fields at the top of the USER object, from the person's logins of this kind (in order). */
+  userFields?(logins: readonly Login[]): Record<string, unknown>;
+  /** The recipe users with a login of this kind at this address (which may not be the user's current one). */
+  findByAddress?(db: Kysely<DB>, email: string): Promise<string[]>;
+  /**
+   * Its logins in `users export`: false keeps them out (a passkey is bound to this server's RP ID);
+   * else what each login's record adds to its fields (a password's hash), by recipe user id.
+   */
+  exported?: false | ((db: Kysely<DB>, userIds: readonly string[]) => Promise<Map<string, Record<string, unknown>>>);
+  /**
+   * A recovery proved only the login that received the mail: removes the other keys that login
+   * holds (a passkey login's other passkeys) but `keep`, the one the recovery registered; returns
+   * the removed ids (core/first-proof.ts).
+   */
+  removeUnprovenKeys?(tx: Kysely<DB>, recipeUserId: string, keep: string | undefined): Promise<string[]>;
+  /** The address alone signs such a login in (a password): preferred when an address names several users. */
+  signsInByAddress?: boolean;
+}
+
+/**
+ * How a room moves what a person owns when two people are joined (core/person-join.ts): every row
+ * of `from` goes to `to`, nothing is dropped and no requirement gets weaker. Returns what moved, for
+ * the `user.linked` event's `moved`.
+ */
+export type MergePerson = (tx: Kysely<DB>, ctx: CoreContext, p: { from: string; to: string; now: number }) => Promise<Record<string, unknown>>;
+
+/** Every login of these recipe users, of every declared kind, oldest first. */
+export async function readLogins(db: Kysely<DB>, kinds: readonly LoginKind[], userIds: readonly string[]): Promise<Login[]> {
+  if (userIds.length === 0) return [];
+  const lists = await Promise.all(kinds.map((k) => k.list(db, userIds)));
+  const order = new Map(userIds.map((id, i) => [id, i]));
+  return lists.flat().sort((a, b) => a.createdAt - b.createdAt || order.get(a.recipeUserId)! - order.get(b.recipeUserId)!);
+}
+
+/** The top fields every kind adds to the USER object, in the kinds' order. */
+export function userFieldsOf(kinds: readonly LoginKind[], logins: readonly Login[]): Record<string, unknown> {
+  return Object.assign({}, ...kinds.map((k) => k.userFields?.(logins.filter((l) => l.recipeId === k.recipeId)) ?? {}));
+}
+
+/** The recipe users with a login at this address, of every kind (`preferred`: only kinds the address alone signs in). */
+export async function findByAddress(db: Kysely<DB>, kinds: readonly LoginKind[], email: string, opts: { preferred?: boolean } = {}): Promise<string[]> {
+  const found = await Promise.all(kinds.filter((k) => !opts.preferred || k.signsInByAddress).map((k) => k.findByAddress?.(db, email) ?? []));
+  return found.flat();
+}
+
+/** A recovery's eviction of the proving login's other keys, of every kind that holds some: their ids. */
+export async function removeUnprovenKeys(tx: Kysely<DB>, kinds: readonly LoginKind[], recipeUserId: string, keep: string | undefined): Promise<string[]> {
+  const removed: string[] = [];
+  for (const k of kinds) if (k.removeUnprovenKeys) removed.push(...await k.removeUnprovenKeys(tx, recipeUserId, keep));
+  return removed;
+}
+
+const kindOf = (kinds: readonly LoginKind[], m: LoginMethod) => kinds.find((k) => k.recipeId === m.recipeId);
+
+/** A login in a few words, for the CLI: its recipe id and what tells it apart ("thirdparty:google"); `detail` adds more. */
+export function loginRef(kinds: readonly LoginKind[], m: LoginMethod, opts: { detail?: boolean } = {}): string {
+  const which = kindOf(kinds, m)?.which?.(m);
+  if (!which) return m.recipeId;
+  return opts.detail ? `${m.recipeId} (${which.id}, ${which.detail})` : `${m.recipeId}:${which.id}`;
+}
+
+/** A login's name in an operator's list ("password", "third-party (google)") or, `label`, on a person's page. */
+export function loginName(kinds: readonly LoginKind[], m: LoginMethod, opts: { label?: boolean } = {}): string {
+  const kind = kindOf(kinds, m);
+  if (!kind) return m.recipeId;
+  const name = opts.label ? kind.names.label : kind.names.short;
+  const more = kind.which?.(m)?.id ?? (opts.label ? kind.extent?.(m) : undefined);
+  return more === undefined ? name : `${name} (${more})`;
+}
+
+/** The people who have `email` as a user's address or on a login of any kind, with whether they verified it. */
+export async function findPeopleByAddress(db: Kysely<DB>, kinds: readonly LoginKind[], email: string): Promise<PersonWithEmail[]> {
+  return findPeopleByEmail(db, email, await findByAddress(db, kinds, email));
+}

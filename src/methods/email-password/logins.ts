@@ -1,0 +1,19 @@
+import type { LoginKind } from "../../core/logins.js";
+
+/** Password logins as the kernel lists them (core/logins.ts): never the hash. */
+export const passwordLogins: LoginKind = {
+  recipeId: "emailpassword",
+  names: { short: "password", label: "Email and password" },
+  list: async (db, userIds) => {
+    const rows = await db.selectFrom("email_password_credentials").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute();
+    return rows.map((r) => ({ recipeId: "emailpassword", recipeUserId: r.user_id, email: r.email, createdAt: Number(r.created_at), phrase: "a password" }));
+  },
+  // An export carries the hash, so the users can sign in with their passwords where it is imported.
+  exported: async (db, userIds) => {
+    const rows = await db.selectFrom("email_password_credentials").select(["user_id", "password_hash"]).where("user_id", "in", userIds).execute();
+    return new Map(rows.map((r) => [r.user_id, { passwordHash: r.password_hash }]));
+  },
+  // The address alone signs a password login in: the user an operator means by it.
+  signsInByAddress: true,
+  findByAddress: async (db, email) => (await db.selectFrom("email_password_credentials").select("user_id").where("email", "=", email).execute()).map((r) => r.user_id),
+};
