@@ -1,5 +1,6 @@
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
 import { checkStoredHashFormat } from "../core/passwords.js";
+import { keycloakCredentialToPhc } from "../core/hash-formats/index.js";
 
 /**
  * The JSONL format of `users export` and `users import`: one user per line (docs/operations.md "Import and
@@ -12,8 +13,11 @@ export interface RecordLoginMethod {
   email: string;
   verified: boolean;
   timeJoined: number;
-  /** emailpassword only: ours (bcrypt-sha384:$2b$…) or plain bcrypt from elsewhere. */
-  passwordHash?: string;
+  /**
+   * emailpassword only: ours (bcrypt-sha384:$2b$…) or any format core/hash-formats/ reads, as the
+   * other system wrote it; on import also Keycloak's credential object (stored as its PBKDF2 PHC string).
+   */
+  passwordHash?: string | Record<string, unknown>;
   /** thirdparty only */
   thirdParty?: { id: string; userId: string };
 }
@@ -97,10 +101,15 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
     const createdAt = time(lm.timeJoined, `${where}.timeJoined`);
     if (lm.recipeId === "emailpassword") {
       if (user.credential) refuse("more than one emailpassword login method");
-      if (typeof lm.passwordHash !== "string") refuse(`${where}.passwordHash is missing`);
-      const why = checkStoredHashFormat(lm.passwordHash as string);
+      let hash = lm.passwordHash;
+      if (hash && typeof hash === "object" && !Array.isArray(hash)) {
+        const kc = keycloakCredentialToPhc(hash as Record<string, unknown>);
+        hash = "hash" in kc ? kc.hash : refuse(`${where}.passwordHash: ${kc.refused}`);
+      }
+      if (typeof hash !== "string") return refuse(`${where}.passwordHash is missing`);
+      const why = checkStoredHashFormat(hash);
       if (why) refuse(`${where}.${why}`);
-      user.credential = { email: mEmail, hash: lm.passwordHash as string, createdAt };
+      user.credential = { email: mEmail, hash, createdAt };
     } else if (lm.recipeId === "thirdparty") {
       const tp = lm.thirdParty as Record<string, unknown> | undefined;
       if (!tp || typeof tp !== "object") refuse(`${where}.thirdParty is missing`);
