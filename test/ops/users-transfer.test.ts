@@ -206,7 +206,7 @@ describe.each(backends)("users export / import ($name)", (backend) => {
       stderrTTY: { write: (t) => { drawn += t; }, columns: 120 },
     };
     expect(await main(["node", "authsvc", "users", "import", file, "--database", dst.config.database], io)).toBe(0);
-    expect(drawn).toContain("importing [########################] 100%  30 rows: 30 created, 0 skipped, 0 refused");
+    expect(drawn).toContain("importing [########################] 100%  writing: 30 rows, 30 created, 0 skipped, 0 refused, 0 conflicts");
     expect(drawn.endsWith("\r\x1b[2K")).toBe(true); // the bar is cleared before the report
     expect(stdout).toContain("30 created");
     const piped = await runCli(["users", "import", file, "--database", dst.config.database]);
