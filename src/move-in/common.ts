@@ -22,7 +22,8 @@ export function millis(v: unknown): number | undefined {
   if (v === undefined || v === null || v === "") return undefined;
   if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) : undefined;
   if (typeof v === "string" && /^\d{1,16}$/.test(v)) return Number(v);
-  const t = typeof v === "string" ? Date.parse(v) : NaN;
+  // PostgreSQL's text form ("2024-02-01 09:59:00.5+00") as ISO 8601.
+  const t = typeof v === "string" ? Date.parse(v.replace(/^(\d{4}-\d\d-\d\d) /, "$1T").replace(/([+-]\d\d)$/, "$1:00")) : NaN;
   return Number.isNaN(t) ? undefined : t;
 }
 
