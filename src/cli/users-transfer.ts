@@ -1,11 +1,12 @@
 import { describeFsError } from "../util/fs-error.js";
-import { createReadStream, createWriteStream, statSync, type WriteStream } from "node:fs";
+import { createReadStream, createWriteStream, readFileSync, statSync, type WriteStream } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { Command } from "commander";
 import { exportUsers } from "../ops/export-users.js";
-import { importUsers, type ImportReport } from "../ops/import-users.js";
+import { importRecords, importUsers, type ImportReport } from "../ops/import-users.js";
+import { MOVE_IN_SOURCES, MoveInError } from "../move-in/sources.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
@@ -38,32 +39,47 @@ export function addTransferCommands(users: Command, io: CliIO): void {
       });
     });
 
-  addAdminSubcommand(users, "import", "create users from a JSON lines file (our export, or bcrypt hashes from elsewhere)")
-    .argument("<file>", "the JSONL file, or - for standard input")
+  addAdminSubcommand(users, "import", "create users from a JSON lines file, or from another system's export (--from): passwords, ids, identities and second factors kept")
+    .argument("<files...>", "the JSONL file (- for standard input), or with --from the source's export files")
+    .option("--from <source>", `read another system's export: ${MOVE_IN_SOURCES.map((s) => s.id).join(", ")} (docs/moving-in.md)`)
+    .option("--firebase-hash-config <file>", "--from firebase: the hash_config { … } block of the console's \"Password hash parameters\", in a file")
     .option("--dry-run", "check every row and report, but write nothing")
-    .action(async (file: string, flags) => {
+    .action(async (files: string[], flags) => {
+      const from: string | undefined = flags.from;
+      const source = from === undefined ? undefined : MOVE_IN_SOURCES.find((s) => s.id === from);
+      if (from !== undefined && !source) throw new CliError(`unknown --from ${from}: one of ${MOVE_IN_SOURCES.map((s) => s.id).join(", ")}`, 2);
+      if (!source && files.length !== 1) throw new CliError("give one JSONL file (or -); several files need --from", 2);
+      if (flags.firebaseHashConfig && from !== "firebase") throw new CliError("--firebase-hash-config goes with --from firebase", 2);
       let size = 0;
-      if (file !== "-") {
-        try { size = statSync(file).size; } catch (err) { throw new CliError(`cannot read ${file}: ${describeFsError(err)}`); }
+      for (const file of files) {
+        if (file === "-" && !source) continue;
+        try { size += statSync(file).size; } catch (err) { throw new CliError(`cannot read ${file}: ${describeFsError(err)}`); }
+      }
+      let firebaseHashConfig: string | undefined;
+      if (flags.firebaseHashConfig) {
+        try { firebaseHashConfig = readFileSync(flags.firebaseHashConfig, "utf8"); } catch (err) { throw new CliError(`cannot read ${flags.firebaseHashConfig}: ${describeFsError(err)}`); }
       }
       await withApp(flags, io, async (app) => {
-        const input: Readable = file === "-" ? io.stdin : createReadStream(file);
-        const bytesRead = () => (input as Readable & { bytesRead?: number }).bytesRead ?? 0;
         const progress = createProgress(io, flags.dryRun ? "checking" : "importing");
-        const lines = createInterface({ input, crlfDelay: Infinity });
+        const onBatch = (r: ImportReport, phase: "checking" | "writing") => progress.update(phase === "checking" ? 0 : r.created / Math.max(1, r.lines), `${phase}: ${r.lines} rows, ${r.created} ${r.dryRun ? "to create" : "created"}, ${r.skipped} skipped, ${r.refused} refused, ${r.conflicts} conflicts`);
+        const options = { dryRun: !!flags.dryRun, source: source ? `import-${source.id}` : "cli-import", onBatch };
         let report: ImportReport;
         try {
-          report = await importUsers(app.ctx, lines, {
-            dryRun: !!flags.dryRun,
-            source: "cli-import",
-            onBatch: (r) => progress.update(size ? bytesRead() / size : 0, `${r.lines} rows: ${r.created} ${r.dryRun ? "to create" : "created"}, ${r.skipped} skipped, ${r.refused} refused`),
-          });
+          if (source) {
+            let rows;
+            try { rows = await source.read(files, { firebaseHashConfig }); } catch (err) { if (err instanceof MoveInError) throw new CliError(err.message); throw err; }
+            report = await importRecords(app.ctx, rows, options);
+          } else {
+            const input: Readable = files[0] === "-" ? io.stdin : createReadStream(files[0]);
+            const lines = createInterface({ input, crlfDelay: Infinity });
+            try { report = await importUsers(app.ctx, lines, options); } finally { lines.close(); }
+          }
         } finally {
           progress.end();
-          lines.close();
         }
         if (flags.json) printJson(io, report);
-        else printReport(io, file, report);
+        else printReport(io, source ? files.join(", ") : files[0], report);
+        if (report.conflicts > 0) throw new CliError(`${report.conflicts} conflict(s): one address or identity for two people; nothing was written`);
         if (report.refused > 0) throw new CliError(`${report.refused} row(s) refused${report.dryRun ? "" : "; the other rows were imported"}`);
       });
     });
@@ -71,10 +87,14 @@ export function addTransferCommands(users: Command, io: CliIO): void {
 
 function printReport(io: CliIO, file: string, r: ImportReport): void {
   const name = file === "-" ? "standard input" : file;
-  io.out(`${r.dryRun ? "dry run of" : "imported"} ${name}: ${r.created} ${r.dryRun ? "would be created" : "created"}, ${r.skipped} skipped (duplicates), ${r.refused} refused`);
-  const issues = [...r.refusedRows.map((x) => ({ ...x, what: "refused" })), ...r.skippedRows.map((x) => ({ ...x, what: "skipped" }))].sort((a, b) => a.line - b.line);
+  if (r.conflicts > 0) {
+    io.out(`${r.dryRun ? "dry run of" : "stopped before writing"} ${name}: ${r.conflicts} conflict(s), ${r.refused} refused, ${r.skipped} skipped (duplicates)`);
+  } else {
+    io.out(`${r.dryRun ? "dry run of" : "imported"} ${name}: ${r.created} ${r.dryRun ? "would be created" : "created"}, ${r.skipped} skipped (duplicates), ${r.refused} refused`);
+  }
+  const issues = [...r.conflictRows.map((x) => ({ ...x, what: "conflict" })), ...r.refusedRows.map((x) => ({ ...x, what: "refused" })), ...r.skippedRows.map((x) => ({ ...x, what: "skipped" }))].sort((a, b) => a.line - b.line);
   for (const x of issues) io.out(`  line ${x.line}: ${x.what}: ${x.reason}`);
-  const unlisted = r.skipped - r.skippedRows.length + r.refused - r.refusedRows.length;
+  const unlisted = r.skipped - r.skippedRows.length + r.refused - r.refusedRows.length + r.conflicts - r.conflictRows.length;
   if (unlisted > 0) io.out(`  … and ${unlisted} more (use --json for the first 1000 of each)`);
   if (r.dryRun) io.out("dry run: nothing was written");
 }

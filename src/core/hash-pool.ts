@@ -8,7 +8,9 @@ import { isSingleExecutable, resolveNativeBinding } from "../native/addons.js";
 // Each thread runs one bcrypt at a time with @node-rs/bcrypt's synchronous API, so the number of
 // threads is exactly how many hashes run at once. A thread lowers its own CPU priority first (Linux:
 // a thread's nice value is its own; /proc/thread-self names its id). Messages: [id, "hash", input,
-// cost] or [id, "verify", input, hash]; answers [id, result] or [id, undefined, error text].
+// cost], [id, "verify", input, hash] or [id, "phpass", password, stored] (the portable phpass hash of
+// the password with the stored hash's salt and count: iterated MD5, which has no asynchronous API);
+// answers [id, result] or [id, undefined, error text].
 const SOURCE = String.raw`
 "use strict";
 const { parentPort, workerData } = require("node:worker_threads");
@@ -31,9 +33,30 @@ if (workerData.nativeBinding) {
   hashSync = (input, cost) => b.hashSync(input, { cost });
   verifySync = (input, hash) => b.verifySync(input, hash);
 }
+const ITOA64 = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+function phpass(password, stored) {
+  const { createHash } = require("node:crypto");
+  const pw = Buffer.from(password, "utf8");
+  let count = 1 << ITOA64.indexOf(stored[3]);
+  let hash = createHash("md5").update(stored.slice(4, 12), "latin1").update(pw).digest();
+  do { hash = createHash("md5").update(hash).update(pw).digest(); } while (--count);
+  let out = stored.slice(0, 12), i = 0;
+  do {
+    let value = hash[i++];
+    out += ITOA64[value & 0x3f];
+    if (i < 16) value |= hash[i] << 8;
+    out += ITOA64[(value >> 6) & 0x3f];
+    if (i++ >= 16) break;
+    if (i < 16) value |= hash[i] << 16;
+    out += ITOA64[(value >> 12) & 0x3f];
+    if (i++ >= 16) break;
+    out += ITOA64[(value >> 18) & 0x3f];
+  } while (i < 16);
+  return out;
+}
 parentPort.postMessage({ ready: true, lowered });
 parentPort.on("message", ([id, op, a, b]) => {
-  try { parentPort.postMessage([id, op === "hash" ? hashSync(a, b) : verifySync(a, b)]); }
+  try { parentPort.postMessage([id, op === "hash" ? hashSync(a, b) : op === "phpass" ? phpass(a, b) : verifySync(a, b)]); }
   catch (err) { parentPort.postMessage([id, undefined, String((err && err.message) || err)]); }
 });
 `;
@@ -54,7 +77,7 @@ export interface HashPoolOptions {
  */
 export const IDLE_THREAD_MS = 30_000;
 
-interface Job { op: "hash" | "verify"; a: string; b: string | number; resolve: (v: unknown) => void; reject: (e: Error) => void }
+interface Job { op: "hash" | "verify" | "phpass"; a: string; b: string | number; resolve: (v: unknown) => void; reject: (e: Error) => void }
 interface Thread { worker: Worker; job: Job | undefined; ready: Promise<boolean>; idle?: NodeJS.Timeout }
 
 /**
@@ -83,6 +106,14 @@ export class HashPool {
     return this.run("verify", input, hash) as Promise<boolean>;
   }
 
+  /**
+   * The phpass hash ($P$/$H$) of a password with a stored hash's salt and count, computed on a pool
+   * thread. If no thread can start, it is refused (an error) rather than computed on the event loop.
+   */
+  phpass(password: string, stored: string): Promise<string> {
+    return this.run("phpass", password, stored) as Promise<string>;
+  }
+
   /** Starts every thread and resolves with how many lowered their priority (for the start-up log and tests). */
   async warm(): Promise<number> {
     while (!this.broken && this.threads.length < this.options.threads) if (!this.spawn()) break;
@@ -100,7 +131,7 @@ export class HashPool {
   }
 
   private run(op: Job["op"], a: string, b: string | number): Promise<unknown> {
-    if (this.broken || this.retired) return op === "hash" ? bcryptHash(a, { cost: b as number }) : bcryptVerify(a, b as string);
+    if (this.broken || this.retired) return runOutsidePool({ op, a, b });
     return new Promise((resolve, reject) => {
       this.queue.push({ op, a, b, resolve, reject });
       this.dispatch();
@@ -176,11 +207,15 @@ export class HashPool {
   /** No thread could start: what is queued (and everything after) hashes on libuv's pool. */
   private fallBack(): void {
     this.broken = true;
-    for (const job of this.queue.splice(0)) {
-      const p = job.op === "hash" ? bcryptHash(job.a, { cost: job.b as number }) : bcryptVerify(job.a, job.b as string);
-      p.then(job.resolve, job.reject);
-    }
+    for (const job of this.queue.splice(0)) runOutsidePool(job).then(job.resolve, job.reject);
   }
+}
+
+/** Without the pool: bcrypt on @node-rs/bcrypt's async API (libuv's pool); phpass refused (it would block the loop). */
+function runOutsidePool(job: Pick<Job, "op" | "a" | "b">): Promise<unknown> {
+  if (job.op === "hash") return bcryptHash(job.a, { cost: job.b as number });
+  if (job.op === "verify") return bcryptVerify(job.a, job.b as string);
+  return Promise.reject(new Error("phpass needs the hashing pool, which could not start"));
 }
 
 let options: HashPoolOptions = { threads: availableParallelism(), nice: 0 };

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { hashPool } from "./hash-pool.js";
+import { bcryptCost, importedHashFormat, MAX_BCRYPT_COST } from "./hash-formats/index.js";
 import { createSecretToken } from "../util/random.js";
 
 /**
@@ -8,7 +9,8 @@ import { createSecretToken } from "../util/random.js";
  *
  * Hash scheme, stored with the hash:
  *   "bcrypt-sha384:" + bcrypt(base64(SHA-384(NFKC(password))))   — ours
- *   "$2a$…", "$2b$…", "$2y$…"                                     — plain bcrypt, imported from elsewhere
+ *   anything core/hash-formats/ recognises (bcrypt, Argon2, scrypt, Firebase scrypt, PBKDF2,
+ *   phpass…)                                                      — imported from elsewhere
  * The SHA-384 pre-hash makes every byte count (bcrypt alone ignores bytes past 72) and base64
  * keeps NUL bytes out of bcrypt's input. NFKC on set and on verify means the same password typed
  * with composed or decomposed accents works. bcrypt runs on a thread pool of its own
@@ -16,8 +18,6 @@ import { createSecretToken } from "../util/random.js";
  */
 export const MAX_PASSWORD_BYTES = 1024;
 const PREFIX = "bcrypt-sha384:";
-/** Costs above this are refused without computing (a hostile imported hash would take hours). */
-const MAX_ACCEPTED_COST = 16;
 
 let common: Set<string> | undefined;
 function commonPasswords(): Set<string> {
@@ -71,10 +71,9 @@ export async function hashPassword(password: string, cost: number): Promise<stri
   return PREFIX + (await hashPool().hash(prehash(password), cost));
 }
 
-/** The bcrypt cost recorded in a stored hash, or undefined if the format is unknown. */
+/** The bcrypt cost recorded in a stored hash (ours, plain or Django's bcrypt), or undefined for any other format. */
 export function hashCost(stored: string): number | undefined {
-  const m = /^(?:bcrypt-sha384:)?\$2[aby]\$(\d\d)\$/.exec(stored);
-  return m ? Number(m[1]) : undefined;
+  return bcryptCost(stored.startsWith(PREFIX) ? stored.slice(PREFIX.length) : stored);
 }
 
 export interface VerifyResult {
@@ -90,34 +89,33 @@ export interface VerifyResult {
 
 /**
  * Verifies a password against a stored hash of any supported scheme. Never throws for bad hashes.
+ * This is the one place sign-in, re-authentication and the dashboard check a password: ours is
+ * checked here, every format imported from elsewhere through core/hash-formats/.
  *
- * A hash below the current cost (a $2b$04$ imported from elsewhere, or ours from before the cost
- * was raised) would answer in a fraction of the time of every other account and of an unknown
+ * An imported hash (a $2b$04$ from elsewhere, a fast PBKDF2, an Argon2…) or ours from before the
+ * cost was raised would answer in another time than every other account and than an unknown
  * address (verified against a dummy at the current cost), so sign-in timing would tell imported
  * accounts apart. Such a check is padded: a verification at the current cost runs alongside it,
- * on another pool thread, and the answer waits for both, so it takes the time a current-cost
- * check takes. Hashes are not re-hashed at import (100,000 rows at cost 11 would take hours); the
- * first successful sign-in replaces the hash with ours at the current cost (needsRehash).
+ * on another pool thread, and the answer waits for both, so it takes at least the time a
+ * current-cost check takes. Hashes are not re-hashed at import (100,000 rows at cost 11 would take
+ * hours); the first successful sign-in replaces the hash with ours at the current cost (needsRehash).
  */
 export async function verifyPassword(password: string, stored: string, currentCost: number): Promise<VerifyResult> {
+  const own = stored.startsWith(PREFIX);
+  const format = own ? undefined : importedHashFormat(stored);
+  // Parameters are checked again before computing: a row written around the import's checks gets no work.
+  if (own ? checkOwnHash(stored) !== null : !format || format.check(stored) !== null) return { ok: false, needsRehash: false, workCost: 0 };
   const cost = hashCost(stored);
-  if (cost === undefined || cost > MAX_ACCEPTED_COST) return { ok: false, needsRehash: false, workCost: 0 };
-  const pad = cost < currentCost ? padCheck(currentCost) : undefined;
+  const pad = own && cost === currentCost ? undefined : padCheck(currentCost);
+  const workCost = Math.max(cost ?? 0, pad ? currentCost : 0);
   try {
-    const [ok] = await Promise.all([checkHash(password, stored), pad]);
+    const [ok] = await Promise.all([own ? hashPool().verify(prehash(password), stored.slice(PREFIX.length)) : format!.verify(password, stored), pad]);
     // Ours at the current cost needs nothing; anything else is replaced by ours after a success.
-    const needsRehash = ok && (!stored.startsWith(PREFIX) || cost !== currentCost);
-    return { ok, needsRehash, workCost: pad ? currentCost : cost };
+    return { ok, needsRehash: ok && (!own || cost !== currentCost), workCost };
   } catch {
     await pad?.catch(() => undefined);
-    return { ok: false, needsRehash: false, workCost: pad ? currentCost : cost };
+    return { ok: false, needsRehash: false, workCost };
   }
-}
-
-async function checkHash(password: string, stored: string): Promise<boolean> {
-  if (stored.startsWith(PREFIX)) return hashPool().verify(prehash(password), stored.slice(PREFIX.length));
-  // Imported plain bcrypt: verified as bcrypt always was (first 72 bytes), then upgraded.
-  return hashPool().verify(password, stored);
 }
 
 // One hash per cost, made once: the padding only needs bcrypt's time, not its answer.
@@ -140,16 +138,25 @@ export async function createDummyHash(cost: number): Promise<string> {
   return hashPassword(createSecretToken(), cost);
 }
 
-const STORED_HASH = /^(?:bcrypt-sha384:)?\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/;
+const OWN_HASH = /^bcrypt-sha384:\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
+
+function checkOwnHash(hash: string): string | null {
+  const m = OWN_HASH.exec(hash);
+  if (!m) return "passwordHash starts with bcrypt-sha384: but is not one of ours (bcrypt-sha384:$2b$…, 74 characters)";
+  const cost = Number(m[1]);
+  return cost < 4 || cost > MAX_BCRYPT_COST ? `passwordHash has bcrypt cost ${cost}; accepted: 4 to ${MAX_BCRYPT_COST}` : null;
+}
 
 /**
- * Checks a hash brought in from elsewhere (import) without computing anything: our own scheme or
- * plain bcrypt ($2a$, $2b$, $2y$) at a cost verifyPassword accepts. Returns why it is refused, or
- * null. A plain bcrypt hash is verified as it is and replaced by ours at the first sign-in.
+ * Checks a hash brought in from elsewhere (import) without computing anything: ours, or one of the
+ * formats core/hash-formats/ recognises, with its parameters inside their bounds (no Argon2 asking
+ * for gigabytes, no scrypt or PBKDF2 that would hold a thread for seconds). Returns why it is
+ * refused, or null. An imported hash is verified as it is and replaced by ours at the first sign-in.
  */
 export function checkStoredHashFormat(hash: string): string | null {
-  if (!STORED_HASH.test(hash)) return "passwordHash is not a bcrypt hash ($2a$, $2b$ or $2y$, 60 characters) nor one of ours (bcrypt-sha384:…)";
-  const cost = hashCost(hash)!;
-  if (cost < 4 || cost > MAX_ACCEPTED_COST) return `passwordHash has bcrypt cost ${cost}; accepted: 4 to ${MAX_ACCEPTED_COST}`;
-  return null;
+  if (hash.startsWith(PREFIX)) return checkOwnHash(hash);
+  const format = importedHashFormat(hash);
+  if (!format) return "passwordHash is in no format authsvc reads: bcrypt ($2a$, $2b$, $2y$), Django (bcrypt_sha256$, pbkdf2_sha256$, pbkdf2_sha1$), Argon2 ($argon2id$…), scrypt ($scrypt$…, better-auth's salt:hash), Firebase scrypt ($fbscrypt$…), PBKDF2 ($pbkdf2-sha256$…), phpass ($P$, $H$) or ours (bcrypt-sha384:…)";
+  const why = format.check(hash);
+  return why && `passwordHash: ${why}`;
 }

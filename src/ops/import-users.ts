@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
 import type { CoreContext } from "../core/context.js";
+import { sealTotpSecret } from "../methods/totp/seal.js";
+import { TOTP_PERIOD_S, TOTP_SKEW } from "../methods/totp/secrets.js";
 import type { DB } from "../store/schema.js";
 import { isUniqueViolation } from "../store/database.js";
 import { findAddressOwners, findExistingIdentities, findExistingUserIds, insertImportRows, type ImportRows } from "../store/user-import.js";
@@ -10,103 +12,159 @@ export interface RowIssue { line: number; reason: string }
 
 export interface ImportReport {
   dryRun: boolean;
-  /** Non-blank lines read. */
+  /** Non-blank lines (or records) read. */
   lines: number;
   created: number;
   skipped: number;
   refused: number;
+  /** Rows naming another person's address or identity: when there is any, nothing is written. */
+  conflicts: number;
   /** The first MAX_LISTED of each, in line order. */
   skippedRows: RowIssue[];
   refusedRows: RowIssue[];
+  conflictRows: RowIssue[];
 }
 
 export const MAX_LISTED = 1000;
 
-interface Pending { line: number; user: ImportUser; id: string; addresses: string[] }
+/** One row to import: parsed, or refused with its reason; `line` is its line (or record) number. */
+export type ImportInput = { line: number; user: ImportUser } | { line: number; refused: string };
 
-/**
- * Imports users from JSONL lines (see user-record.ts). Rows are validated without hashing
- * anything (hashes are kept as they are and upgraded at first sign-in), then written in batches
- * of `batchSize`, one transaction each, as multi-row INSERTs. A row whose id or third-party
- * identity exists already, or one of whose addresses belongs to a user already (one address, one
- * person), in the database or earlier in the file, is skipped, so a second run of the same file
- * creates nothing. Bad rows are refused with their line
- * number. `dryRun` runs every check and writes nothing.
- */
-export async function importUsers(ctx: CoreContext, lines: AsyncIterable<string>, opts: { dryRun?: boolean; batchSize?: number; source?: string; onBatch?: (r: ImportReport) => void } = {}): Promise<ImportReport> {
-  const dryRun = opts.dryRun === true;
-  const batchSize = opts.batchSize ?? 1000;
-  const report: ImportReport = { dryRun, lines: 0, created: 0, skipped: 0, refused: 0, skippedRows: [], refusedRows: [] };
-  const note = (list: RowIssue[], issue: RowIssue) => { if (list.length < MAX_LISTED) list.push(issue); };
-  const skip = (line: number, reason: string) => { report.skipped++; note(report.skippedRows, { line, reason }); };
-  // Where each id, address and identity was first seen in this file: a later row repeating one is a duplicate.
-  const seenIds = new Map<string, number>(), seenAddresses = new Map<string, number>(), seenIdentities = new Map<string, number>();
-  let batch: Pending[] = [];
+interface Pending { line: number; user: ImportUser; id: string; ownId: boolean; addresses: string[] }
 
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const pending = batch;
-    batch = [];
-    const run = async (db: Kysely<DB>) => {
-      const [ids, owners, identities] = await Promise.all([
-        findExistingUserIds(db, pending.map((p) => p.id)),
-        findAddressOwners(db, pending.flatMap((p) => p.addresses)),
-        findExistingIdentities(db, pending.flatMap((p) => p.user.identities)),
-      ]);
-      const fresh: Pending[] = [], dup: RowIssue[] = [];
-      for (const p of pending) {
-        const identity = p.user.identities.find((i) => identities.has(`${i.providerId}\n${i.providerUserId}`));
-        const taken = p.addresses.find((a) => owners.has(a));
-        const why = ids.has(p.id) ? `user ${p.id} exists`
-          : identity ? `${identity.providerId} user ${identity.providerUserId} exists`
-          : taken ? `the address ${taken} belongs to user ${owners.get(taken)}`
-          : undefined;
-        if (why) dup.push({ line: p.line, reason: why });
-        else fresh.push(p);
-      }
-      if (!dryRun && fresh.length > 0) await insertImportRows(db, toRows(fresh, ctx.clock.now(), opts.source ?? "import"));
-      return { fresh, dup };
-    };
-    const r = dryRun ? await run(ctx.store.db) : await writeWithRetry(ctx, run);
-    report.created += r.fresh.length;
-    for (const d of r.dup) skip(d.line, d.reason);
-    opts.onBatch?.(report);
-  };
+export interface ImportOptions { dryRun?: boolean; batchSize?: number; source?: string; onBatch?: (r: ImportReport, phase: "checking" | "writing") => void }
 
+/** Imports users from JSONL lines (see user-record.ts); see importRecords. */
+export async function importUsers(ctx: CoreContext, lines: AsyncIterable<string>, opts: ImportOptions = {}): Promise<ImportReport> {
+  return importRecords(ctx, parseLines(lines), opts);
+}
+
+async function* parseLines(lines: AsyncIterable<string>): AsyncIterable<ImportInput> {
   let lineNo = 0;
   for await (const raw of lines) {
     lineNo++;
     const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
     if (text.trim() === "") continue;
-    report.lines++;
     const parsed = parseImportLine(text);
-    if ("refused" in parsed) {
+    yield "refused" in parsed ? { line: lineNo, refused: parsed.refused } : { line: lineNo, user: parsed };
+  }
+}
+
+/**
+ * Imports users. Rows are validated without hashing anything (hashes are kept as they are and
+ * upgraded at first sign-in). Then every row is checked against the database before anything is
+ * written:
+ * - a row whose id exists, or whose address or identity belongs to the same user already (a row
+ *   without an id: to any user), is skipped, so a second run of the same file creates nothing and
+ *   an interrupted one resumes;
+ * - a row with an id whose address or third-party identity belongs to another user (in the
+ *   database, or on an earlier row of the file with another id) is a conflict: one address, two
+ *   people. With any conflict the import stops with the list and writes nothing.
+ * Without conflicts, rows are written in batches of `batchSize`, one transaction each, as
+ * multi-row INSERTs. `dryRun` runs every check and writes nothing.
+ */
+export async function importRecords(ctx: CoreContext, input: AsyncIterable<ImportInput> | Iterable<ImportInput>, opts: ImportOptions = {}): Promise<ImportReport> {
+  const dryRun = opts.dryRun === true;
+  const batchSize = opts.batchSize ?? 1000;
+  const report: ImportReport = { dryRun, lines: 0, created: 0, skipped: 0, refused: 0, conflicts: 0, skippedRows: [], refusedRows: [], conflictRows: [] };
+  const note = (list: RowIssue[], issue: RowIssue) => { if (list.length < MAX_LISTED) list.push(issue); };
+  const skip = (line: number, reason: string) => { report.skipped++; note(report.skippedRows, { line, reason }); };
+  const conflict = (line: number, reason: string) => { report.conflicts++; note(report.conflictRows, { line, reason }); };
+  // Where each id, address and identity was first seen in this file, and by which row.
+  const seenIds = new Map<string, number>(), seenKeys = new Map<string, Pending>();
+  const rows: Pending[] = [];
+
+  for await (const r of input) {
+    report.lines++;
+    if ("refused" in r) {
       report.refused++;
-      note(report.refusedRows, { line: lineNo, reason: parsed.refused });
+      note(report.refusedRows, { line: r.line, reason: r.refused });
       continue;
     }
-    const p: Pending = { line: lineNo, user: parsed, id: parsed.id ?? createId(), addresses: addressesOf(parsed) };
-    const keys = identityKeys(parsed);
-    const earlier = seenIds.get(p.id) ?? [...p.addresses.map((a) => seenAddresses.get(a)), ...keys.map((k) => seenIdentities.get(k))].find((l) => l !== undefined);
-    if (earlier !== undefined) { skip(lineNo, `duplicate of line ${earlier}`); continue; }
-    seenIds.set(p.id, lineNo);
-    for (const a of p.addresses) seenAddresses.set(a, lineNo);
-    for (const k of keys) seenIdentities.set(k, lineNo);
-    batch.push(p);
-    if (batch.length >= batchSize) await flush();
+    const user = r.user;
+    if (user.metadata && Buffer.byteLength(user.metadata) > ctx.config.metadataMaxBytes) {
+      report.refused++;
+      note(report.refusedRows, { line: r.line, reason: `metadata is ${Buffer.byteLength(user.metadata)} bytes of JSON; the limit is ${ctx.config.metadataMaxBytes} (--metadata-max-bytes)` });
+      continue;
+    }
+    const p: Pending = { line: r.line, user, id: user.id ?? createId(), ownId: user.id !== undefined, addresses: addressesOf(user) };
+    const keys = [...p.addresses.map((a) => `address ${a}`), ...identityKeys(user).map((k) => `identity ${k}`)];
+    const sameId = seenIds.get(p.id);
+    if (sameId !== undefined) { skip(r.line, `duplicate of line ${sameId}`); continue; }
+    const clash = keys.map((k) => [k, seenKeys.get(k)] as const).find(([, e]) => e !== undefined);
+    if (clash) {
+      const [key, earlier] = clash;
+      if (p.ownId && earlier!.ownId) conflict(r.line, `the ${describeKey(key)} is also on line ${earlier!.line} (user ${earlier!.id}): one address or identity, two people`);
+      else skip(r.line, `duplicate of line ${earlier!.line}`);
+      continue;
+    }
+    seenIds.set(p.id, r.line);
+    for (const k of keys) seenKeys.set(k, p);
+    rows.push(p);
   }
-  await flush();
+
+  // Checked against the database in batches (read only), before anything is written.
+  const fresh: Pending[] = [];
+  for (let i = 0; i < rows.length; i += batchSize) {
+    const r = await checkBatch(ctx.store.db, rows.slice(i, i + batchSize));
+    for (const d of r.dup) skip(d.line, d.reason);
+    for (const c of r.conflicts) conflict(c.line, c.reason);
+    fresh.push(...r.fresh);
+    opts.onBatch?.(report, "checking");
+  }
+  report.conflictRows.sort((a, b) => a.line - b.line);
+
+  if (report.conflicts > 0 || dryRun) {
+    if (report.conflicts === 0) report.created = fresh.length;
+  } else {
+    for (let i = 0; i < fresh.length; i += batchSize) {
+      const pending = fresh.slice(i, i + batchSize);
+      // Checked again inside the transaction: a sign-up may have taken an address since.
+      const r = await writeWithRetry(ctx, async (db) => {
+        const checked = await checkBatch(db, pending);
+        const ok = [...checked.fresh];
+        if (ok.length > 0) await insertImportRows(db, toRows(ok, ctx, opts.source ?? "import"));
+        return { ok, late: [...checked.dup, ...checked.conflicts] };
+      });
+      report.created += r.ok.length;
+      for (const d of r.late) skip(d.line, d.reason);
+      opts.onBatch?.(report, "writing");
+    }
+  }
   // In-file duplicates are noted while reading, database ones per batch: put them back in line order.
   report.skippedRows.sort((a, b) => a.line - b.line);
   return report;
 }
 
 const identityKeys = (u: ImportUser) => u.identities.map((i) => `${i.providerId}\n${i.providerUserId}`);
+const describeKey = (key: string) => key.startsWith("address ") ? key : `${key.replace("\n", " user ")}`;
+
+/** Sorts a batch into rows to create, rows already here (skipped) and rows naming someone else's address or identity. */
+async function checkBatch(db: Kysely<DB>, pending: Pending[]): Promise<{ fresh: Pending[]; dup: RowIssue[]; conflicts: RowIssue[] }> {
+  const [ids, owners, identities] = await Promise.all([
+    findExistingUserIds(db, pending.map((p) => p.id)),
+    findAddressOwners(db, pending.flatMap((p) => p.addresses)),
+    findExistingIdentities(db, pending.flatMap((p) => p.user.identities)),
+  ]);
+  const fresh: Pending[] = [], dup: RowIssue[] = [], conflicts: RowIssue[] = [];
+  for (const p of pending) {
+    if (ids.has(p.id)) { dup.push({ line: p.line, reason: `user ${p.id} exists` }); continue; }
+    const identity = p.user.identities.find((i) => identities.has(`${i.providerId}\n${i.providerUserId}`));
+    const taken = p.addresses.find((a) => owners.has(a));
+    const owner = identity ? identities.get(`${identity.providerId}\n${identity.providerUserId}`)! : taken ? owners.get(taken)! : undefined;
+    if (owner === undefined) { fresh.push(p); continue; }
+    const what = identity ? `${identity.providerId} user ${identity.providerUserId}` : `the address ${taken}`;
+    // Without an id of its own the row cannot say whose it is: taken as imported already (a re-run).
+    if (p.ownId) conflicts.push({ line: p.line, reason: `${what} belongs to user ${owner}, not ${p.id}: one address or identity, two people` });
+    else dup.push({ line: p.line, reason: identity ? `${what} exists` : `${what} belongs to user ${owner}` });
+  }
+  return { fresh, dup, conflicts };
+}
 
 /**
  * One transaction per batch. Another writer (a sign-up while the import runs) can take an address
  * between the check and the insert on PostgreSQL; the batch then rolls back whole and is checked
- * again, which now sees that row as a duplicate.
+ * again, which now sees that row as taken.
  */
 async function writeWithRetry<T>(ctx: CoreContext, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -118,8 +176,9 @@ async function writeWithRetry<T>(ctx: CoreContext, fn: (db: Kysely<DB>) => Promi
   }
 }
 
-function toRows(list: Pending[], now: number, source: string): ImportRows {
-  const rows: ImportRows = { users: [], credentials: [], identities: [], passwordless: [], verified: [], events: [] };
+function toRows(list: Pending[], ctx: CoreContext, source: string): ImportRows {
+  const now = ctx.clock.now();
+  const rows: ImportRows = { users: [], credentials: [], identities: [], passwordless: [], verified: [], metadata: [], totp: [], events: [] };
   for (const { id, user } of list) {
     const joined = user.timeJoined ?? now;
     rows.users.push({ id, email: user.email, time_joined: joined, updated_at: now, primary_user_id: null });
@@ -127,6 +186,8 @@ function toRows(list: Pending[], now: number, source: string): ImportRows {
     for (const i of user.identities) rows.identities.push({ provider_id: i.providerId, provider_user_id: i.providerUserId, user_id: id, email: i.email, created_at: i.createdAt ?? joined, updated_at: now });
     if (user.passwordless) rows.passwordless.push({ user_id: id, email: user.passwordless.email, created_at: user.passwordless.createdAt ?? joined });
     for (const email of user.verifiedEmails) rows.verified.push({ user_id: id, email, verified_at: now });
+    if (user.metadata) rows.metadata.push({ user_id: id, data: user.metadata, updated_at: now });
+    for (const t of user.totp) rows.totp.push({ user_id: id, name: t.name, secret_enc: sealTotpSecret(t.secret, ctx.config.secret, id, t.name), period: TOTP_PERIOD_S, skew: TOTP_SKEW, created_at: now, verified_at: now });
     rows.events.push({ at: now, type: "user.imported", user_id: id, data: JSON.stringify({ source }) });
   }
   return rows;

@@ -1,5 +1,6 @@
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
 import { checkStoredHashFormat } from "../core/passwords.js";
+import { keycloakCredentialToPhc } from "../core/hash-formats/index.js";
 
 /**
  * The JSONL format of `users export` and `users import`: one user per line (docs/operations.md "Import and
@@ -12,8 +13,11 @@ export interface RecordLoginMethod {
   email: string;
   verified: boolean;
   timeJoined: number;
-  /** emailpassword only: ours (bcrypt-sha384:$2b$…) or plain bcrypt from elsewhere. */
-  passwordHash?: string;
+  /**
+   * emailpassword only: ours (bcrypt-sha384:$2b$…) or any format core/hash-formats/ reads, as the
+   * other system wrote it; on import also Keycloak's credential object (stored as its PBKDF2 PHC string).
+   */
+  passwordHash?: string | Record<string, unknown>;
   /** thirdparty only */
   thirdParty?: { id: string; userId: string };
 }
@@ -24,6 +28,10 @@ export interface UserRecord {
   timeJoined: number;
   verified: boolean;
   loginMethods: RecordLoginMethod[];
+  /** Import only: the app's metadata object (as `PUT /admin/v1/users/{id}/metadata` would set it). */
+  metadata?: Record<string, unknown>;
+  /** Import only: TOTP secrets (Base32) the source system exported, each a verified device. */
+  totp?: Array<{ secret: string; name?: string }>;
 }
 
 /** A validated import row, ready to insert. */
@@ -36,9 +44,13 @@ export interface ImportUser {
   identities: Array<{ providerId: string; providerUserId: string; email: string; createdAt: number | undefined }>;
   /** A passwordless login (sign-in by mailed code or link) for this address. */
   passwordless?: { email: string; createdAt: number | undefined };
+  /** The metadata object as JSON text. */
+  metadata?: string;
+  totp: Array<{ secret: string; name: string }>;
 }
 
 export const MAX_LINE_CHARS = 65_536;
+const MAX_METADATA_CHARS = 65_536;
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:|-]{0,127}$/;
 const PROVIDER = /^[a-z0-9-]{1,64}$/i;
 // eslint-disable-next-line no-control-regex
@@ -77,13 +89,40 @@ export function parseImportLine(text: string): ImportUser | { refused: string } 
   }
 }
 
+/** Validates one record given as an object (an importer's translation of another system's user). */
+export function parseImportRecord(o: Record<string, unknown>): ImportUser | { refused: string } {
+  try {
+    return toImportUser(o);
+  } catch (err) {
+    if (err instanceof RowError) return { refused: err.message };
+    throw err;
+  }
+}
+
 function toImportUser(o: Record<string, unknown>): ImportUser {
   let id: string | undefined;
   if (o.id !== undefined && o.id !== null) id = typeof o.id === "string" && ID.test(o.id) ? o.id : refuse("id must be 1–128 letters, digits or . _ : | - (no @)");
   const main = email(o.email, "email");
   const verified = new Set<string>();
   if (verifiedFlag(o.verified, "verified")) verified.add(main);
-  const user: ImportUser = { id, email: main, timeJoined: time(o.timeJoined, "timeJoined"), verifiedEmails: [], identities: [] };
+  const user: ImportUser = { id, email: main, timeJoined: time(o.timeJoined, "timeJoined"), verifiedEmails: [], identities: [], totp: [] };
+  if (o.metadata !== undefined && o.metadata !== null) {
+    if (typeof o.metadata !== "object" || Array.isArray(o.metadata)) refuse("metadata must be a JSON object");
+    const text = JSON.stringify(o.metadata);
+    if (text.length > MAX_METADATA_CHARS) refuse(`metadata is longer than ${MAX_METADATA_CHARS} characters of JSON`);
+    if (text !== "{}") user.metadata = text;
+  }
+  if (o.totp !== undefined && o.totp !== null) {
+    if (!Array.isArray(o.totp) || o.totp.length > 10) refuse("totp must be a list of at most 10 devices");
+    (o.totp as unknown[]).forEach((d, i) => {
+      const dev = d as Record<string, unknown> | null;
+      const secret = dev && typeof dev.secret === "string" ? dev.secret.replace(/[\s=]/g, "").toUpperCase() : "";
+      if (!/^[A-Z2-7]{16,128}$/.test(secret)) refuse(`totp[${i}].secret must be a Base32 TOTP secret (16 to 128 characters)`);
+      const name = dev!.name === undefined ? (i === 0 ? "imported" : `imported-${i + 1}`) : dev!.name;
+      if (typeof name !== "string" || !/^[^\x00-\x1f\x7f]{1,64}$/.test(name) || user.totp.some((t) => t.name === name)) refuse(`totp[${i}].name must be a distinct name of 1 to 64 characters`);
+      user.totp.push({ secret, name: name as string });
+    });
+  }
   let methods = o.loginMethods;
   if (methods === undefined && o.passwordHash !== undefined) methods = [{ recipeId: "emailpassword", email: o.email, passwordHash: o.passwordHash, verified: o.verified }];
   if (!Array.isArray(methods) || methods.length === 0) refuse("no login method: give loginMethods, or passwordHash for an email/password user");
@@ -97,10 +136,15 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
     const createdAt = time(lm.timeJoined, `${where}.timeJoined`);
     if (lm.recipeId === "emailpassword") {
       if (user.credential) refuse("more than one emailpassword login method");
-      if (typeof lm.passwordHash !== "string") refuse(`${where}.passwordHash is missing`);
-      const why = checkStoredHashFormat(lm.passwordHash as string);
+      let hash = lm.passwordHash;
+      if (hash && typeof hash === "object" && !Array.isArray(hash)) {
+        const kc = keycloakCredentialToPhc(hash as Record<string, unknown>);
+        hash = "hash" in kc ? kc.hash : refuse(`${where}.passwordHash: ${kc.refused}`);
+      }
+      if (typeof hash !== "string") return refuse(`${where}.passwordHash is missing`);
+      const why = checkStoredHashFormat(hash);
       if (why) refuse(`${where}.${why}`);
-      user.credential = { email: mEmail, hash: lm.passwordHash as string, createdAt };
+      user.credential = { email: mEmail, hash, createdAt };
     } else if (lm.recipeId === "thirdparty") {
       const tp = lm.thirdParty as Record<string, unknown> | undefined;
       if (!tp || typeof tp !== "object") refuse(`${where}.thirdParty is missing`);

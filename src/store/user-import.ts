@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from "kysely";
-import type { DB, EventsTable, VerifiedEmailsTable } from "./schema.js";
+import type { DB, EventsTable, UserMetadataTable, VerifiedEmailsTable } from "./schema.js";
 import type { UserRow } from "./users.js";
 import type { CredentialRow } from "../methods/email-password/store.js";
 
@@ -24,12 +24,12 @@ export async function findAddressOwners(db: Kysely<DB>, emails: string[]): Promi
   return new Map(rows.map((r) => [r.email, r.user_id]));
 }
 
-/** Which of these (provider, provider user) pairs exist already, as "provider\nuser" keys. */
-export async function findExistingIdentities(db: Kysely<DB>, pairs: Array<{ providerId: string; providerUserId: string }>): Promise<Set<string>> {
-  if (pairs.length === 0) return new Set();
-  const rows = await db.selectFrom("third_party_identities").select(["provider_id", "provider_user_id"])
+/** Which of these (provider, provider user) pairs exist already, as "provider\nuser" keys, with the user each belongs to. */
+export async function findExistingIdentities(db: Kysely<DB>, pairs: Array<{ providerId: string; providerUserId: string }>): Promise<Map<string, string>> {
+  if (pairs.length === 0) return new Map();
+  const rows = await db.selectFrom("third_party_identities").select(["provider_id", "provider_user_id", "user_id"])
     .where("provider_user_id", "in", [...new Set(pairs.map((p) => p.providerUserId))]).execute();
-  return new Set(rows.map((r) => `${r.provider_id}\n${r.provider_user_id}`));
+  return new Map(rows.map((r) => [`${r.provider_id}\n${r.provider_user_id}`, r.user_id]));
 }
 
 export interface ImportRows {
@@ -38,6 +38,8 @@ export interface ImportRows {
   identities: Insertable<DB["third_party_identities"]>[];
   passwordless: Insertable<DB["passwordless_users"]>[];
   verified: Insertable<VerifiedEmailsTable>[];
+  metadata: Insertable<UserMetadataTable>[];
+  totp: Insertable<DB["totp_devices"]>[];
   events: Insertable<EventsTable>[];
 }
 
@@ -54,5 +56,7 @@ export async function insertImportRows(db: Kysely<DB>, rows: ImportRows): Promis
   await insert("third_party_identities", rows.identities);
   await insert("passwordless_users", rows.passwordless);
   await insert("verified_emails", rows.verified);
+  await insert("user_metadata", rows.metadata);
+  await insert("totp_devices", rows.totp);
   await insert("events", rows.events);
 }

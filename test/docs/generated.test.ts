@@ -18,7 +18,7 @@ it("docs/api-reference.md is what `npm run docs` generates from the OpenAPI docu
 
 it("the CLI reference lists every command users run, with their options", async () => {
   const page: string = await renderCliReference();
-  for (const c of ["serve", "migrate", "create-user", "reset-password", "users list", "users import <file>", "keys rotate", "limits clear", "tail-mail", "backup <file>"]) {
+  for (const c of ["serve", "migrate", "create-user", "reset-password", "users list", "users import <files>", "keys rotate", "limits clear", "tail-mail", "backup <file>"]) {
     expect(page).toContain(`## authsvc ${c}`);
   }
   expect(page).toContain("`--password-stdin`");

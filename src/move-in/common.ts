@@ -1,0 +1,81 @@
+import { createReadStream, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { parse as parseCsv } from "csv-parse/sync";
+import type { ImportInput } from "../ops/import-users.js";
+import { parseImportRecord } from "../ops/user-record.js";
+
+/** A user of another system in our import format (ops/user-record.ts), before validation. */
+export type SourceRecord = { [key: string]: unknown };
+
+/** Our name for another system's provider id ("google-oauth2", "google.com" → "google"); others kept. */
+export function providerId(theirs: string): string {
+  const known: { [k: string]: string } = {
+    "google-oauth2": "google", "google.com": "google", "github.com": "github", "apple.com": "apple", "facebook.com": "facebook",
+    "twitter.com": "twitter", "microsoft.com": "microsoft", windowslive: "microsoft", azure: "microsoft", "oauth_google": "google", "oauth_github": "github",
+    "oauth_apple": "apple", "oauth_microsoft": "microsoft", "oauth_facebook": "facebook", "oauth_gitlab": "gitlab", "oauth_discord": "discord",
+  };
+  return known[theirs] ?? theirs.replace(/^oauth_/, "").replace(/[^a-z0-9-]/gi, "-").toLowerCase();
+}
+
+/** Epoch milliseconds from an ISO date, epoch milliseconds (number or digits), or undefined. */
+export function millis(v: unknown): number | undefined {
+  if (v === undefined || v === null || v === "") return undefined;
+  if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) : undefined;
+  if (typeof v === "string" && /^\d{1,16}$/.test(v)) return Number(v);
+  // PostgreSQL's text form ("2024-02-01 09:59:00.5+00") as ISO 8601.
+  const t = typeof v === "string" ? Date.parse(v.replace(/^(\d{4}-\d\d-\d\d) /, "$1T").replace(/([+-]\d\d)$/, "$1:00")) : NaN;
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** A JSON object from text (CSV cells hold JSON), or undefined when empty or not an object. */
+export function jsonObject(v: unknown): SourceRecord | undefined {
+  if (v && typeof v === "object" && !Array.isArray(v)) return v as SourceRecord;
+  if (typeof v !== "string" || v.trim() === "") return undefined;
+  try {
+    const o = JSON.parse(v);
+    return o && typeof o === "object" && !Array.isArray(o) ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops undefined and empty-object values (so a record says only what the source had). */
+export function compact(o: SourceRecord): SourceRecord {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0)));
+}
+
+/** Validates translated records, numbering them from 1 in the order given. */
+export function toInputs(records: Iterable<{ where: string; record: SourceRecord }>): ImportInput[] {
+  const out: ImportInput[] = [];
+  let n = 0;
+  for (const { where, record } of records) {
+    const parsed = parseImportRecord(record);
+    out.push("refused" in parsed ? { line: ++n, refused: `${where}: ${parsed.refused}` } : { line: ++n, user: parsed });
+  }
+  return out;
+}
+
+export async function* readJsonLines(file: string): AsyncIterable<{ line: number; value: unknown }> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of lines) {
+    line++;
+    const text = line === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+    if (text.trim() === "") continue;
+    let value: unknown;
+    try { value = JSON.parse(text); } catch { throw new MoveInError(`${file} line ${line} is not valid JSON`); }
+    yield { line, value };
+  }
+}
+
+/** A CSV file with a header row, as objects keyed by the header. */
+export function readCsv(file: string): Array<{ [column: string]: string }> {
+  try {
+    return parseCsv(readFileSync(file), { columns: true, bom: true, skip_empty_lines: true, relax_column_count: false });
+  } catch (err) {
+    throw new MoveInError(`${file} is not CSV with a header row: ${(err as Error).message}`);
+  }
+}
+
+/** A problem with the files given (not with one user): the import does not start. */
+export class MoveInError extends Error {}

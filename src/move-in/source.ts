@@ -1,0 +1,16 @@
+import type { ImportInput } from "../ops/import-users.js";
+
+/** Options some sources need (read from the command line). */
+export interface MoveInOptions {
+  /** Firebase: the text of the console's `hash_config { … }` block. */
+  firebaseHashConfig?: string;
+}
+
+/** Another system users move in from: reads its export files into rows of our import. */
+export interface MoveInSource {
+  id: string;
+  /** What FILE… are, for the help and errors. */
+  files: string;
+  /** The rows, each validated or refused with the file and line (or record) it came from. A bad file throws MoveInError. */
+  read(files: string[], options: MoveInOptions): Promise<ImportInput[]>;
+}

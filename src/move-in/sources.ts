@@ -1,0 +1,36 @@
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { parseImportLine } from "../ops/user-record.js";
+import type { ImportInput } from "../ops/import-users.js";
+import { auth0 } from "./auth0.js";
+import { firebase } from "./firebase.js";
+import type { MoveInSource } from "./source.js";
+import { supabase } from "./supabase.js";
+
+export { MoveInError } from "./common.js";
+export type { MoveInOptions, MoveInSource } from "./source.js";
+
+/** authsvc's own JSON lines (users export), read through the same path as every other source. */
+const authsvc: MoveInSource = {
+  id: "authsvc",
+  files: "JSON lines files (authsvc users export, or rows written by hand)",
+  async read(files) {
+    const out: ImportInput[] = [];
+    let n = 0;
+    for (const file of files) {
+      let line = 0;
+      for await (const raw of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+        line++;
+        const text = line === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+        if (text.trim() === "") continue;
+        const parsed = parseImportLine(text);
+        n++;
+        out.push("refused" in parsed ? { line: n, refused: `${file} line ${line}: ${parsed.refused}` } : { line: n, user: parsed });
+      }
+    }
+    return out;
+  },
+};
+
+/** Every system `users import --from` reads, by name. */
+export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase];
