@@ -3,7 +3,7 @@
 // node_modules. Steps:
 //   1. esbuild bundles src/cli/single-executable.ts with every pure-JavaScript dependency into one
 //      CommonJS file (the SEA main must be CommonJS on Node 20);
-//   2. the native addons this machine's node_modules loads (better-sqlite3, @node-rs/bcrypt's
+//   2. the native addons this machine's node_modules loads (better-sqlite3, @node-rs/bcrypt's and @node-rs/argon2's
 //      platform package) go in as SEA assets, with their SHA-256 written into the bundle; at run
 //      time src/native/addons.ts extracts, checks and loads them;
 //   3. `node --experimental-sea-config` makes the blob, postject injects it into a copy of the
@@ -36,6 +36,7 @@ const manifest = {
 // 1. The bundle.
 const bundle = join(work, "authsvc.cjs");
 let bcryptLoaderReplaced = false;
+let argon2LoaderReplaced = false;
 // The SQLite checkpoint thread (src/store/wal-checkpointer.ts) is started from source text; in the
 // executable there is no better-sqlite3 package on disk for it to require, so its JavaScript goes
 // along as one script defining a global, and the worker loads the extracted addon by path.
@@ -80,9 +81,18 @@ await build({
           loader: "js",
         };
       });
+      // @node-rs/argon2 (imported Argon2 hashes) has the same napi-rs loader, in its index.js.
+      b.onLoad({ filter: /[\\/]@node-rs[\\/]argon2[\\/]index\.js$/ }, () => {
+        argon2LoaderReplaced = true;
+        return {
+          contents: `module.exports = require(${JSON.stringify(join(root, "src/native/addons.ts"))}).loadNativeBinding("@node-rs/argon2");`,
+          loader: "js",
+        };
+      });
     },
   }],
 });
+if (!argon2LoaderReplaced) throw new Error("@node-rs/argon2's index.js was not found in the bundle; its layout changed: update the plugin in scripts/build-binary.mjs");
 if (!bcryptLoaderReplaced) throw new Error("@node-rs/bcrypt's binding.js was not found in the bundle; its layout changed: update the plugin in scripts/build-binary.mjs");
 
 // 2 and 3. The blob, injected into a copy of this node.
@@ -125,6 +135,7 @@ function findNativeAddons() {
   const Database = require("better-sqlite3");
   new Database(":memory:").close();
   require("@node-rs/bcrypt");
+  require("@node-rs/argon2");
   const loaded = Object.keys(require.cache).filter((p) => p.endsWith(".node") && !before.has(p));
   const pick = (pattern, name) => {
     const found = loaded.filter((p) => pattern.test(p));
@@ -134,6 +145,7 @@ function findNativeAddons() {
   return {
     "better-sqlite3": pick(/[\\/]better-sqlite3[\\/]/, "better-sqlite3"),
     "@node-rs/bcrypt": pick(/[\\/]@node-rs[\\/]bcrypt/, "@node-rs/bcrypt"),
+    "@node-rs/argon2": pick(/[\\/]@node-rs[\\/]argon2/, "@node-rs/argon2"),
   };
 }
 

@@ -2,7 +2,7 @@ import { getRawAsset, isSea } from "node:sea";
 import { cacheDirFor, extractAddon, type NativeManifest } from "./extract.js";
 
 /**
- * The one place that knows where the native addons (better-sqlite3, @node-rs/bcrypt) come from.
+ * The one place that knows where the native addons (better-sqlite3, @node-rs/bcrypt, @node-rs/argon2) come from.
  *
  * - npm install: nowhere special. Each package finds its own compiled file in node_modules, as
  *   it always does (`resolveNativeBinding` answers undefined, and `@node-rs/bcrypt` is imported
@@ -12,12 +12,13 @@ import { cacheDirFor, extractAddon, type NativeManifest } from "./extract.js";
  *   (extract.ts: content-checked against the build's SHA-256, 0700/0500), then loaded from
  *   there with process.dlopen. better-sqlite3 gets the loaded module as its `nativeBinding`;
  *   @node-rs/bcrypt's own loader (binding.js) is replaced at build time by a call to
- *   `loadNativeBinding("@node-rs/bcrypt")`.
+ *   `loadNativeBinding("@node-rs/bcrypt")`, and @node-rs/argon2's (index.js, imported Argon2
+ *   hashes) by `loadNativeBinding("@node-rs/argon2")`.
  *
  * Everything else (every command, every feature) is the same code in both.
  */
 
-export type NativeAddonName = "better-sqlite3" | "@node-rs/bcrypt";
+export type NativeAddonName = "better-sqlite3" | "@node-rs/bcrypt" | "@node-rs/argon2";
 
 // Set by scripts/build-binary.mjs; absent in the npm build and when the tests run the source.
 declare const __AUTHSVC_NATIVE__: NativeManifest | undefined;

@@ -83,6 +83,14 @@ describe("the single executable, alone in a directory, with no node on PATH", ()
       expect(JSON.parse(created.stdout)).toMatchObject({ email: "bob@example.com", loginMethods: [{ verified: true }] });
       const signIn = await postWithSession(base, "/signin", undefined, { formFields: [{ id: "email", value: "bob@example.com" }, { id: "password", value: "bob's long passphrase" }] });
       expect(signIn.json).toMatchObject({ status: "OK", user: { email: "bob@example.com" } });
+      // A user moved in with an Argon2 hash (argon2-cffi's, test/fixtures/move-in): the executable
+      // carries @node-rs/argon2's addon too, and the hash is checked as it is.
+      writeFileSync(join(bin.dir, "moved.jsonl"), `${JSON.stringify({ id: "old-7", email: "cy@example.com", passwordHash: "$argon2id$v=19$m=4096,t=2,p=2$39YsMs1CkecgTJ4i6ZSoFw$bs+WBKGeDRryzlPwccS8Ig" })}\n`);
+      const imported = await bin.run(["users", "import", "moved.jsonl", "--json", "--database", "authsvc.db"]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)).toMatchObject({ created: 1 });
+      const movedIn = await postWithSession(base, "/signin", undefined, { formFields: [{ id: "email", value: "cy@example.com" }, { id: "password", value: "correct horse battery staple" }] });
+      expect(movedIn.json).toMatchObject({ status: "OK", user: { id: "old-7" } });
 
       const authUrl = await fetch(`${base}/auth/authorisationurl?thirdPartyId=github&redirectURIOnProviderDashboard=${encodeURIComponent("http://localhost:3000/auth/callback/github")}`);
       const auth = await authUrl.json() as { status: string; urlWithQueryParams: string };
@@ -98,7 +106,7 @@ describe("the single executable, alone in a directory, with no node on PATH", ()
   it("the first runs extracted the native addons privately; a later run reuses them; a corrupted or exposed one is detected and replaced", async () => {
     const { dir, files } = extracted();
     expect(files).toEqual(expect.arrayContaining(["better_sqlite3.node"]));
-    expect(files).toHaveLength(2); // and @node-rs/bcrypt's platform file; nothing half-written left behind
+    expect(files).toHaveLength(3); // and @node-rs/bcrypt's and @node-rs/argon2's platform files; nothing half-written left behind
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const original = new Map(files.map((f) => [f, { hash: sha256(join(dir, f)), ino: statSync(join(dir, f)).ino, mode: statSync(join(dir, f)).mode & 0o777 }]));
     for (const { mode } of original.values()) expect(mode).toBe(0o500);
