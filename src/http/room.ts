@@ -41,6 +41,8 @@ export interface Room {
   init?(config: Readonly<Config>): Partial<RoomState>;
   /** A handler mounted before CORS, beside the admin API (the dashboard under /admin). */
   mount?(deps: HttpDeps): EventHandler;
+  /** Paths of its own (absolute, a trailing * for a prefix) a hosted sign-in may return to, besides pagesRedirectPaths. */
+  returnPaths?(config: Readonly<Config>): readonly string[];
 }
 
 /** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */
@@ -54,6 +56,8 @@ export interface HttpTables {
   adminAreas: readonly OpenApiArea[];
   mounts: ReadonlyArray<(deps: HttpDeps) => EventHandler>;
   describe: ReadonlyArray<NonNullable<Room["describe"]>>;
+  /** Where a hosted sign-in may return: the setting's paths and the rooms' own. */
+  returnPaths(config: Readonly<Config>): string[];
 }
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -73,6 +77,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     adminAreas: pick((r) => r.adminOpenapi),
     mounts: pick((r) => r.mount),
     describe: pick((r) => r.describe),
+    returnPaths: (config) => [...config.pagesRedirectPaths, ...rooms.flatMap((r) => r.returnPaths?.(config) ?? [])],
   };
 }
 

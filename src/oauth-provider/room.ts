@@ -1,0 +1,16 @@
+import type { Room } from "../http/room.js";
+import { createOauthMount } from "./mount.js";
+import { oauthSettings } from "./settings.js";
+
+/**
+ * The OAuth 2.1 / OpenID Connect provider (docs/oauth-provider.md): oidc-provider mounted under
+ * /oauth with the discovery documents at the root, its records in this room's tables, clients and
+ * resources registered by the operator.
+ */
+export const oauthProviderRoom: Room = {
+  id: "oauth-provider",
+  settings: [oauthSettings],
+  mount: createOauthMount,
+  // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
+  returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
+};
