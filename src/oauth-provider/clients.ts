@@ -92,14 +92,10 @@ export async function createClient(ctx: CoreContext, input: NewClient, source: s
   if (grantTypes.includes("authorization_code") && redirects.length === 0) throw badInput("a client that signs people in needs at least one redirect URI");
   if (redirects.length > 20) throw badInput("at most 20 redirect URIs");
   const resources = (asList(input.resources) ?? []).map(checkResourceIndicator);
-  const resourceScopes: string[] = [];
-  for (const r of resources) {
-    const found = await repo.findResource(ctx.store.db, r);
-    if (!found) throw badInput(`resource ${r} is not registered; register it first (authsvc oauth resources create)`);
-    resourceScopes.push(...list(found.scopes));
-  }
-  // By default: the OpenID scopes and every scope of its resources.
-  const scopes = input.scopes === undefined ? [...new Set([...OIDC_SCOPES, ...resourceScopes])] : checkScopes(input.scopes, "scopes");
+  for (const r of resources) if (!(await repo.findResource(ctx.store.db, r))) throw badInput(`resource ${r} is not registered; register it first (authsvc oauth resources create)`);
+  // The OpenID scopes it may ask for; a resource's scopes are the resource's (its registration says which).
+  const scopes = input.scopes === undefined ? [...OIDC_SCOPES] : checkScopes(input.scopes, "scopes");
+  for (const sc of scopes) if (!(OIDC_SCOPES as readonly string[]).includes(sc)) throw badInput(`scopes: ${sc} is not one of ${OIDC_SCOPES.join(", ")} (a resource's scopes come with the resource)`);
   const now = ctx.clock.now();
   const clientId = `cl_${randomBytes(16).toString("hex")}`;
   const secret = type === "confidential" ? `cs_${createSecretToken()}` : undefined;
@@ -172,6 +168,9 @@ export function clientMetadata(r: OauthClientRow): Record<string, unknown> {
     client_id: r.client_id, client_name: r.name,
     ...(r.type === "confidential" ? { client_secret: r.secret_hash, token_endpoint_auth_method: "client_secret_basic" } : { token_endpoint_auth_method: "none" }),
     redirect_uris: redirects, grant_types: grants, response_types: grants.includes("authorization_code") ? ["code"] : [],
-    application_type: native ? "native" : "web", scope: list(r.scopes).join(" "), authsvc_resources: list(r.resources),
+    application_type: native ? "native" : "web", authsvc_resources: list(r.resources),
+    // The OpenID scopes it may ask for. A machine client's allow-list would also cover its resources'
+    // scopes, which the resource registration already bounds, so it has none.
+    ...(grants.includes("client_credentials") ? {} : { scope: list(r.scopes).join(" ") }),
   };
 }
