@@ -16,6 +16,7 @@ import { serveCommand } from "./serve.js";
 import { clusterWorkerArgv } from "./serve-cluster.js";
 import { sessionsCommand } from "./sessions.js";
 import { webhooksCommand } from "./webhooks.js";
+import { oauthCommand } from "../oauth-provider/cli.js";
 import { tailMailCommand } from "./tail-mail.js";
 import { usersCommand } from "./users.js";
 import { isSingleExecutable } from "../native/addons.js";
@@ -41,7 +42,7 @@ export function createProgram(io: CliIO): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand]) {
+  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, oauthCommand]) {
     program.addCommand(make(io));
   }
   for (const cmd of backupCommands(io)) program.addCommand(cmd);

@@ -1,5 +1,7 @@
 import type { Room } from "../http/room.js";
+import { oauthAdminRoutes } from "./admin.js";
 import { createOauthMount } from "./mount.js";
+import { oauthAdminArea } from "./openapi.js";
 import { oauthSettings } from "./settings.js";
 
 /**
@@ -11,6 +13,8 @@ export const oauthProviderRoom: Room = {
   id: "oauth-provider",
   settings: [oauthSettings],
   mount: createOauthMount,
+  adminRoutes: oauthAdminRoutes,
+  adminOpenapi: oauthAdminArea,
   // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
 };
