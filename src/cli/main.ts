@@ -16,7 +16,7 @@ import { serveCommand } from "./serve.js";
 import { clusterWorkerArgv } from "./serve-cluster.js";
 import { sessionsCommand } from "./sessions.js";
 import { webhooksCommand } from "./webhooks.js";
-import { oauthCommand } from "../oauth-provider/cli.js";
+import { oauthCommand } from "./oauth.js";
 import { tailMailCommand } from "./tail-mail.js";
 import { usersCommand } from "./users.js";
 import { isSingleExecutable } from "../native/addons.js";

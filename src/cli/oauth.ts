@@ -1,9 +1,9 @@
 import { Command } from "commander";
-import { printJson, withApp } from "../cli/context.js";
-import { CliError, type CliIO } from "../cli/io.js";
-import { addAdminSubcommand } from "../cli/options.js";
+import { printJson, withApp } from "./context.js";
+import { CliError, type CliIO } from "./io.js";
+import { addAdminSubcommand } from "./options.js";
 import { AuthError } from "../core/errors.js";
-import { createClient, createResource, deleteClient, deleteResource, listClientViews, listResourceViews } from "./clients.js";
+import { createClient, createResource, deleteClient, deleteResource, listClientViews, listResourceViews } from "../oauth-provider/clients.js";
 
 /** A refusal (bad input, unknown id) as the CLI says it: exit 1, the message, no stack. */
 async function refusals<T>(fn: () => Promise<T>): Promise<T> {
