@@ -39,6 +39,14 @@ describe.each(backends)("OAuth clients and resources by the operator on $name", 
     expect((await admin(t, "GET", "/oauth/resources")).body).toEqual({ resources: [] });
   });
 
+  it("--oauth-provider false: no discovery documents and no /oauth paths", async () => {
+    const t = await createTestApp({ backend, config: { oauthProvider: false } });
+    cleanup.push(() => t.close());
+    for (const path of ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server", "/oauth/authorize?client_id=x", "/oauth/jwks"]) {
+      expect((await fetch(t.url + path)).status, path).toBe(404);
+    }
+  });
+
   const cli = useCliDatabase(backend);
   it("CLI: oauth resources and clients create, list and delete", async () => {
     await cli.create();
