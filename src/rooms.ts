@@ -9,6 +9,7 @@ import { thirdPartyRoom } from "./methods/third-party/room.js";
 import { totpRoom } from "./methods/totp/room.js";
 import { webauthnRoom } from "./methods/webauthn/room.js";
 import { organizationsRoom } from "./organizations/room.js";
+import { oauthProviderRoom } from "./oauth-provider/room.js";
 import { rolesRoom } from "./roles/room.js";
 import { webhooksRoom } from "./webhooks/room.js";
 
@@ -20,7 +21,7 @@ import { webhooksRoom } from "./webhooks/room.js";
  */
 export const rooms: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, webhooksRoom, kernel.pages, dashboardRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, webhooksRoom, oauthProviderRoom, kernel.pages, dashboardRoom,
 ];
 
 /** The HTTP tables built from the list, once. */

@@ -96,8 +96,9 @@ export function createHttpApp(deps: HttpDeps): H3App {
  * h3's layer match for a mount: the path itself, anything under it, or it with a query. Matched
  * before the layer is called, so requests elsewhere (every API call) cost no call and no promise.
  */
-function under(prefix: string): (path: string) => boolean {
-  return (path) => path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/" || path[prefix.length] === "?");
+function under(prefixes: string | readonly string[]): (path: string) => boolean {
+  const list = typeof prefixes === "string" ? [prefixes] : prefixes;
+  return (path) => list.some((prefix) => path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/" || path[prefix.length] === "?"));
 }
 
 export { toNodeListener };

@@ -44,10 +44,10 @@ export interface Room {
   /** A handler mounted before CORS, beside the admin API (the dashboard under /admin). */
   mount?(deps: HttpDeps): EventHandler;
   /**
-   * The path the mount answers at and under (e.g. "/admin"). Requests elsewhere pass it by without
-   * calling it, so a mount costs the API's hot path one string comparison, not a handler call.
+   * The path(s) the mount answers at and under (e.g. "/admin"). Requests elsewhere pass it by
+   * without calling it, so a mount costs the API's hot path a few string comparisons, not a handler call.
    */
-  mountPath?: string;
+  mountPath?: string | readonly string[];
   /**
    * A sign-in method's logins: how it lists a person's logins of its kind (the USER object, the
    * admin list, search, export, the account page, the notice of a join); core/logins.ts.
@@ -57,6 +57,8 @@ export interface Room {
   mergePerson?: MergePerson;
   /** Its purge rules: its rows no request can use any more (expired codes, challenges); core/purge.ts. */
   purge?: readonly PurgeRule[];
+  /** Paths of its own (absolute, a trailing * for a prefix) a hosted sign-in may return to, besides pagesRedirectPaths. */
+  returnPaths?(config: Readonly<Config>): readonly string[];
 }
 
 /** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */
@@ -68,8 +70,10 @@ export interface HttpTables {
   assets: AssetTable;
   publicAreas: readonly OpenApiArea[];
   adminAreas: readonly OpenApiArea[];
-  mounts: ReadonlyArray<{ handler: (deps: HttpDeps) => EventHandler; path?: string }>;
+  mounts: ReadonlyArray<{ handler: (deps: HttpDeps) => EventHandler; path?: string | readonly string[] }>;
   describe: ReadonlyArray<NonNullable<Room["describe"]>>;
+  /** Where a hosted sign-in may return: the setting's paths and the rooms' own. */
+  returnPaths(config: Readonly<Config>): string[];
 }
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -89,6 +93,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     adminAreas: pick((r) => r.adminOpenapi),
     mounts: pick((r) => (r.mount ? { handler: r.mount, path: r.mountPath } : undefined)),
     describe: pick((r) => r.describe),
+    returnPaths: (config) => [...config.pagesRedirectPaths, ...rooms.flatMap((r) => r.returnPaths?.(config) ?? [])],
   };
 }
 

@@ -41,7 +41,7 @@ export const devHome = (deps: HttpDeps): EventHandler => {
       assets: "/_dev/assets",
       wide: true,
       script: c.hostedPages ? "dev-home.js" : undefined,
-      data: pageData(c),
+      data: pageData(c, deps.tables.returnPaths(c)),
       main: `<h1>authsvc is running</h1>
 <p class="dev-banner">Development mode: relaxed defaults, tokens in API answers. Never expose this server; use <code>--production</code>.</p>
 ${who}

@@ -8,12 +8,12 @@ import { devInboxHint, escapeHtml, field, invalidLinkView, liveRegions, renderPa
 import { lostPasskeyLink, passkeySignInBlock } from "./passkey-markup.js";
 
 /** What every hosted page's script is told: where the API is, where to go afterwards, the policy. */
-export function pageData(config: Readonly<Config>): Record<string, string> {
+export function pageData(config: Readonly<Config>, returnPaths: readonly string[] = config.pagesRedirectPaths): Record<string, string> {
   return {
     "api-base": config.apiBasePath,
     "web-base": config.websiteBasePath,
     "website-url": config.websiteUrl,
-    "redirect-paths": config.pagesRedirectPaths.join(","),
+    "redirect-paths": returnPaths.join(","),
     "password-min": String(config.passwordMinLength),
   };
 }
@@ -22,7 +22,7 @@ export function pageData(config: Readonly<Config>): Record<string, string> {
 export function hostedPage(build: (config: Readonly<Config>) => Omit<PageSpec, "assets" | "data">) {
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
-    const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config) }, deps.tables.assets);
+    const html = renderPage(config, { ...build(config), assets: `${config.websiteBasePath}/_assets`, data: pageData(config, deps.tables.returnPaths(config)) }, deps.tables.assets);
     return defineEventHandler((event) => {
       setPageHeaders(event, config);
       return html;

@@ -13,6 +13,7 @@ import * as m010 from "./010-roles-metadata.js";
 import * as m011 from "./011-admins.js";
 import * as m012 from "./012-user-search.js";
 import * as m013 from "./013-ops-listings.js";
+import * as m014 from "../../oauth-provider/migrations/014-oauth-provider.js";
 import * as m016 from "../../organizations/migrations/016-organizations.js";
 
 export interface Migration {
@@ -40,5 +41,6 @@ export const migrations: readonly Migration[] = [
   { name: "011-admins", up: m011.up },
   { name: "012-user-search", up: m012.up },
   { name: "013-ops-listings", up: m013.up },
+  { name: "014-oauth-provider", up: m014.up },
   { name: "016-organizations", up: m016.up },
 ];

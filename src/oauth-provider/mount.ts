@@ -1,0 +1,58 @@
+import { defineEventHandler, setResponseHeaders, type EventHandler } from "h3";
+import type { OidcProvider } from "oidc-provider";
+import { enforceLimit } from "../core/limits.js";
+import type { HttpDeps } from "../http/deps.js";
+import { clientKey } from "../http/limit-guard.js";
+import { abortInteraction, confirmInteraction, showInteraction } from "./interaction.js";
+import { createProviderHolder, OAUTH_PREFIX, routes } from "./provider.js";
+
+/** Every path a client may try for the metadata of the issuer (the bare public URL): RFC 8414 and OpenID Discovery. */
+export const DISCOVERY_PATHS = ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"];
+const INTERACTION = new RegExp(`^${OAUTH_PREFIX}/interaction/([A-Za-z0-9_-]{1,64})(/confirm|/abort)?$`);
+
+/**
+ * The provider in the same server: /oauth/* and the discovery documents go to oidc-provider (its
+ * Koa app on the raw request), the interaction pages to interaction.ts; everything else passes on.
+ * Mounted before authsvc's CORS: the provider answers CORS for its own endpoints. Every request but
+ * the public documents (discovery, JWKS) counts against the oauth-ip bucket; registration also
+ * against oauth-registration-ip.
+ */
+export function createOauthMount(deps: HttpDeps): EventHandler {
+  const { ctx } = deps;
+  const holder = createProviderHolder(ctx);
+  let callback: { provider: OidcProvider; run: (req: unknown, res: unknown) => void } | undefined;
+  return defineEventHandler(async (event) => {
+    if (!ctx.config.oauthProvider) return;
+    const path = event.path.split("?")[0];
+    const discovery = DISCOVERY_PATHS.includes(path);
+    if (!discovery && !path.startsWith(`${OAUTH_PREFIX}/`)) return;
+    if (!discovery && path !== routes.jwks && ctx.config.rateLimits) {
+      const key = clientKey(event, ctx.config);
+      await enforceLimit(ctx, "oauth-ip", key);
+      if (path === routes.registration && event.method === "POST") await enforceLimit(ctx, "oauth-registration-ip", key);
+    }
+    // authsvc's own JWKS: the current key and the retired ones whose tokens may still be valid
+    // (the provider signs with the current key, and knows no other).
+    if (path === routes.jwks && (event.method === "GET" || event.method === "HEAD")) {
+      setResponseHeaders(event, { "access-control-allow-origin": "*", "cache-control": "max-age=60, must-revalidate", "content-type": "application/jwk-set+json" });
+      return ctx.keys.jwks();
+    }
+    const provider = await holder.get();
+    const m = INTERACTION.exec(path);
+    if (m) {
+      if (!m[2] && (event.method === "GET" || event.method === "HEAD")) return showInteraction(event, deps, provider, m[1]);
+      if (m[2] === "/confirm" && event.method === "POST") return confirmInteraction(event, deps, provider, m[1]);
+      if (m[2] === "/abort" && event.method === "POST") return abortInteraction(event, deps, provider, m[1]);
+    }
+    if (callback?.provider !== provider) callback = { provider, run: provider.callback() };
+    const { req, res } = event.node;
+    // The provider sets its own content type and caching; the kernel's JSON defaults must not win.
+    res.removeHeader("content-type");
+    if (discovery) req.url = `/.well-known/openid-configuration${req.url!.slice(path.length)}`;
+    await new Promise<void>((resolve) => {
+      res.once("finish", resolve);
+      res.once("close", resolve);
+      callback!.run(req, res);
+    });
+  });
+}

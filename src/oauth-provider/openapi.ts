@@ -1,0 +1,49 @@
+import { ADMIN_PREFIX } from "../http/admin/route.js";
+import { adminOpenApi } from "../http/openapi/admin.js";
+import { json, ref } from "../http/openapi/components.js";
+import type { OpenApiArea } from "../http/openapi/types.js";
+
+const { op, errorsFor, bodyErrors, object, body, param, query } = adminOpenApi;
+const strings = { type: "array", items: { type: "string" } };
+const stringsOrText = { oneOf: [strings, { type: "string" }] };
+
+/** The provider's admin routes (src/oauth-provider/admin.ts): clients and resources the operator registers. */
+export const oauthAdminArea: OpenApiArea = {
+  tag: { name: "oauth", description: "OAuth provider: clients and resources (admin API; see docs/oauth-provider.md)" },
+  prefix: () => ADMIN_PREFIX,
+  paths: {
+    "/oauth/clients": {
+      get: op("adminListOauthClients", "Every client the operator registered (never their secrets)", { responses: { 200: json("the clients", object({ clients: { type: "array", items: ref("OauthClient") } })), ...errorsFor() } }),
+      post: op("adminCreateOauthClient", "Register a client; a confidential one's secret is in the answer, the only time it is shown", {
+        requestBody: body(object({
+          name: { type: "string", maxLength: 100 }, type: { enum: ["public", "confidential"] }, redirectUris: stringsOrText,
+          scopes: stringsOrText, resources: stringsOrText, grantTypes: { oneOf: [{ type: "array", items: { enum: ["authorization_code", "refresh_token", "client_credentials"] } }, { type: "string" }] },
+        }, ["name"]), true),
+        responses: { 201: json("registered", object({ client: { type: "object", allOf: [ref("OauthClient")] } })), ...bodyErrors() },
+      }),
+    },
+    "/oauth/clients/{id}": {
+      delete: op("adminDeleteOauthClient", "Delete a client with every code, token and grant issued to it", {
+        parameters: [param("id", "the client_id")], responses: { 200: json("deleted", object({ deleted: { type: "string" } })), ...errorsFor(400) },
+      }),
+    },
+    "/oauth/resources": {
+      get: op("adminListOauthResources", "Every resource (API or MCP server) tokens may be issued for", { responses: { 200: json("the resources", object({ resources: { type: "array", items: ref("OauthResource") } })), ...errorsFor() } }),
+      post: op("adminCreateOauthResource", "Register a resource and its scopes (409 when it is registered already)", {
+        requestBody: body(object({ resource: { type: "string" }, name: { type: "string", maxLength: 100 }, scopes: stringsOrText }, ["resource"]), true),
+        responses: { 201: json("registered", object({ resource: ref("OauthResource") })), ...bodyErrors(409) },
+      }),
+      delete: op("adminDeleteOauthResource", "Remove a resource (tokens already issued for it stay valid until they expire)", {
+        parameters: [{ ...query("resource", "the resource's URL"), required: true }], responses: { 200: json("deleted", object({ deleted: { type: "string" } })), ...errorsFor(400) },
+      }),
+    },
+  },
+  schemas: {
+    OauthClient: object({
+      clientId: { type: "string" }, name: { type: "string" }, type: { enum: ["public", "confidential"] }, redirectUris: strings, scopes: strings,
+      resources: strings, grantTypes: strings, createdAt: { type: "integer" },
+      clientSecret: { type: "string", description: "only in the answer of POST /oauth/clients, for a confidential client" },
+    }, ["clientId", "name", "type", "redirectUris", "scopes", "resources", "grantTypes", "createdAt"]),
+    OauthResource: object({ resource: { type: "string" }, name: { type: "string" }, scopes: strings, createdAt: { type: "integer" } }, ["resource", "name", "scopes", "createdAt"]),
+  },
+};

@@ -1,0 +1,169 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import Provider, { errors, interactionPolicy, type OidcProvider } from "oidc-provider";
+import type { CoreContext } from "../core/context.js";
+import { assertMfaClaimSatisfied } from "../core/mfa.js";
+import { getSessionState } from "../core/sessions.js";
+import { getUser } from "../core/users.js";
+import { verifyAccessTokenCached } from "../core/verified-tokens.js";
+import { hashToken } from "../util/random.js";
+import { createAdapterClass } from "./adapter.js";
+import { OIDC_SCOPES } from "./clients.js";
+import * as repo from "./store.js";
+
+/** Where the provider's endpoints live (the issuer is the bare public URL; discovery at /.well-known/…). */
+export const OAUTH_PREFIX = "/oauth";
+export const routes = {
+  authorization: `${OAUTH_PREFIX}/authorize`, token: `${OAUTH_PREFIX}/token`, jwks: `${OAUTH_PREFIX}/jwks`,
+  userinfo: `${OAUTH_PREFIX}/userinfo`, introspection: `${OAUTH_PREFIX}/introspect`, revocation: `${OAUTH_PREFIX}/revoke`,
+  registration: `${OAUTH_PREFIX}/register`, end_session: `${OAUTH_PREFIX}/end-session`,
+  code_verification: `${OAUTH_PREFIX}/device`, device_authorization: `${OAUTH_PREFIX}/device/auth`,
+  pushed_authorization_request: `${OAUTH_PREFIX}/par`, backchannel_authentication: `${OAUTH_PREFIX}/backchannel`,
+} as const;
+export const interactionPath = (uid: string) => `${OAUTH_PREFIX}/interaction/${uid}`;
+
+/** The provider of the current signing key, rebuilt when the key ring's current key changes. */
+export interface OauthProviderHolder { get(): Promise<OidcProvider> }
+
+export function createProviderHolder(ctx: CoreContext): OauthProviderHolder {
+  let built: { kid: string; cookieKeys: string[]; provider: OidcProvider } | undefined;
+  return {
+    async get() {
+      const { kid, key } = await ctx.keys.signingKey();
+      if (built?.kid !== kid) {
+        const jwk = { ...key.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" };
+        const keys = cookieKeys(ctx, jwk, built?.cookieKeys[0]);
+        built = { kid, cookieKeys: keys, provider: buildProvider(ctx, jwk, keys) };
+      }
+      return built.provider;
+    },
+  };
+}
+
+/**
+ * The keys that sign the provider's cookies (the first signs, all verify), the same in every
+ * process and instance: from the server secret; without one (development), from the current
+ * signing key's private part, which every worker reads from the database (a sign-in that spans a
+ * key rotation still verifies with the previous one). Never random per process: the default
+ * `serve` has a worker per core, and an interaction begun on one must finish on another.
+ */
+function cookieKeys(ctx: CoreContext, jwk: Record<string, unknown>, previous: string | undefined): string[] {
+  const derive = (from: string) => createHmac("sha256", from).update("authsvc oauth-provider cookies v1").digest("base64url");
+  const secret = ctx.config.secret;
+  if (secret) return [derive(secret)];
+  const current = derive(String(jwk.d));
+  return previous && previous !== current ? [current, previous] : [current];
+}
+
+function buildProvider(ctx: CoreContext, jwk: Record<string, unknown>, cookieKeys: string[]): OidcProvider {
+  const { config } = ctx;
+  const accessTtl = Math.floor(config.accessTokenLifetimeMs / 1000);
+  const longTtl = Math.floor(config.refreshTokenLifetimeMs / 1000);
+
+  // The login prompt also asks for a sign-in when the person has no live authsvc session (signed
+  // out, or another person): the provider's own session cookie alone never signs anyone in.
+  const policy = interactionPolicy.base();
+  policy.get("login")!.checks.add(new interactionPolicy.Check("authsvc_session", "End-User authentication is required", async (c: any) => {
+    const sub = await authsvcSubject(ctx, c.req);
+    return sub !== undefined && sub === c.oidc.session.accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+  }), 0);
+
+  const provider = new Provider(config.publicUrl, {
+    adapter: createAdapterClass(ctx),
+    jwks: { keys: [jwk] },
+    routes,
+    scopes: [...OIDC_SCOPES],
+    claims: { openid: ["sub"], email: ["email", "email_verified"] },
+    findAccount: async (_c: unknown, sub: string) => {
+      const user = await getUser(ctx, sub);
+      if (!user) return undefined;
+      return { accountId: user.id, claims: async () => ({ sub: user.id, email: user.email, email_verified: user.verified }) };
+    },
+    interactions: { policy, url: (_c: unknown, interaction: { uid: string }) => interactionPath(interaction.uid) },
+    responseTypes: ["code"],
+    pkce: { methods: ["S256"], required: () => true },
+    clientAuthMethods: ["none", "client_secret_basic", "client_secret_post"],
+    enabledJWA: {
+      idTokenSigningAlgValues: ["RS256"], userinfoSigningAlgValues: ["RS256"], introspectionSigningAlgValues: ["RS256"],
+      authorizationSigningAlgValues: ["RS256"], requestObjectSigningAlgValues: ["RS256"], clientAuthSigningAlgValues: ["RS256"],
+    },
+    features: {
+      devInteractions: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      clientCredentials: { enabled: true },
+      registration: { enabled: config.oauthDynamicRegistration },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined,
+        useGrantedResource: () => true,
+        getResourceServerInfo: async (_c: unknown, indicator: string, client: { metadata(): Record<string, unknown> }) => {
+          const found = await repo.findResource(ctx.store.db, indicator);
+          if (!found) throw new errors.InvalidTarget("this resource is not registered with this authorization server");
+          const allowed = client.metadata().authsvc_resources;
+          if (Array.isArray(allowed) && !allowed.includes(indicator)) throw new errors.InvalidTarget("this client may not request tokens for this resource");
+          return { scope: (JSON.parse(found.scopes) as string[]).join(" "), audience: indicator, accessTokenTTL: accessTtl, accessTokenFormat: "jwt", jwt: { sign: { alg: "RS256" } } };
+        },
+      },
+    },
+    extraClientMetadata: {
+      properties: ["authsvc_resources"],
+      validator: (c: any, key: string, value: unknown, metadata: Record<string, unknown>) => {
+        if (c?.oidc?.route !== "registration") return;
+        // A client that registers itself is public (PKCE, no secret) and names no allow-list of its own.
+        if (key === "authsvc_resources" && value !== undefined) throw new errors.InvalidClientMetadata("authsvc_resources cannot be registered");
+        if (metadata.token_endpoint_auth_method !== "none") throw new errors.InvalidClientMetadata("only public clients may register (token_endpoint_auth_method none)");
+      },
+    },
+    clientDefaults: { token_endpoint_auth_method: "client_secret_basic", grant_types: ["authorization_code"], response_types: ["code"], id_token_signed_response_alg: "RS256" },
+    issueRefreshToken: async (_c: unknown, client: { grantTypeAllowed(g: string): boolean }, code: { scopes: Set<string> }) =>
+      client.grantTypeAllowed("refresh_token") && (code.scopes.has("offline_access") || !code.scopes.has("openid")),
+    rotateRefreshToken: true,
+    loadExistingGrant: async (c: any) => {
+      const clientId = c.oidc.client.clientId as string;
+      const accountId = c.oidc.session.accountId as string | undefined;
+      const grantId = c.oidc.result?.consent?.grantId ?? c.oidc.session.grantIdFor(clientId)
+        ?? (accountId ? await repo.findLatestGrantId(ctx.store.db, accountId, clientId, ctx.clock.now()) : undefined);
+      return grantId ? c.oidc.provider.Grant.find(grantId) : undefined;
+    },
+    // Browser-based public clients (the MCP Inspector) call the token endpoint from their page.
+    clientBasedCORS: (_c: unknown, _origin: string, client: { tokenEndpointAuthMethod: string }) => client.tokenEndpointAuthMethod === "none",
+    cookies: { keys: cookieKeys, long: { httpOnly: true, sameSite: "lax" }, short: { httpOnly: true, sameSite: "lax" } },
+    ttl: {
+      AccessToken: accessTtl, ClientCredentials: accessTtl, IdToken: accessTtl, AuthorizationCode: 60,
+      RefreshToken: longTtl, Grant: longTtl, Session: longTtl, Interaction: 600,
+    },
+    renderError: async (c: any, out: Record<string, string>) => {
+      c.type = "html";
+      c.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>This sign-in cannot go on</h1><p>${escape(out.error ?? "error")}: ${escape(out.error_description ?? "")}</p></main></body></html>`;
+    },
+  });
+  provider.proxy = config.trustedProxies.length > 0;
+  // Client secrets are kept as SHA-256 hashes (clients.ts): compare the hash of what was presented.
+  provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
+    if (typeof this.clientSecret !== "string" || typeof actual !== "string") return false;
+    const a = Buffer.from(this.clientSecret), b = Buffer.from(hashToken(actual));
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  provider.on("server_error", (_c: unknown, err: Error) => ctx.logger.error("oauth provider error", { error: String(err?.message ?? err) }));
+  return provider;
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The person of the request's authsvc session (the sAccessToken cookie), if it is live and complete (second factor included). */
+export async function authsvcSubject(ctx: CoreContext, req: IncomingMessage): Promise<string | undefined> {
+  const tokens = (req.headers.cookie ?? "").split(";").map((p) => p.trim()).filter((p) => p.startsWith("sAccessToken=")).map((p) => p.slice("sAccessToken=".length)).filter(Boolean);
+  if (tokens.length !== 1) return undefined;
+  try {
+    const payload = await verifyAccessTokenCached(ctx, decodeURIComponent(tokens[0]));
+    assertMfaClaimSatisfied(payload);
+    const state = await getSessionState(ctx, payload.sessionHandle);
+    return state.active && state.userId === payload.rsub ? payload.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
