@@ -1,6 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import Provider, { errors, interactionPolicy, type OidcProvider } from "oidc-provider";
+import type { OidcProvider } from "oidc-provider";
+
+/** oidc-provider (and Koa under it) is loaded on the first OAuth request, not at every start: it is the largest library here. */
+type OidcModule = typeof import("oidc-provider");
+let oidcModule: Promise<OidcModule> | undefined;
+const loadOidc = () => (oidcModule ??= import("oidc-provider"));
 import type { CoreContext } from "../core/context.js";
 import { assertMfaClaimSatisfied } from "../core/mfa.js";
 import { getSessionState } from "../core/sessions.js";
@@ -33,7 +38,7 @@ export function createProviderHolder(ctx: CoreContext): OauthProviderHolder {
       if (built?.kid !== kid) {
         const jwk = { ...key.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" };
         const keys = cookieKeys(ctx, jwk, built?.cookieKeys[0]);
-        built = { kid, cookieKeys: keys, provider: buildProvider(ctx, jwk, keys) };
+        built = { kid, cookieKeys: keys, provider: buildProvider(await loadOidc(), ctx, jwk, keys) };
       }
       return built.provider;
     },
@@ -55,7 +60,7 @@ function cookieKeys(ctx: CoreContext, jwk: Record<string, unknown>, previous: st
   return previous && previous !== current ? [current, previous] : [current];
 }
 
-function buildProvider(ctx: CoreContext, jwk: Record<string, unknown>, cookieKeys: string[]): OidcProvider {
+function buildProvider({ default: Provider, errors, interactionPolicy }: OidcModule, ctx: CoreContext, jwk: Record<string, unknown>, cookieKeys: string[]): OidcProvider {
   const { config } = ctx;
   const accessTtl = Math.floor(config.accessTokenLifetimeMs / 1000);
   const longTtl = Math.floor(config.refreshTokenLifetimeMs / 1000);
