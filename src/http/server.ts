@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { toNodeListener, type App as H3App } from "h3";
-import { listen as listhen } from "listhen";
+import type { listen as ListhenListen } from "listhen";
 import type { Logger } from "../util/logger.js";
 import { createRequestId } from "../util/random.js";
 
@@ -61,8 +61,10 @@ export async function startHttpServer(app: H3App, opts: { port: number; host: st
   };
   if (opts.handle) return serveOn(await listenOnHandle(listener, opts.handle, { host: opts.host, port: opts.port }), logger, opts.onFatal);
   const where = `port ${port} on ${host}`;
-  let listening: Awaited<ReturnType<typeof listhen>>;
+  let listening: Awaited<ReturnType<typeof ListhenListen>>;
   try {
+    // Loaded here, not at start: a cluster's workers listen on the primary's socket without it.
+    const { listen: listhen } = await import("listhen");
     listening = await listhen(listener, {
       port: { port, random: port === 0, ports: [], portRange: [] as never, alternativePortRange: [] as never, verbose: false },
       hostname: host,

@@ -1,5 +1,3 @@
-import { SMTPServer } from "smtp-server";
-import PostalMime from "postal-mime";
 import type { Store } from "../store/database.js";
 import { insertCaughtMail, pruneCaughtMail } from "../store/caught-mail.js";
 import type { Clock } from "../util/clock.js";
@@ -37,6 +35,8 @@ const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
  */
 export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatcher> {
   if (!LOOPBACK_HOST.test(o.host)) throw new Error(`the mail catcher listens on loopback only; ${o.host} is not a loopback address`);
+  // The catcher's libraries load when it starts (only the process that runs it: the primary).
+  const { SMTPServer } = await import("smtp-server");
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ["STARTTLS"],
@@ -86,6 +86,7 @@ export async function startMailCatcher(o: MailCatcherOptions): Promise<MailCatch
 }
 
 async function storeMessage(o: MailCatcherOptions, raw: Buffer, envelope: { mailFrom: false | { address: string }; rcptTo: Array<{ address: string }> }): Promise<void> {
+  const { default: PostalMime } = await import("postal-mime");
   const parsed = await PostalMime.parse(raw);
   const now = o.clock.now();
   const headers = JSON.stringify(parsed.headers.map((h) => [h.key, h.value]));

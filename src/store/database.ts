@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { CompiledQuery, Kysely, PostgresDialect } from "kysely";
-import pg from "pg";
+import { createRequire } from "node:module";
+import type PgModule from "pg";
 import type { DB } from "./schema.js";
 import { loadNativeBinding } from "../native/addons.js";
 import { maskUrlPassword } from "../util/mask-url.js";
@@ -49,8 +50,19 @@ export interface OpenOptions {
   mustExist?: boolean;
 }
 
-// int8 (bigint) columns hold epoch milliseconds, well inside a double's exact range.
-pg.types.setTypeParser(20, (v: string) => Number(v));
+/**
+ * pg, loaded the first time a PostgreSQL database is opened: a SQLite server never needs it. A
+ * require, not an import(), because opening a store is synchronous (the bundle's and the single
+ * executable's own require; the sources' under the tests).
+ */
+let pgModule: typeof PgModule | undefined;
+function loadPg(): typeof PgModule {
+  if (pgModule) return pgModule;
+  const pg = (typeof require === "function" ? require("pg") : createRequire(import.meta.url)("pg")) as typeof PgModule;
+  // int8 (bigint) columns hold epoch milliseconds, well inside a double's exact range.
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  return (pgModule = pg);
+}
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
@@ -120,6 +132,7 @@ function openPostgres(opts: OpenOptions): Store {
   const schema = url.searchParams.get("schema") ?? undefined;
   url.searchParams.delete("schema");
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new Error(`invalid schema name in database URL: ${schema}`);
+  const pg = loadPg();
   const pool = new pg.Pool({
     connectionString: url.toString(),
     max: opts.poolSize ?? 10,
