@@ -5,7 +5,7 @@ import { escapeHtml, liveRegions } from "../http/pages/layout.js";
 const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
 
 /**
- * GET {websiteBasePath}/organizations/accept?token=…: where an invitation mail's link lands when
+ * GET {websiteBasePath}/accept-invitation?token=… (not under /organizations, where the API answers GET /organizations/{id}): where an invitation mail's link lands when
  * the hosted pages are on. token.js takes the token out of the address bar; accept-invitation.js
  * accepts it with the session, or says to sign in (or up) with the invited address first.
  */

@@ -27,7 +27,7 @@ const noInvitation = () => new AuthError("NOT_FOUND", "No such open invitation")
 /** Where the invitation mail's link goes: the accept page of the hosted pages, or of the app's website. */
 function acceptLink(ctx: CoreContext, token: string): string {
   const origin = ctx.config.hostedPages ? ctx.config.publicUrl : ctx.config.websiteUrl;
-  return `${origin}${ctx.config.websiteBasePath}/organizations/accept?token=${encodeURIComponent(token)}`;
+  return `${origin}${ctx.config.websiteBasePath}/accept-invitation?token=${encodeURIComponent(token)}`;
 }
 
 async function queueInvitation(tx: Kysely<DB>, ctx: CoreContext, org: store.OrganizationRow, inv: { email: string; role: string }, token: string, expiresAt: number) {

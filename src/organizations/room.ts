@@ -18,5 +18,5 @@ export const organizationsRoom: Room = {
   adminOpenapi: organizationsAdminArea,
   claims: () => [createOrgClaim()],
   assets: { "accept-invitation.js": acceptJs },
-  pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/organizations/accept`, handler: acceptInvitationPage }] : []),
+  pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/accept-invitation`, handler: acceptInvitationPage }] : []),
 };

@@ -16,7 +16,7 @@ describe("accepting an organization invitation on the hosted page (Chromium)", (
     const org = await createOrganization(ctx, { name: "Acme Crew" }, owner.user.id, { operator: "test" });
     await createInvitation(ctx, org.id, { operator: "test" }, { email: "crew@example.com", role: "admin" });
     const link = (await waitForCaughtMail(suite.s.app, "crew@example.com", { action: "organization-invitation" })).link!;
-    expect(link.startsWith(`${suite.s.url}/auth/organizations/accept?token=`)).toBe(true);
+    expect(link.startsWith(`${suite.s.url}/auth/accept-invitation?token=`)).toBe(true);
 
     const page = await openTab(await suite.browser.createBrowserContext(), suite.s.url, { width: 360, height: 740 });
     await page.goto(link);

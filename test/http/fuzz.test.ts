@@ -151,5 +151,5 @@ describe.each(backends)("a hostile client against every endpoint on $name", (bac
     }
     expect(errors).toEqual([]);
     expect(await count()).toEqual(before);
-  });
+  }, 120_000); // twelve rounds over every endpoint, one request at a time: more endpoints, more time
 });

@@ -33,7 +33,7 @@ describe.each(backends)("organizations through HTTP ($name)", (backend) => {
     expect(inv.json).toMatchObject({ status: "OK", invitation: { email: "bob@acme.test", role: "admin", organizationId: org.id } });
     expect(inv.json.invitation.expiresAt - inv.json.invitation.createdAt).toBe(7 * 86_400_000);
     const bobMail = await invitationToken(t, "bob@acme.test");
-    expect(bobMail.link).toContain("/organizations/accept?token=");
+    expect(bobMail.link).toContain("/accept-invitation?token=");
     // Only the token's hash is stored.
     const stored = await t.app.store.db.selectFrom("organization_invitations").select("token_hash").execute();
     expect(stored.map((r) => r.token_hash)).not.toContain(bobMail.token);
