@@ -14,7 +14,7 @@ const NOT_SECRET = new Set([
   "emailVerificationTokenLifetimeMs", "passwordResetTokenLifetimeMs", "emailVerificationRequiresSession", "passwordlessFlowType",
   "passwordlessCodeLifetimeMs", "metadataClaim", "hashThreads", "hostedPages", "webauthnRpId", "webauthnRpName", "webauthnOrigins",
   "webauthnRecoveryTokenLifetimeMs", "limitMailIp", "limitMailHourly", "limitTokenIp", "limitInvalidTokenIp", "limitAdminKeyIp", "limitAdminSigninEmail",
-  "webhookAllowNetworks",
+  "webhookAllowNetworks", "limitOauthIp",
 ]);
 const SOUNDS_SECRET = /secret|key|password|passphrase|token|credential|private/i;
 
