@@ -85,29 +85,35 @@ export function leaveCluster(): void {
 }
 
 /**
- * Waits for the listening socket the primary hands over once its own start-up is done (asking for
- * it first: a message sent before this process listened for messages would be lost). Resolves
- * undefined when the worker must stop instead: the primary asked, or it is gone.
+ * What the primary says while this worker starts: "open" (the schema is current: open the app)
+ * and then "socket" (the handle to listen on). Listened for from the first moment and asked for
+ * with "socket-wanted": a message sent before this process listened would be lost. Both resolve
+ * false / undefined when the worker must stop instead: the primary asked, or it is gone.
  */
-function receiveSocket(): Promise<{ handle: object; port: number } | undefined> {
-  return new Promise((resolve) => {
-    const finish = (socket: { handle: object; port: number } | undefined) => { process.off("message", onMessage); process.off("disconnect", onGone); resolve(socket); };
-    const onMessage = (m: unknown, handle: unknown) => {
-      if (isMessage(m) && m.authsvc === "socket" && handle) finish({ handle: handle as object, port: m.port });
-      else if (isMessage(m) && m.authsvc === "shutdown") finish(undefined);
-    };
-    const onGone = () => finish(undefined);
-    process.on("message", onMessage);
-    process.on("disconnect", onGone);
-    if (!process.connected) return finish(undefined);
-    toPrimary({ authsvc: "socket-wanted" });
-  });
+function primarySignals(): { open: Promise<boolean>; socket: Promise<{ handle: object; port: number } | undefined>; done: () => void } {
+  let onOpen!: (go: boolean) => void;
+  let onSocket!: (socket: { handle: object; port: number } | undefined) => void;
+  const open = new Promise<boolean>((resolve) => { onOpen = resolve; });
+  const socket = new Promise<{ handle: object; port: number } | undefined>((resolve) => { onSocket = resolve; });
+  const stop = () => { onOpen(false); onSocket(undefined); };
+  const onMessage = (m: unknown, handle: unknown) => {
+    if (!isMessage(m)) return;
+    if (m.authsvc === "open") onOpen(true);
+    else if (m.authsvc === "socket" && handle) { onOpen(true); onSocket({ handle: handle as object, port: m.port }); }
+    else if (m.authsvc === "shutdown") stop();
+  };
+  process.on("message", onMessage);
+  process.on("disconnect", stop);
+  if (!process.connected) stop();
+  else toPrimary({ authsvc: "socket-wanted" });
+  return { open, socket, done: () => { process.off("message", onMessage); process.off("disconnect", stop); } };
 }
 
 /**
- * One HTTP worker of a cluster: loads, waits for the primary's socket (the primary starts the
- * database meanwhile), then a full app (no migrations, no run-once roles) with the same listener
- * stack as a single-process serve, on the shared socket. Its log lines carry its worker id. Exits
+ * One HTTP worker of a cluster: loads while the primary migrates the database, opens a full app
+ * (no migrations, no run-once roles) once the schema is current, while the primary starts the
+ * rest, and listens with the same listener stack as a single-process serve on the socket the
+ * primary then hands over. Its log lines carry its worker id. Exits
  * (by resolving) once drained; a cut-off drain or a fatal error is exit 1 (the primary logs and,
  * outside a shutdown, replaces it). Until it listens, a SIGINT or SIGTERM ends it at once (it has
  * no request to finish); once it listens, signals are the primary's to handle.
@@ -122,9 +128,9 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
   };
   process.on("error", onChannelError);
   logger.debug("worker loaded", { sinceLaunchMs: Math.round(performance.now()) });
-  const socket = await receiveSocket();
-  logger.debug("worker got the socket", { sinceLaunchMs: Math.round(performance.now()) });
-  if (!socket) {
+  const primary = primarySignals();
+  if (!(await primary.open)) {
+    primary.done();
     leaveCluster();
     return;
   }
@@ -142,8 +148,10 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
     logger.debug("worker app open", { sinceLaunchMs: Math.round(performance.now()) });
     try {
       await app.start(HTTP_WORKER_ROLES);
+      const socket = await primary.socket;
+      logger.debug("worker got the socket", { sinceLaunchMs: Math.round(performance.now()) });
       // A primary gone while this worker started: nobody would stop or replace it; do not listen.
-      if (!process.connected) return;
+      if (!socket || !process.connected) return;
       // The pool is sized now; its threads start meanwhile, the listen does not wait for them.
       const lowered = lowerHashingPriority(10, hashThreadsPerWorker(config));
       lowered.then((threads) => logger.debug("password hashing threads lowered", { threads }), (err) => logger.warn("password hashing threads did not start", { err }));
@@ -166,6 +174,7 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
       logger.debug("worker stopped");
     }
   } finally {
+    primary.done();
     leaveKickList();
     process.off("SIGINT", ignore);
     process.off("SIGTERM", ignore);

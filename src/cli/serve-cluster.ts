@@ -13,9 +13,10 @@ import { createServerReadiness, type ReadinessMessage } from "./cluster-readines
 /**
  * `serve --workers N` (N > 1) on node:cluster, the primary's side (the workers': cli/cluster-worker.ts).
  * The primary binds the port (http/listen-socket.ts) and forks N HTTP workers at once, so that
- * they load while it opens the database, applies the migrations and starts what must run once
- * (ops/run-once.ts: mail catcher, outbox worker, webhook worker, purge, backups, metrics listener);
- * then it hands every worker the bound socket, and each listens on it. The kernel queues the
+ * they load while it opens the database and applies the migrations; once the schema is current
+ * they open their apps while it starts what must run once (ops/run-once.ts: mail catcher, outbox
+ * worker, webhook worker, purge, backups, metrics listener); then it hands every worker the bound
+ * socket, and each listens on it. The kernel queues the
  * connections and each worker accepts its own: none waits in the primary for a worker that died,
  * and the port stays open while the last worker is replaced. Each worker is a full
  * app over the same database with the same listener stack (http/server.ts); nothing a request
@@ -24,8 +25,9 @@ import { createServerReadiness, type ReadinessMessage } from "./cluster-readines
  * writes at once.
  *
  * Between primary and workers, over the cluster's IPC channel:
- * - a worker says it waits for the socket ("socket-wanted"); the primary sends it ("socket", with
- *   the handle) once its own start-up is done; the worker says when it listens ("listening");
+ * - a worker says it has loaded ("socket-wanted"); the primary says when the schema is current
+ *   ("open": the worker may open its app) and sends the socket ("socket", with the handle) once
+ *   its own start-up is done; the worker says when it listens ("listening");
  * - a worker's commit that queued mail or webhook deliveries kicks the primary's outbox or webhook
  *   worker ("outbox-kick", "webhook-kick");
  * - /metrics on any worker, or the --metrics-port listener, answers for the whole server: the
@@ -42,6 +44,7 @@ import { createServerReadiness, type ReadinessMessage } from "./cluster-readines
  */
 export type ClusterMessage =
   | { authsvc: "socket-wanted" }
+  | { authsvc: "open" }
   | { authsvc: "socket"; port: number }
   | { authsvc: "listening" }
   | { authsvc: "outbox-kick" }
@@ -82,7 +85,9 @@ export function canCluster(config: Readonly<Config>): boolean {
 export interface Cluster {
   /** The port every worker listens on. */
   port: number;
-  /** Hands the socket to the workers, which then open their apps and listen: the primary's start-up is done. */
+  /** The schema is current: the workers may open their apps (they listen only after release). */
+  migrated(): void;
+  /** Hands the socket to the workers, which then listen: the primary's start-up is done. */
   release(app: App): void;
   /** Resolves when the first worker listens; rejects when a worker exits before any listened (it printed why). */
   firstListening: Promise<void>;
@@ -104,6 +109,7 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
   let app: App | undefined;
   let stopping = false;
   let up = false;
+  let schemaCurrent = false;
   const started = new Map<Worker, number>();
   const listeningWorkers = new WeakSet<Worker>();
   const wanting = new Set<Worker>();
@@ -136,6 +142,7 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
   const onMessage = (worker: Worker, m: unknown) => {
     if (!isMessage(m)) return;
     if (m.authsvc === "socket-wanted") {
+      if (schemaCurrent && !stopping) send(worker, { authsvc: "open" });
       if (app && !stopping) giveSocket(worker);
       else wanting.add(worker);
     } else if (m.authsvc === "listening") onListening(worker);
@@ -199,6 +206,10 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
     port: socket.port,
     firstListening,
     metrics: aggregate,
+    migrated: () => {
+      schemaCurrent = true;
+      if (!stopping) for (const w of wanting) send(w, { authsvc: "open" });
+    },
     release: (a) => {
       app = a;
       readiness = createServerReadiness({

@@ -125,6 +125,7 @@ async function startServer(o: {
       for (const name of await app.migrate()) logger.info("applied migration", { name });
     }
     halt();
+    whole?.migrated(); // the workers open their apps while this process starts the rest
     await app.start();
     halt();
     if (whole) {

@@ -1,4 +1,13 @@
-import nodemailer, { type Transporter } from "nodemailer";
+import { createRequire } from "node:module";
+import type { Transporter } from "nodemailer";
+
+/**
+ * nodemailer, loaded with the first transport: only the process that delivers mail needs it (a
+ * cluster's HTTP workers never do), and it is among the larger packages to load at start-up.
+ */
+let loaded: typeof import("nodemailer") | undefined;
+const nodemailer = (): typeof import("nodemailer") =>
+  (loaded ??= (typeof require === "function" ? require("nodemailer") : createRequire(import.meta.url)("nodemailer")) as typeof import("nodemailer"));
 
 /** One message as the outbox worker (or `authsvc mail test`) hands it to the relay. */
 export interface OutgoingMail {
@@ -55,7 +64,7 @@ export function createSmtpTransport(smtpUrl: string, opts: { production: boolean
   if (opts.production && (starttlsOptional || !verify)) throw new Error("smtpUrl: ?starttls=optional and ?verify=false are for development relays and refused in production mode");
   const host = u.hostname.replace(/^\[|\]$/g, "");
   const loopback = LOOPBACK.test(u.hostname);
-  const transporter = nodemailer.createTransport({
+  const transporter = nodemailer().createTransport({
     host,
     port: u.port ? Number(u.port) : secure ? 465 : 587,
     secure,
@@ -75,7 +84,7 @@ export function createSmtpTransport(smtpUrl: string, opts: { production: boolean
 
 /** A plaintext transport to the built-in catcher on loopback. */
 export function createCatcherTransport(host: string, port: number): MailTransport {
-  const transporter = nodemailer.createTransport({ host, port, secure: false, ignoreTLS: true, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000, logger: false });
+  const transporter = nodemailer().createTransport({ host, port, secure: false, ignoreTLS: true, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000, logger: false });
   return wrap(transporter, `built-in mail catcher on ${host}:${port}`);
 }
 
