@@ -72,7 +72,9 @@ export async function adoptMovedRefreshToken(ctx: CoreContext, tx: Kysely<DB>, t
     }
   }
   if (!hit || hit.expires_at <= now) return false;
-  if (!(await deleteMovedRefreshToken(tx, hash2))) return false;
+  // Taken by a refresh at the same moment (two tabs): it committed the token as ours, which the
+  // caller reads now and answers by its grace window, as for two tabs with one of our tokens.
+  if (!(await deleteMovedRefreshToken(tx, hash2))) return true;
   await insertRefreshToken(tx, { token_hash: hash1, session_handle: hit.session_handle, parent_hash: null, created_at: now, expires_at: hit.expires_at, rotated_at: null });
   return true;
 }

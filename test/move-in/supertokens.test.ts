@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
-const ADA = "4f1c2d3e-0000-4000-8000-00000000a0a0", ADA_GOOGLE = "4f1c2d3e-0000-4000-8000-00000000a0a1", LIN = "4f1c2d3e-0000-4000-8000-00000000c0c0";
+const GRACE = "4f1c2d3e-0000-4000-8000-00000000b0b0", ADA = "4f1c2d3e-0000-4000-8000-00000000a0a0", ADA_GOOGLE = "4f1c2d3e-0000-4000-8000-00000000a0a1", LIN = "4f1c2d3e-0000-4000-8000-00000000c0c0";
 
 /** The core's refresh token (RefreshToken.createNewRefreshToken, Utils.encrypt): AES-256-GCM under PBKDF2-SHA512(key, iv, 100). */
 function coreRefreshToken(key: string, payload: Record<string, unknown>): string {
@@ -31,6 +31,7 @@ describe.each(backends)("users import --from supertokens: a core's PostgreSQL da
   const adaToken = coreRefreshToken(refreshKey, { sessionHandle: "st-session-ada", userId: ADA });
   // Lin's last refresh was never confirmed at the core: it holds the parent's hash, she the child.
   const linParent = coreRefreshToken(refreshKey, { sessionHandle: "st-session-lin", userId: LIN });
+  const graceToken = coreRefreshToken(refreshKey, { sessionHandle: "st-session-grace", userId: GRACE });
   const linChild = coreRefreshToken(refreshKey, { sessionHandle: "st-session-lin", userId: LIN, parentRefreshTokenHash1: sha256(linParent) });
 
   beforeAll(async () => {
@@ -48,6 +49,7 @@ describe.each(backends)("users import --from supertokens: a core's PostgreSQL da
     const session = "insert into session_info (session_handle, user_id, refresh_token_hash_2, session_data, expires_at, created_at_time, jwt_user_payload, use_static_key) values ($1, $2, $3, '{}', $4, $5, '{}', false)";
     await c.query(session, ["st-session-ada", ADA, sha256(sha256(adaToken)), Date.now() + 86_400_000, Date.now() - 60_000]);
     await c.query(session, ["st-session-lin", LIN, sha256(sha256(linParent)), Date.now() + 86_400_000, Date.now() - 60_000]);
+    await c.query(session, ["st-session-grace", GRACE, sha256(sha256(graceToken)), Date.now() + 86_400_000, Date.now() - 60_000]);
     await c.query(session, ["st-session-old", ADA, sha256("expired"), Date.now() - 1000, Date.now() - 90_000_000]);
     await c.end();
   });
@@ -67,15 +69,15 @@ describe.each(backends)("users import --from supertokens: a core's PostgreSQL da
     const dry = await cli(["--dry-run"]);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("3 would be created, 0 skipped (duplicates), 0 refused");
-    expect(dry.stdout).toContain("would move 2 live session(s)");
+    expect(dry.stdout).toContain("would move 3 live session(s)");
     expect(await db().selectFrom("users").select("id").where("id", "=", ADA).executeTakeFirst()).toBeUndefined();
 
     const real = await cli([]);
     expect(real.stdout).toContain("3 created, 0 skipped (duplicates), 0 refused");
     expect(real.stdout).toContain("moved 1 access-token signing key(s)");
-    expect(real.stdout).toContain("moved 2 live session(s)");
+    expect(real.stdout).toContain("moved 3 live session(s)");
     expect(real.code).toBe(0);
-    expect((await cli([])).stdout).toContain("moved 0 live session(s) (2 here already");
+    expect((await cli([])).stdout).toContain("moved 0 live session(s) (3 here already");
 
     const ada = await (await postJson(`${t.url}/auth/signin`, credentials("ada@example.com"), { rid: "emailpassword" })).json();
     expect(ada).toMatchObject({ status: "OK", user: { id: ADA } });
@@ -115,6 +117,10 @@ describe.each(backends)("users import --from supertokens: a core's PostgreSQL da
     expect((await refresh(linParent)).status).toBe(401);
     const madeUp = coreRefreshToken(`1000:${randomBytes(8).toString("hex")}:x`, { sessionHandle: "st-session-lin", userId: LIN, parentRefreshTokenHash1: sha256(linParent) });
     expect((await refresh(madeUp)).status).toBe(401);
+    // Two tabs refresh with the core's token at the same moment: both keep a working session.
+    const tabs = await Promise.all([refresh(graceToken), refresh(graceToken)]);
+    expect(tabs.map((x) => x.status)).toEqual([200, 200]);
+    for (const tab of tabs) expect((await refresh(tab.headers.get("st-refresh-token")!)).status).toBe(200);
     // The old token used again long after: theft, the session ends, as for any of our tokens.
     t.clock.advance(3_600_000);
     expect((await refresh(adaToken)).status).toBe(401);
