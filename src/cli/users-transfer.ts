@@ -52,7 +52,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
       if (flags.firebaseHashConfig && from !== "firebase") throw new CliError("--firebase-hash-config goes with --from firebase", 2);
       let size = 0;
       for (const file of files) {
-        if (file === "-" && !source) continue;
+        if ((file === "-" && !source) || /^postgres(ql)?:\/\//.test(file)) continue;
         try { size += statSync(file).size; } catch (err) { throw new CliError(`cannot read ${file}: ${describeFsError(err)}`); }
       }
       let firebaseHashConfig: string | undefined;
@@ -64,11 +64,16 @@ export function addTransferCommands(users: Command, io: CliIO): void {
         const onBatch = (r: ImportReport, phase: "checking" | "writing") => progress.update(phase === "checking" ? 0 : r.created / Math.max(1, r.lines), `${phase}: ${r.lines} rows, ${r.created} ${r.dryRun ? "to create" : "created"}, ${r.skipped} skipped, ${r.refused} refused, ${r.conflicts} conflicts`);
         const options = { dryRun: !!flags.dryRun, source: source ? `import-${source.id}` : "cli-import", onBatch };
         let report: ImportReport;
+        let after: string[] = [];
         try {
           if (source) {
             let rows;
             try { rows = await source.read(files, { firebaseHashConfig }); } catch (err) { if (err instanceof MoveInError) throw new CliError(err.message); throw err; }
             report = await importRecords(app.ctx, rows, options);
+            // Roles, keys and sessions follow the users (those refused are skipped), never past a conflict.
+            if (source.afterImport && report.conflicts === 0) {
+              try { after = await source.afterImport(app.ctx, files, { dryRun: options.dryRun }); } catch (err) { if (err instanceof MoveInError) throw new CliError(err.message); throw err; }
+            }
           } else {
             const input: Readable = files[0] === "-" ? io.stdin : createReadStream(files[0]);
             const lines = createInterface({ input, crlfDelay: Infinity });
@@ -77,12 +82,23 @@ export function addTransferCommands(users: Command, io: CliIO): void {
         } finally {
           progress.end();
         }
-        if (flags.json) printJson(io, report);
-        else printReport(io, source ? files.join(", ") : files[0], report);
+        if (flags.json) printJson(io, after.length ? { ...report, moved: after } : report);
+        else {
+          printReport(io, source ? files.map(withoutPassword).join(", ") : files[0], report);
+          for (const line of after) io.out(line);
+        }
         if (report.conflicts > 0) throw new CliError(`${report.conflicts} conflict(s): one address or identity for two people; nothing was written`);
         if (report.refused > 0) throw new CliError(`${report.refused} row(s) refused${report.dryRun ? "" : "; the other rows were imported"}`);
       });
     });
+}
+
+/** A database URL as it may be shown: without its password. */
+function withoutPassword(file: string): string {
+  if (!/^postgres(ql)?:\/\//.test(file)) return file;
+  const u = new URL(file);
+  if (u.password) u.password = "***";
+  return u.toString();
 }
 
 function printReport(io: CliIO, file: string, r: ImportReport): void {

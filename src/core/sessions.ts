@@ -6,6 +6,7 @@ import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from
 import type { CoreContext } from "./context.js";
 import { claimsOf, computeClaims, type FactorId } from "./claims.js";
 import { AuthError } from "./errors.js";
+import { adoptMovedRefreshToken, MOVED_REFRESH_TOKEN } from "./moved-sessions.js";
 
 /** A freshly issued token pair. */
 export interface SessionTokens {
@@ -70,13 +71,15 @@ type RefreshOutcome =
  *   expiry): the session is ended (revoked, reason "max_lifetime") and the answer is UNAUTHORISED.
  */
 export async function refreshSession(ctx: CoreContext, refreshToken: string): Promise<SessionTokens> {
-  if (!REFRESH_TOKEN.test(refreshToken)) throw unauthorised();
+  if (!REFRESH_TOKEN.test(refreshToken) && !MOVED_REFRESH_TOKEN.test(refreshToken)) throw unauthorised();
   const oldHash = hashToken(refreshToken);
   const child = createSecretToken();
   const childHash = hashToken(child);
   const now = ctx.clock.now();
   const outcome = await ctx.store.writeTx(async (tx): Promise<RefreshOutcome> => {
-    const row = await repo.findRefreshToken(tx, oldHash);
+    let row = await repo.findRefreshToken(tx, oldHash);
+    // A session moved in from another server: its token becomes ours here (core/moved-sessions.ts).
+    if (!row && await adoptMovedRefreshToken(ctx, tx, refreshToken, oldHash, now)) row = await repo.findRefreshToken(tx, oldHash);
     if (row && row.revoked_at === null && now >= row.session_created_at + ctx.config.sessionMaxLifetimeMs) {
       await repo.revokeSession(tx, row.session_handle, now, "max_lifetime");
       await insertEvent(tx, { at: now, type: "session.revoked", userId: row.user_id, data: { sessionHandle: row.session_handle, reason: "max_lifetime" } });

@@ -33,6 +33,11 @@ export interface KeyRing {
    */
   verificationKeyNow(kid: string): KeyObject | undefined;
   jwks(): Promise<{ keys: PublicJwk[] }>;
+  /**
+   * Whether `kid` is another server's key moved in (`users import --from supertokens`): its tokens
+   * have that server's payload. Answers from the keys in memory (after verificationKey).
+   */
+  isMovedKey(kid: string): boolean;
   /** How many KeyObjects the ring holds and has ever built, and how often it read the table (tests). */
   counts(): { held: number; built: number; loads: number };
 }
@@ -57,7 +62,7 @@ export function retiredKeyWindowMs(config: Readonly<Config>): number {
 interface Cache {
   loadedAt: number;
   current: { kid: string; key: KeyObject; stored: string };
-  verify: Map<string, { key: KeyObject; jwk: PublicJwk; until: number; stored: string }>;
+  verify: Map<string, { key: KeyObject; jwk: PublicJwk; until: number; stored: string; moved: boolean }>;
 }
 
 /** Creates the key ring of one app. Nothing is read until first use (or app.start()). */
@@ -107,6 +112,7 @@ export function createKeyRing(deps: KeyDeps): KeyRing {
       const now = deps.clock.now();
       return { keys: [...c.verify.values()].filter((v) => v.until > now).map((v) => v.jwk) };
     },
+    isMovedKey: (kid) => cache?.verify.get(kid)?.moved === true,
     counts: () => ({ held: cache ? cache.verify.size + 1 : 0, built: tally.built, loads: tally.loads }),
   };
 }
@@ -127,10 +133,11 @@ async function readKeys(deps: KeyDeps, previous: Cache | undefined, tally: { bui
     const until = r.retired_at === null ? Infinity : Number(r.retired_at) + window;
     if (until <= now) continue;
     const kept = previous?.verify.get(r.kid);
-    if (kept && kept.stored === r.public_jwk) { verify.set(r.kid, { ...kept, until }); continue; }
+    const moved = r.moved_from !== null;
+    if (kept && kept.stored === r.public_jwk) { verify.set(r.kid, { ...kept, until, moved }); continue; }
     const jwk = JSON.parse(r.public_jwk) as PublicJwk & JsonWebKey;
     tally.built++;
-    verify.set(r.kid, { key: createPublicKey({ key: jwk, format: "jwk" }), jwk: { kty: jwk.kty, kid: r.kid, n: jwk.n, e: jwk.e, alg: "RS256", use: "sig" }, until, stored: r.public_jwk });
+    verify.set(r.kid, { key: createPublicKey({ key: jwk, format: "jwk" }), jwk: { kty: jwk.kty, kid: r.kid, n: jwk.n, e: jwk.e, alg: "RS256", use: "sig" }, until, stored: r.public_jwk, moved });
   }
   const kept = previous?.current;
   if (kept && kept.kid === current.kid && kept.stored === current.private_jwk) return { loadedAt: now, current: kept, verify };
@@ -163,7 +170,7 @@ async function generateKeyMaterial(): Promise<{ pub: string; priv: string }> {
 /** kid = d-<createdAtMs>, as SuperTokens names its dynamic keys; the kid is the ciphertext's AAD. */
 function toRow(m: { pub: string; priv: string }, config: Readonly<Config>, createdAt: number): repo.SigningKeyRow {
   const kid = `d-${createdAt}`;
-  return { kid, alg: "RS256", created_at: createdAt, retired_at: null, public_jwk: m.pub, private_jwk: encryptPrivateJwk(m.priv, config.secret, kid) };
+  return { kid, alg: "RS256", created_at: createdAt, retired_at: null, public_jwk: m.pub, private_jwk: encryptPrivateJwk(m.priv, config.secret, kid), moved_from: null };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { CoreContext } from "../core/context.js";
 import type { ImportInput } from "../ops/import-users.js";
 
 /** Options some sources need (read from the command line). */
@@ -13,4 +14,9 @@ export interface MoveInSource {
   files: string;
   /** The rows, each validated or refused with the file and line (or record) it came from. A bad file throws MoveInError. */
   read(files: string[], options: MoveInOptions): Promise<ImportInput[]>;
+  /**
+   * After the users are in (or, with dryRun, instead of writing): what else moves with them (roles,
+   * signing keys, sessions), idempotent; returns lines that say what was (or would be) moved.
+   */
+  afterImport?(ctx: CoreContext, files: string[], options: { dryRun: boolean }): Promise<string[]>;
 }

@@ -6,6 +6,7 @@ import { auth0 } from "./auth0.js";
 import { firebase } from "./firebase.js";
 import type { MoveInSource } from "./source.js";
 import { supabase } from "./supabase.js";
+import { supertokens } from "./supertokens.js";
 
 export { MoveInError } from "./common.js";
 export type { MoveInOptions, MoveInSource } from "./source.js";
@@ -33,4 +34,4 @@ const authsvc: MoveInSource = {
 };
 
 /** Every system `users import --from` reads, by name. */
-export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase];
+export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, supertokens];

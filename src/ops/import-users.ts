@@ -88,7 +88,7 @@ export async function importRecords(ctx: CoreContext, input: AsyncIterable<Impor
       continue;
     }
     const p: Pending = { line: r.line, user, id: user.id ?? createId(), ownId: user.id !== undefined, addresses: addressesOf(user) };
-    const keys = [...p.addresses.map((a) => `address ${a}`), ...identityKeys(user).map((k) => `identity ${k}`)];
+    const keys = [...p.addresses.map((a) => `address ${a}`), ...identityKeys(user).map((k) => `identity ${k}`), ...user.linked.map((l) => `user id ${l.id}`)];
     const sameId = seenIds.get(p.id);
     if (sameId !== undefined) { skip(r.line, `duplicate of line ${sameId}`); continue; }
     const clash = keys.map((k) => [k, seenKeys.get(k)] as const).find(([, e]) => e !== undefined);
@@ -142,13 +142,15 @@ const describeKey = (key: string) => key.startsWith("address ") ? key : `${key.r
 /** Sorts a batch into rows to create, rows already here (skipped) and rows naming someone else's address or identity. */
 async function checkBatch(db: Kysely<DB>, pending: Pending[]): Promise<{ fresh: Pending[]; dup: RowIssue[]; conflicts: RowIssue[] }> {
   const [ids, owners, identities] = await Promise.all([
-    findExistingUserIds(db, pending.map((p) => p.id)),
+    findExistingUserIds(db, pending.flatMap((p) => [p.id, ...p.user.linked.map((l) => l.id)])),
     findAddressOwners(db, pending.flatMap((p) => p.addresses)),
     findExistingIdentities(db, pending.flatMap((p) => p.user.identities)),
   ]);
   const fresh: Pending[] = [], dup: RowIssue[] = [], conflicts: RowIssue[] = [];
   for (const p of pending) {
     if (ids.has(p.id)) { dup.push({ line: p.line, reason: `user ${p.id} exists` }); continue; }
+    const linkedTaken = p.user.linked.find((l) => ids.has(l.id));
+    if (linkedTaken) { conflicts.push({ line: p.line, reason: `user ${linkedTaken.id} (a login method of ${p.id}) exists already as someone else` }); continue; }
     const identity = p.user.identities.find((i) => identities.has(`${i.providerId}\n${i.providerUserId}`));
     const taken = p.addresses.find((a) => owners.has(a));
     const owner = identity ? identities.get(`${identity.providerId}\n${identity.providerUserId}`)! : taken ? owners.get(taken)! : undefined;
@@ -182,9 +184,13 @@ function toRows(list: Pending[], ctx: CoreContext, source: string): ImportRows {
   for (const { id, user } of list) {
     const joined = user.timeJoined ?? now;
     rows.users.push({ id, email: user.email, time_joined: joined, updated_at: now, primary_user_id: null });
-    if (user.credential) rows.credentials.push({ user_id: id, email: user.credential.email, password_hash: user.credential.hash, created_at: user.credential.createdAt ?? joined, updated_at: now });
-    for (const i of user.identities) rows.identities.push({ provider_id: i.providerId, provider_user_id: i.providerUserId, user_id: id, email: i.email, created_at: i.createdAt ?? joined, updated_at: now });
-    if (user.passwordless) rows.passwordless.push({ user_id: id, email: user.passwordless.email, created_at: user.passwordless.createdAt ?? joined });
+    for (const l of user.linked) {
+      rows.users.push({ id: l.id, email: l.email, time_joined: l.createdAt ?? joined, updated_at: now, primary_user_id: id });
+      for (const email of l.verifiedEmails) rows.verified.push({ user_id: l.id, email, verified_at: now });
+    }
+    if (user.credential) rows.credentials.push({ user_id: user.credential.userId ?? id, email: user.credential.email, password_hash: user.credential.hash, created_at: user.credential.createdAt ?? joined, updated_at: now });
+    for (const i of user.identities) rows.identities.push({ provider_id: i.providerId, provider_user_id: i.providerUserId, user_id: i.userId ?? id, email: i.email, created_at: i.createdAt ?? joined, updated_at: now });
+    if (user.passwordless) rows.passwordless.push({ user_id: user.passwordless.userId ?? id, email: user.passwordless.email, created_at: user.passwordless.createdAt ?? joined });
     for (const email of user.verifiedEmails) rows.verified.push({ user_id: id, email, verified_at: now });
     if (user.metadata) rows.metadata.push({ user_id: id, data: user.metadata, updated_at: now });
     for (const t of user.totp) rows.totp.push({ user_id: id, name: t.name, secret_enc: sealTotpSecret(t.secret, ctx.config.secret, id, t.name), period: TOTP_PERIOD_S, skew: TOTP_SKEW, created_at: now, verified_at: now });

@@ -20,6 +20,11 @@ export interface RecordLoginMethod {
   passwordHash?: string | Record<string, unknown>;
   /** thirdparty only */
   thirdParty?: { id: string; userId: string };
+  /**
+   * Import only: this login method's own user id when it is not the person's (account linking, as
+   * SuperTokens keeps it: tokens carry it as `rsub`). Kept as a user row linked to the person.
+   */
+  recipeUserId?: string;
 }
 
 export interface UserRecord {
@@ -40,13 +45,16 @@ export interface ImportUser {
   email: string;
   timeJoined: number | undefined;
   verifiedEmails: string[];
-  credential?: { email: string; hash: string; createdAt: number | undefined };
-  identities: Array<{ providerId: string; providerUserId: string; email: string; createdAt: number | undefined }>;
+  /** `userId`: the linked user row the method belongs to (see `linked`); the person's own when absent. */
+  credential?: { email: string; hash: string; createdAt: number | undefined; userId?: string };
+  identities: Array<{ providerId: string; providerUserId: string; email: string; createdAt: number | undefined; userId?: string }>;
   /** A passwordless login (sign-in by mailed code or link) for this address. */
-  passwordless?: { email: string; createdAt: number | undefined };
+  passwordless?: { email: string; createdAt: number | undefined; userId?: string };
   /** The metadata object as JSON text. */
   metadata?: string;
   totp: Array<{ secret: string; name: string }>;
+  /** Login methods' own user ids (recipeUserId), linked to this person, with their verified addresses. */
+  linked: Array<{ id: string; email: string; createdAt: number | undefined; verifiedEmails: string[] }>;
 }
 
 export const MAX_LINE_CHARS = 65_536;
@@ -105,7 +113,7 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
   const main = email(o.email, "email");
   const verified = new Set<string>();
   if (verifiedFlag(o.verified, "verified")) verified.add(main);
-  const user: ImportUser = { id, email: main, timeJoined: time(o.timeJoined, "timeJoined"), verifiedEmails: [], identities: [], totp: [] };
+  const user: ImportUser = { id, email: main, timeJoined: time(o.timeJoined, "timeJoined"), verifiedEmails: [], identities: [], totp: [], linked: [] };
   if (o.metadata !== undefined && o.metadata !== null) {
     if (typeof o.metadata !== "object" || Array.isArray(o.metadata)) refuse("metadata must be a JSON object");
     const text = JSON.stringify(o.metadata);
@@ -132,8 +140,19 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
     if (!m || typeof m !== "object" || Array.isArray(m)) refuse(`${where} is not an object`);
     const lm = m as Record<string, unknown>;
     const mEmail = lm.email === undefined ? main : email(lm.email, `${where}.email`);
-    if (verifiedFlag(lm.verified, `${where}.verified`)) verified.add(mEmail);
     const createdAt = time(lm.timeJoined, `${where}.timeJoined`);
+    let userId: string | undefined;
+    if (lm.recipeUserId !== undefined && lm.recipeUserId !== null && lm.recipeUserId !== id) {
+      if (!id) refuse(`${where}.recipeUserId needs the user's own id`);
+      if (typeof lm.recipeUserId !== "string" || !ID.test(lm.recipeUserId)) refuse(`${where}.recipeUserId must be 1–128 letters, digits or . _ : | -`);
+      userId = lm.recipeUserId as string;
+      // One row per linked user: each holds the methods naming it (SuperTokens: one method each).
+      if (!user.linked.some((l) => l.id === userId)) user.linked.push({ id: userId, email: mEmail, createdAt, verifiedEmails: [] });
+    }
+    if (verifiedFlag(lm.verified, `${where}.verified`)) {
+      const l = user.linked.find((x) => x.id === userId);
+      if (l) { if (!l.verifiedEmails.includes(mEmail)) l.verifiedEmails.push(mEmail); } else verified.add(mEmail);
+    }
     if (lm.recipeId === "emailpassword") {
       if (user.credential) refuse("more than one emailpassword login method");
       let hash = lm.passwordHash;
@@ -144,7 +163,7 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
       if (typeof hash !== "string") return refuse(`${where}.passwordHash is missing`);
       const why = checkStoredHashFormat(hash);
       if (why) refuse(`${where}.${why}`);
-      user.credential = { email: mEmail, hash, createdAt };
+      user.credential = { email: mEmail, hash, createdAt, userId };
     } else if (lm.recipeId === "thirdparty") {
       const tp = lm.thirdParty as Record<string, unknown> | undefined;
       if (!tp || typeof tp !== "object") refuse(`${where}.thirdParty is missing`);
@@ -152,10 +171,10 @@ function toImportUser(o: Record<string, unknown>): ImportUser {
       const rawUserId = typeof tp!.userId === "number" ? String(tp!.userId) : tp!.userId;
       const providerUserId = typeof rawUserId === "string" && rawUserId.length > 0 && rawUserId.length <= 256 && !CONTROL.test(rawUserId) ? rawUserId : refuse(`${where}.thirdParty.userId must be a non-empty string`);
       if (user.identities.some((x) => x.providerId === providerId && x.providerUserId === providerUserId)) refuse(`${where} repeats ${providerId} user ${providerUserId}`);
-      user.identities.push({ providerId, providerUserId, email: mEmail, createdAt });
+      user.identities.push({ providerId, providerUserId, email: mEmail, createdAt, userId });
     } else if (lm.recipeId === "passwordless") {
       if (user.passwordless) refuse("more than one passwordless login method");
-      user.passwordless = { email: mEmail, createdAt };
+      user.passwordless = { email: mEmail, createdAt, userId };
     } else {
       refuse(`${where}.recipeId must be "emailpassword", "thirdparty" or "passwordless"`);
     }

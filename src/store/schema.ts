@@ -51,6 +51,21 @@ export interface SessionsTable {
   user_agent: Generated<string | null>;
 }
 
+/** A session's refresh token as another server kept it (migration 017): SHA-256(SHA-256(token)), hex. */
+export interface MovedRefreshTokensTable {
+  token_hash2: string;
+  session_handle: string;
+  /** The moved_refresh_keys row its children are encrypted with, if any. */
+  key_id: string | null;
+}
+
+/** Another server's refresh-token encryption key, sealed under the server secret (migration 017). */
+export interface MovedRefreshKeysTable {
+  id: string;
+  secret_enc: string;
+  created_at: number;
+}
+
 /** Every refresh token ever issued for a session (its family), hashed; rotation marks `rotated_at`. */
 export interface RefreshTokensTable {
   token_hash: string;
@@ -70,6 +85,8 @@ export interface SigningKeysTable {
   created_at: number;
   /** When it stopped signing; null for the current key. */
   retired_at: number | null;
+  /** Another server's key moved in (migration 017: "supertokens"), never signs; NULL for ours. */
+  moved_from: Generated<string | null>;
 }
 
 /**
@@ -195,4 +212,6 @@ export interface DB {
   account_deletions: AccountDeletionsTable;
   admins: AdminsTable;
   admin_sessions: AdminSessionsTable;
+  moved_refresh_tokens: MovedRefreshTokensTable;
+  moved_refresh_keys: MovedRefreshKeysTable;
 }

@@ -1,0 +1,72 @@
+import { compact, jsonObject, MoveInError, providerId, toInputs, type SourceRecord } from "./common.js";
+import type { MoveInSource } from "./source.js";
+import { hasTable, withSupertokensDb } from "./supertokens-db.js";
+import { moveSupertokensState } from "./supertokens-state.js";
+
+type Q = <R>(text: string) => Promise<R[]>;
+interface RecipeUser { user_id: string; primary_or_recipe_user_id: string; recipe_id: string; time_joined: string }
+interface Method { user_id: string; email: string | null; time_joined: string; password_hash?: string; third_party_id?: string; third_party_user_id?: string; phone_number?: string | null }
+
+const APP = "app_id = 'public'";
+
+/**
+ * A SuperTokens core's PostgreSQL database (`authsvc users import --from supertokens postgres://…`).
+ * Every recipe user keeps its id: a person is the core's primary user (its id is the person's), and
+ * each login method linked to it keeps its own id as a linked user (tokens carry it as `rsub`), so
+ * the app's foreign keys and the SDKs see the same ids. Kept: password hashes as the core wrote them
+ * (bcrypt or Argon2), third-party identities, passwordless addresses, verified addresses, metadata
+ * and verified TOTP devices; then (supertokens-state.ts) roles, the access-token signing keys and
+ * the live sessions.
+ */
+export const supertokens: MoveInSource = {
+  id: "supertokens",
+  files: "the core's PostgreSQL database URL (postgres://…, ?schema=NAME for postgresql_table_schema)",
+  async read(files) {
+    if (files.length !== 1) throw new MoveInError("--from supertokens takes one argument: the core's database URL");
+    return withSupertokensDb(files[0], async (q) => toInputs(await readPeople(q)));
+  },
+  afterImport: (ctx, files, opts) => withSupertokensDb(files[0], (q) => moveSupertokensState(ctx, q, opts)),
+};
+
+async function readPeople(q: Q): Promise<Array<{ where: string; record: SourceRecord }>> {
+  if (!(await hasTable(q, "all_auth_recipe_users"))) throw new MoveInError("no all_auth_recipe_users table: not a SuperTokens core's database (or give ?schema=)");
+  const users = await q<RecipeUser>(`select distinct on (user_id) user_id, primary_or_recipe_user_id, recipe_id, time_joined from all_auth_recipe_users where ${APP} order by user_id, tenant_id`);
+  const byId = async (sql: string) => new Map((await q<Method>(sql)).map((r) => [r.user_id.trim(), r]));
+  const ep = await byId(`select user_id, email, password_hash, time_joined from emailpassword_users where ${APP}`);
+  const tp = await byId(`select user_id, email, third_party_id, third_party_user_id, time_joined from thirdparty_users where ${APP}`);
+  const pl = await byId(`select user_id, email, phone_number, time_joined from passwordless_users where ${APP}`);
+  const verified = new Set((await q<{ user_id: string; email: string }>(`select user_id, email from emailverification_verified_emails where ${APP}`)).map((r) => `${r.user_id}\n${r.email}`));
+  const metadata = new Map((await q<{ user_id: string; user_metadata: string }>(`select user_id, user_metadata from user_metadata where ${APP}`)).map((r) => [r.user_id, r.user_metadata]));
+  const totp = new Map<string, Array<{ secret: string; name: string }>>();
+  if (await hasTable(q, "totp_user_devices")) {
+    for (const d of await q<{ user_id: string; device_name: string; secret_key: string }>(`select user_id, device_name, secret_key from totp_user_devices where ${APP} and verified order by created_at, device_name`)) {
+      totp.set(d.user_id, [...(totp.get(d.user_id) ?? []), { secret: d.secret_key, name: d.device_name }]);
+    }
+  }
+  const people = new Map<string, RecipeUser[]>();
+  for (const u of users) {
+    const person = u.primary_or_recipe_user_id.trim();
+    people.set(person, [...(people.get(person) ?? []), { ...u, user_id: u.user_id.trim() }]);
+  }
+  return [...people].map(([personId, members]) => {
+    // The person's own method first, then the linked ones, oldest first.
+    members.sort((a, b) => (a.user_id === personId ? -1 : b.user_id === personId ? 1 : Number(a.time_joined) - Number(b.time_joined)));
+    const methods: SourceRecord[] = [];
+    for (const m of members) {
+      const joined = Number(m.time_joined);
+      const base = (email: string | null | undefined) => ({ email: email ?? undefined, verified: !!email && verified.has(`${m.user_id}\n${email}`), timeJoined: joined, recipeUserId: m.user_id });
+      if (m.recipe_id === "emailpassword" && ep.has(m.user_id)) methods.push({ recipeId: "emailpassword", ...base(ep.get(m.user_id)!.email), passwordHash: ep.get(m.user_id)!.password_hash });
+      else if (m.recipe_id === "thirdparty" && tp.has(m.user_id)) {
+        const r = tp.get(m.user_id)!;
+        methods.push({ recipeId: "thirdparty", ...base(r.email), thirdParty: { id: providerId(r.third_party_id!), userId: r.third_party_user_id } });
+      } else if (m.recipe_id === "passwordless" && pl.has(m.user_id)) methods.push({ recipeId: "passwordless", ...base(pl.get(m.user_id)!.email) });
+      // Phone-only passwordless users and WebAuthn users have no method here: the row says so.
+    }
+    const email = methods.find((m) => m.recipeUserId === personId && m.email)?.email ?? methods.find((m) => m.email)?.email;
+    const first = Math.min(...members.map((m) => Number(m.time_joined)));
+    return {
+      where: `SuperTokens user ${personId}${methods.length < members.length ? ` (a login method without an email address, e.g. a phone number, is not moved)` : ""}`,
+      record: compact({ id: personId, email, timeJoined: first, loginMethods: methods, totp: totp.get(personId), metadata: jsonObject(metadata.get(personId)) }),
+    };
+  });
+}
