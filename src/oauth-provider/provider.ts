@@ -161,6 +161,13 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
     return a.length === b.length && timingSafeEqual(a, b);
   };
   useClientDocuments(provider, errors, ctx, documents);
+  // scopes_supported: the OpenID scopes and every registered resource's, read at each request (resources come and go).
+  provider.use(async (c, next) => {
+    await next();
+    if (c.oidc?.route !== "discovery" || !c.body || typeof c.body !== "object") return;
+    const resourceScopes = (await repo.listResources(ctx.store.db)).flatMap((r) => JSON.parse(r.scopes) as string[]);
+    c.body.scopes_supported = [...new Set([...OIDC_SCOPES, ...resourceScopes])];
+  });
   provider.on("server_error", (_c: unknown, err: Error) => ctx.logger.error("oauth provider error", { error: String(err?.message ?? err) }));
   return provider;
 }
