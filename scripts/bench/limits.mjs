@@ -37,7 +37,7 @@ export async function startServer(dir, name, extra, env = {}) {
     req.end(data);
   });
   const stop = async () => { agent.destroy(); child.kill("SIGTERM"); await new Promise((r) => child.once("exit", r)); };
-  return { call, stop };
+  return { call, stop, port };
 }
 
 export const creds = (i) => ({ formFields: [{ id: "email", value: `bench${i}@example.com` }, { id: "password", value: PASSWORD }] });

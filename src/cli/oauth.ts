@@ -3,6 +3,7 @@ import { printJson, withApp } from "./context.js";
 import { CliError, type CliIO } from "./io.js";
 import { addAdminSubcommand } from "./options.js";
 import { AuthError } from "../core/errors.js";
+import { checkDiscovery } from "../oauth-provider/discovery-check.js";
 import { createClient, createResource, deleteClient, deleteResource, listClientViews, listResourceViews } from "../oauth-provider/clients.js";
 
 /** A refusal (bad input, unknown id) as the CLI says it: exit 1, the message, no stack. */
@@ -14,7 +15,7 @@ async function refusals<T>(fn: () => Promise<T>): Promise<T> {
 }
 const csv = (v: string | undefined) => (v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter(Boolean));
 
-/** `authsvc oauth clients|resources …`: what the admin API's /oauth routes do (docs/oauth-provider.md). */
+/** `authsvc oauth clients|resources …` and `authsvc oauth check <url>`: what the admin API's /oauth routes do (docs/oauth-provider.md). */
 export function oauthCommand(io: CliIO): Command {
   const oauth = new Command("oauth").description("the OAuth provider's clients and resources (docs/oauth-provider.md)");
   const clients = new Command("clients").description("apps that sign people in with this server, or machine clients");
@@ -79,5 +80,19 @@ export function oauthCommand(io: CliIO): Command {
       if (flags.json) return printJson(io, { deleted: url });
       io.out(`deleted resource ${url}`);
     })));
+  oauth.command("check")
+    .description("walk an MCP client's discovery chain from a server URL and say what is missing, with the fix (exit 1 when something required is)")
+    .argument("<url>", "the MCP server's (or API's) URL, e.g. https://mcp.example.com/mcp")
+    .option("--json", "print the report as JSON")
+    .action(async (url: string, flags: { json?: boolean }) => {
+      const report = await checkDiscovery(url);
+      if (flags.json) printJson(io, report);
+      else {
+        const mark = { ok: "ok     ", warning: "warning", missing: "MISSING" } as const;
+        for (const c of report.checks) io.out(`${mark[c.status]}  ${c.detail}${c.fix ? `\n         fix: ${c.fix}` : ""}`);
+        if (report.ok) io.out("the discovery chain is complete");
+      }
+      if (!report.ok) throw new CliError("the discovery chain is incomplete: clients fail at the first MISSING step");
+    });
   return oauth;
 }

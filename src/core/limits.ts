@@ -17,7 +17,7 @@ import { AuthError } from "./errors.js";
 export type WindowBucket =
   | "signin-ip" | "signup-ip" | "email-exists-ip" | "refresh-ip" | "signinup-ip"
   | "mail-ip" | "reset-cooldown" | "verify-cooldown" | "mail-hourly" | "token-ip" | "invalid-token-ip" | "admin-key-ip"
-  | "admin-signin-ip" | "admin-signin-email" | "oauth-ip" | "oauth-registration-ip";
+  | "admin-signin-ip" | "admin-signin-email" | "oauth-ip" | "oauth-registration-ip" | "oauth-client-document-ip";
 export type BucketName = WindowBucket | "signin-failures";
 
 const settingOf: Record<WindowBucket, keyof Config> = {
@@ -26,7 +26,7 @@ const settingOf: Record<WindowBucket, keyof Config> = {
   "reset-cooldown": "limitMailCooldown", "verify-cooldown": "limitMailCooldown", "mail-hourly": "limitMailHourly", "token-ip": "limitTokenIp",
   "invalid-token-ip": "limitInvalidTokenIp", "admin-key-ip": "limitAdminKeyIp",
   "admin-signin-ip": "limitAdminSigninIp", "admin-signin-email": "limitAdminSigninEmail",
-  "oauth-ip": "limitOauthIp", "oauth-registration-ip": "limitOauthRegistrationIp",
+  "oauth-ip": "limitOauthIp", "oauth-registration-ip": "limitOauthRegistrationIp", "oauth-client-document-ip": "limitOauthClientDocumentIp",
 };
 
 /** Buckets that count failures only (countFailure) and refuse once full (checkLimit). */

@@ -35,7 +35,7 @@ export function resourceView(r: OauthResourceRow): ResourceView {
 }
 
 /** A redirect URI kind: web (https, or http on loopback for development), or native (loopback http, any port; or a private-use scheme). */
-function checkRedirectUri(raw: unknown): { uri: string; native: boolean } {
+export function checkRedirectUri(raw: unknown): { uri: string; native: boolean } {
   if (typeof raw !== "string" || raw.length > 2000) throw badInput("each redirect URI must be a URL of at most 2000 characters");
   let u: URL;
   try { u = new URL(raw); } catch { throw badInput(`redirect URI ${JSON.stringify(raw)} is not an absolute URL`); }

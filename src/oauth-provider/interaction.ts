@@ -6,6 +6,7 @@ import { readHeader } from "../http/headers.js";
 import { setPageHeaders } from "../http/pages/headers.js";
 import { escapeHtml, renderPage } from "../http/pages/layout.js";
 import { insertEvent } from "../store/events.js";
+import { isDocumentClientId } from "./client-documents.js";
 import { authsvcSubject, interactionPath } from "./provider.js";
 
 /**
@@ -28,7 +29,8 @@ export async function showInteraction(event: H3Event, deps: HttpDeps, provider: 
     return;
   }
   const clientId = String(details.params.client_id);
-  const client = await provider.Client.find(clientId);
+  // A client metadata document that stopped being usable since the request began: the id is shown instead of its name.
+  const client = await provider.Client.find(clientId).catch(() => undefined);
   const redirect = new URL(String(details.params.redirect_uri));
   const d = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
   const resources = Object.keys(d.missingResourceScopes ?? {});
@@ -38,6 +40,7 @@ export async function showInteraction(event: H3Event, deps: HttpDeps, provider: 
   const host = redirect.protocol.startsWith("http") ? redirect.host : redirect.protocol.replace(/:$/, "");
   const main = `<h1 id="consent-title">Allow ${escapeHtml(name)}?</h1>
 <p><strong>${escapeHtml(name)}</strong> (returning to <strong>${escapeHtml(host)}</strong>) asks to use your account.</p>
+${isDocumentClientId(clientId) ? `<p>Its name is given by <strong>${escapeHtml(new URL(clientId).host)}</strong>, which describes this app.</p>` : ""}
 ${loopback ? `<p class="warning" role="note">This app returns to a program on this computer (${escapeHtml(redirect.protocol.startsWith("http") ? redirect.host : redirect.protocol)}). Allow it only if you started it yourself just now.</p>` : ""}
 ${resources.length ? `<p>Access to: ${resources.map((r) => `<strong>${escapeHtml(r)}</strong>`).join(", ")}</p>` : ""}
 ${scopes.length ? `<p>It asks for:</p><ul>${scopes.map((s) => `<li>${escapeHtml(describeScope(s))}</li>`).join("")}</ul>` : ""}

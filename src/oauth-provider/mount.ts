@@ -1,9 +1,10 @@
-import { defineEventHandler, setResponseHeaders, type EventHandler } from "h3";
+import { defineEventHandler, setResponseHeaders, type EventHandler, type H3Event } from "h3";
 import type { OidcProvider } from "oidc-provider";
 import { enforceLimit } from "../core/limits.js";
 import type { HttpDeps } from "../http/deps.js";
 import { clientKey } from "../http/limit-guard.js";
 import { abortInteraction, confirmInteraction, showInteraction } from "./interaction.js";
+import { requestScope } from "./client-documents.js";
 import { createProviderHolder, OAUTH_PREFIX, routes } from "./provider.js";
 
 /** Every path a client may try for the metadata of the issuer (the bare public URL): RFC 8414 and OpenID Discovery. */
@@ -15,19 +16,26 @@ const INTERACTION = new RegExp(`^${OAUTH_PREFIX}/interaction/([A-Za-z0-9_-]{1,64
  * Koa app on the raw request), the interaction pages to interaction.ts; everything else passes on.
  * Mounted before authsvc's CORS: the provider answers CORS for its own endpoints. Every request but
  * the public documents (discovery, JWKS) counts against the oauth-ip bucket; registration also
- * against oauth-registration-ip.
+ * against oauth-registration-ip; a client metadata document fetched for the request against
+ * oauth-client-document-ip (client-documents.ts reads the request's client IP from requestScope).
  */
 export function createOauthMount(deps: HttpDeps): EventHandler {
   const { ctx } = deps;
+  const handler = createHandler(deps);
+  return defineEventHandler((event) => requestScope.run({ key: clientKey(event, ctx.config), res: event.node.res }, () => handler(event)));
+}
+
+function createHandler(deps: HttpDeps): (event: H3Event) => Promise<unknown> {
+  const { ctx } = deps;
   const holder = createProviderHolder(ctx);
   let callback: { provider: OidcProvider; run: (req: unknown, res: unknown) => void } | undefined;
-  return defineEventHandler(async (event) => {
+  return async (event) => {
     if (!ctx.config.oauthProvider) return;
     const path = event.path.split("?")[0];
     const discovery = DISCOVERY_PATHS.includes(path);
     if (!discovery && !path.startsWith(`${OAUTH_PREFIX}/`)) return;
     if (!discovery && path !== routes.jwks && ctx.config.rateLimits) {
-      const key = clientKey(event, ctx.config);
+      const key = requestScope.getStore()!.key;
       await enforceLimit(ctx, "oauth-ip", key);
       if (path === routes.registration && event.method === "POST") await enforceLimit(ctx, "oauth-registration-ip", key);
     }
@@ -54,5 +62,5 @@ export function createOauthMount(deps: HttpDeps): EventHandler {
       res.once("close", resolve);
       callback!.run(req, res);
     });
-  });
+  };
 }

@@ -47,6 +47,7 @@ declare module "oidc-provider" {
     Grant: GrantStatic;
     Client: { new (...args: unknown[]): ClientInstance; find(id: string): Promise<ClientInstance | undefined>; prototype: Record<string, unknown> };
     on(event: string, listener: (...args: any[]) => void): this;
+    use(middleware: (ctx: any, next: () => Promise<void>) => Promise<void>): this;
   }
   export class Check {
     constructor(reason: string, description: string, check: (ctx: any) => unknown);
@@ -63,6 +64,8 @@ declare module "oidc-provider" {
     InvalidRequest: new (description?: string) => Error;
     InvalidClientMetadata: new (description?: string) => Error;
     AccessDenied: new (description?: string) => Error;
+    InvalidClient: new (description?: string, detail?: string) => Error;
+    CustomOIDCProviderError: new (error: string, description?: string) => Error & { status: number; statusCode: number };
   };
   const Provider: new (issuer: string, configuration: Record<string, unknown>) => OidcProvider;
   export { Provider };

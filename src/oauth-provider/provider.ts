@@ -13,6 +13,9 @@ import { getUser } from "../core/users.js";
 import { verifyAccessTokenCached } from "../core/verified-tokens.js";
 import { hashToken } from "../util/random.js";
 import { createAdapterClass } from "./adapter.js";
+import { AuthError } from "../core/errors.js";
+import { createDocumentLoader, isDocumentClientId, requestScope } from "./client-documents.js";
+import { DocumentRefused } from "./guarded-fetch.js";
 import { OIDC_SCOPES } from "./clients.js";
 import * as repo from "./store.js";
 
@@ -32,13 +35,14 @@ export interface OauthProviderHolder { get(): Promise<OidcProvider> }
 
 export function createProviderHolder(ctx: CoreContext): OauthProviderHolder {
   let built: { kid: string; cookieKeys: string[]; provider: OidcProvider } | undefined;
+  const documents = createDocumentLoader(ctx);
   return {
     async get() {
       const { kid, key } = await ctx.keys.signingKey();
       if (built?.kid !== kid) {
         const jwk = { ...key.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" };
         const keys = cookieKeys(ctx, jwk, built?.cookieKeys[0]);
-        built = { kid, cookieKeys: keys, provider: buildProvider(await loadOidc(), ctx, jwk, keys) };
+        built = { kid, cookieKeys: keys, provider: buildProvider(await loadOidc(), ctx, jwk, keys, documents) };
       }
       return built.provider;
     },
@@ -60,7 +64,9 @@ function cookieKeys(ctx: CoreContext, jwk: Record<string, unknown>, previous: st
   return previous && previous !== current ? [current, previous] : [current];
 }
 
-function buildProvider({ default: Provider, errors, interactionPolicy }: OidcModule, ctx: CoreContext, jwk: Record<string, unknown>, cookieKeys: string[]): OidcProvider {
+type DocumentLoader = ReturnType<typeof createDocumentLoader>;
+
+function buildProvider({ default: Provider, errors, interactionPolicy }: OidcModule, ctx: CoreContext, jwk: Record<string, unknown>, cookieKeys: string[], documents: DocumentLoader): OidcProvider {
   const { config } = ctx;
   const accessTtl = Math.floor(config.accessTokenLifetimeMs / 1000);
   const longTtl = Math.floor(config.refreshTokenLifetimeMs / 1000);
@@ -123,6 +129,7 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
         if (metadata.token_endpoint_auth_method !== "none") throw new errors.InvalidClientMetadata("only public clients may register (token_endpoint_auth_method none)");
       },
     },
+    discovery: { client_id_metadata_document_supported: config.oauthClientMetadataDocuments },
     clientDefaults: { token_endpoint_auth_method: "client_secret_basic", grant_types: ["authorization_code"], response_types: ["code"], id_token_signed_response_alg: "RS256" },
     issueRefreshToken: async (_c: unknown, client: { grantTypeAllowed(g: string): boolean }, code: { scopes: Set<string> }) =>
       client.grantTypeAllowed("refresh_token") && (code.scopes.has("offline_access") || !code.scopes.has("openid")),
@@ -153,8 +160,48 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
     const a = Buffer.from(this.clientSecret), b = Buffer.from(hashToken(actual));
     return a.length === b.length && timingSafeEqual(a, b);
   };
+  useClientDocuments(provider, errors, ctx, documents);
+  // scopes_supported: the OpenID scopes and every registered resource's, read at each request (resources come and go).
+  provider.use(async (c, next) => {
+    await next();
+    if (c.oidc?.route !== "discovery" || !c.body || typeof c.body !== "object") return;
+    const resourceScopes = (await repo.listResources(ctx.store.db)).flatMap((r) => JSON.parse(r.scopes) as string[]);
+    c.body.scopes_supported = [...new Set([...OIDC_SCOPES, ...resourceScopes])];
+  });
   provider.on("server_error", (_c: unknown, err: Error) => ctx.logger.error("oauth provider error", { error: String(err?.message ?? err) }));
   return provider;
+}
+
+/**
+ * Every lookup of a client goes through Client.find: a client_id that is a URL is a client ID
+ * metadata document (client-documents.ts), any other is a client of the operator or a registered
+ * one (the adapter). A document that cannot be used is invalid_client with the reason, never a 500.
+ */
+function useClientDocuments(provider: OidcProvider, errors: OidcModule["errors"], ctx: CoreContext, documents: DocumentLoader): void {
+  const Client = provider.Client;
+  const find = Client.find.bind(Client);
+  const built = new WeakMap<Record<string, unknown>, ReturnType<typeof find>>();
+  Client.find = async (id: string) => {
+    if (typeof id !== "string" || !isDocumentClientId(id)) return find(id);
+    if (!ctx.config.oauthClientMetadataDocuments) throw new errors.InvalidClient("client metadata documents are not accepted by this server (a URL is not a client_id here)");
+    try {
+      const metadata = await documents.load(id);
+      let client = built.get(metadata);
+      if (!client) built.set(metadata, (client = Promise.resolve(new Client(metadata))));
+      return await client;
+    } catch (err) {
+      if (err instanceof AuthError && err.code === "RATE_LIMITED") {
+        // Over the oauth-client-document-ip budget: 429 with Retry-After, as the other buckets answer.
+        const limited = new errors.CustomOIDCProviderError("temporarily_unavailable", "too many client metadata documents were fetched for this address; try again later");
+        limited.status = limited.statusCode = 429;
+        requestScope.getStore()?.res.setHeader("retry-after", String(err.details.retryAfterSeconds ?? 60));
+        throw limited;
+      }
+      if (err instanceof DocumentRefused) throw new errors.InvalidClient(`client metadata document refused: ${err.message}`);
+      if (err instanceof Error && err.name === "InvalidClientMetadata") throw new errors.InvalidClient(`client metadata document refused: ${(err as { error_description?: string }).error_description ?? err.message}`);
+      throw err;
+    }
+  };
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

@@ -60,13 +60,18 @@ describe.each(backends)("OAuth provider with openid-client on $name", (backend) 
         issuer: s.url, code_challenge_methods_supported: ["S256"], authorization_response_iss_parameter_supported: true,
         response_types_supported: ["code"], authorization_endpoint: `${s.url}/oauth/authorize`, token_endpoint: `${s.url}/oauth/token`,
       });
-      expect(doc.scopes_supported).toContain("offline_access");
+      // The OpenID scopes and each registered resource's.
+      expect(doc.scopes_supported).toEqual(["openid", "email", "offline_access", "notes:read", "notes:write"]);
       expect(doc.grant_types_supported).not.toContain("implicit");
       expect(doc.grant_types_supported).not.toContain("password");
       expect(doc.registration_endpoint).toBeUndefined();
     }
     const config = await discover(app.clientId);
     expect(config.serverMetadata().issuer).toBe(s.url);
+    await createResource(s.app.ctx, { resource: "https://files.example.com/api", scopes: ["files:read"] }, "test");
+    const after = await (await fetch(`${s.url}/.well-known/oauth-authorization-server`)).json() as { scopes_supported: string[] };
+    expect(after.scopes_supported.slice(0, 3)).toEqual(["openid", "email", "offline_access"]);
+    expect(after.scopes_supported.slice(3).sort()).toEqual(["files:read", "notes:read", "notes:write"]);
   });
 
   it("code + PKCE: consent names the client and its redirect host; ID token with the email, JWT access token for the resource, refresh rotation", async () => {
