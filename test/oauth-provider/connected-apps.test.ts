@@ -6,6 +6,10 @@ import { toWebhookPayload } from "../../src/webhooks/events.js";
 import { backends } from "../helpers/backends.js";
 import { authorizeInBrowser, browse, CookieJar, signUpInto, startOauthServer, type OauthServer } from "../helpers/oauth.js";
 import { KEY } from "../http/admin/admin-client.js";
+import type { H3Event } from "h3";
+import type { DashboardRequest, DashboardResult } from "../../src/dashboard/kit.js";
+import { userRoutes } from "../../src/dashboard/users/routes.js";
+import type { HttpDeps } from "../../src/http/deps.js";
 
 const MCP = "https://mcp.example.com/mcp";
 
@@ -78,5 +82,35 @@ describe.each(backends)("connected apps on $name", (backend) => {
     expect(await done.json()).toEqual({ revoked: grants[0].grantId });
     expect((await mine(jar)).apps).toEqual([]);
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: MCP })).rejects.toMatchObject({ error: "invalid_grant" });
+  });
+
+  /** The dashboard's route as its mount calls it, for a signed-in admin (the form already CSRF-checked). */
+  async function dashboard(method: "GET" | "POST", path: string, form: Record<string, string> = {}): Promise<DashboardResult> {
+    const route = userRoutes.find((r) => r.method === method && new RegExp(`^${r.path.replace(/:id/, "[^/]+")}$`).test(path))!;
+    const r: DashboardRequest = {
+      event: {} as H3Event, deps: {} as HttpDeps, ctx: s.app.ctx, admin: { id: "adm-1", email: "root@example.com" }, csrf: "csrf-token", source: "admin:adm-1",
+      params: { id: path.split("/")[3] }, query: new URLSearchParams(), form: new URLSearchParams(form),
+    };
+    return route.handler(r);
+  }
+
+  it("the dashboard's user page shows the connected apps and revokes one", async () => {
+    const jar = new CookieJar();
+    await signUpInto(jar, s.url, "dash@example.com");
+    const { config, tokens } = await connect(jar);
+    const me = await (await browse(jar, `${s.url}/auth/account/me`)).json() as { user: { id: string } };
+    const page = await dashboard("GET", `/admin/users/${me.user.id}`);
+    const html = "html" in page ? page.html : "";
+    expect(html).toContain('id="apps-h">Connected apps');
+    expect(html).toContain("Notes app");
+    expect(html).toContain(`${MCP} (notes:read)`);
+    const [grant] = (await mine(jar)).apps;
+    expect(html).toContain(`name="grantId" value="${grant.grantId}"`);
+    expect(await dashboard("POST", `/admin/users/${me.user.id}/oauth-grants/revoke`, { grantId: "someone-elses" })).toMatchObject({ flash: { kind: "error" } });
+    expect(await dashboard("POST", `/admin/users/${me.user.id}/oauth-grants/revoke`, { grantId: grant.grantId })).toMatchObject({ flash: { kind: "ok" } });
+    expect((await mine(jar)).apps).toEqual([]);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: MCP })).rejects.toMatchObject({ error: "invalid_grant" });
+    const revoked = await listEvents(s.app.ctx.store.db, { type: "oauth.grant_revoked", userId: me.user.id });
+    expect(revoked.map((e) => JSON.parse(e.data ?? "{}").source)).toEqual(["admin:adm-1"]);
   });
 });
