@@ -88,13 +88,14 @@ function tokenVerifier(issuer, audience) {
   return async (header) => {
     const m = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header ?? "");
     if (!m) return { error: "no token" };
+    const jwks = await keys(); // authsvc unreachable: a 500 (the outer catch), not a refused token
     let payload;
     try {
-      ({ payload } = await jwtVerify(m[1], await keys(), {
+      ({ payload } = await jwtVerify(m[1], jwks, {
         issuer, audience, algorithms: ["RS256"], typ: "at+jwt", clockTolerance: 5, requiredClaims: ["sub", "exp", "client_id"],
       }));
     } catch (err) {
-      return { error: `the token was refused (${err.code ?? err.message})`, code: "invalid_token" };
+      return { error: `the token was refused (${err.code ?? "not a JWT"})`, code: "invalid_token" };
     }
     const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
     if (!scopes.includes(SCOPE)) return { error: `the token lacks the scope ${SCOPE}`, code: "insufficient_scope" };

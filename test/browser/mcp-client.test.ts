@@ -5,7 +5,7 @@ import { UnauthorizedError, type OAuthClientProvider, type OAuthDiscoveryState }
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
-import { createResource } from "../../src/oauth-provider/clients.js";
+import { createClient, createResource } from "../../src/oauth-provider/clients.js";
 import { closedPort } from "../helpers/oidc-provider.js";
 import { fill, openTab, usePagesSuite, waitVisible } from "./harness.js";
 // @ts-expect-error: a plain .mjs example without types, as an app would copy it
@@ -54,6 +54,22 @@ describe("an MCP client signs in through authsvc to the example MCP server (Chro
     const metadataUrl = `${new URL(mcpUrl).origin}/.well-known/oauth-protected-resource/mcp`;
     expect(bare.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadataUrl}", scope="mcp:tools"`);
     expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource: mcpUrl, authorization_servers: [suite.s.url], scopes_supported: ["mcp:tools"] });
+
+    // A token authsvc signed for another resource, and one for this server without the scope: refused.
+    const other = "https://other.example.com/api";
+    await createResource(suite.s.app.ctx, { resource: other, scopes: ["mcp:tools"] }, "test");
+    const machine = await createClient(suite.s.app.ctx, { name: "Job", type: "confidential", grantTypes: ["client_credentials"], resources: [mcpUrl, other] }, "test");
+    const token = async (resource: string, scope: string) => {
+      const res = await fetch(`${suite.s.url}/oauth/token`, { method: "POST", headers: { authorization: `Basic ${Buffer.from(`${machine.clientId}:${machine.clientSecret}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: "client_credentials", resource, scope }) });
+      return ((await res.json()) as { access_token: string }).access_token;
+    };
+    const call = (accessToken: string) => fetch(mcpUrl, { method: "POST", headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    const wrongAudience = await call(await token(other, "mcp:tools"));
+    expect(wrongAudience.status).toBe(401);
+    expect(wrongAudience.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    const noScope = await call(await token(mcpUrl, ""));
+    expect(noScope.status).toBe(403);
+    expect(noScope.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
 
     const provider = new MemoryProvider(callback.url);
     const client = new Client({ name: "test-mcp-client", version: "1.0.0" });
