@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { createClient, createResource } from "../../src/oauth-provider/clients.js";
-import { expectAccessible, expectNoHorizontalScroll, fill, openTab, usePagesSuite, waitForText, waitVisible } from "./harness.js";
+import { expectAccessible, expectNoHorizontalScroll, fill, openTab, screenshot, usePagesSuite, waitForText, waitVisible } from "./harness.js";
 
 const MCP = "https://mcp.example.com/a/rather/long/path/to/the/notes/mcp/endpoint";
 
@@ -54,6 +54,7 @@ describe("the consent and connected-apps pages (Chromium, 360 px)", () => {
     expect(consent).toContain("notes:write");
     await expectAccessible(page, "consent page");
     await expectNoHorizontalScroll(page, "consent page");
+    await screenshot(page, "oauth-consent", { ignore: [".warning", "main p:first-of-type"] });
     await Promise.all([page.waitForNavigation(), page.click("#allow")]);
     expect(new URL(page.url()).searchParams.get("code")).toBeTruthy();
 
@@ -68,6 +69,7 @@ describe("the consent and connected-apps pages (Chromium, 360 px)", () => {
     expect(app).toContain("your account (openid, email)");
     await expectAccessible(page, "connected apps");
     await expectNoHorizontalScroll(page, "connected apps");
+    await screenshot(page, "connected-apps", { ignore: ["#apps li p:nth-of-type(3)"] });
     await page.click("#apps li button");
     await waitForText(page, "#status", /Notes desktop was disconnected/);
     await page.waitForFunction(() => document.querySelectorAll("#apps li").length === 0 && !(document.getElementById("none") as HTMLElement).hidden);
