@@ -13,6 +13,7 @@ const otherPages = (c: Readonly<Config>) => `<nav aria-label="More account pages
     <!-- account-links: one <li> per account page -->
     <li><a href="${b(c)}/second-factor">Second factor (authenticator app)</a></li>
     <li><a href="${b(c)}/passkeys">Passkeys</a></li>
+    ${c.oauthProvider ? `<li><a href="${b(c)}/connected-apps">Connected apps</a></li>` : ""}
     <li><a href="${b(c)}/sign-out">Sign out</a></li>
   </ul>
 </nav>`;

@@ -108,7 +108,14 @@ function sendToSignIn(event: H3Event, deps: HttpDeps, uid: string) {
   return sendRedirect(event, `${c.websiteBasePath}?redirectToPath=${encodeURIComponent(interactionPath(uid))}`, 303);
 }
 
+/**
+ * The form came from our page: Sec-Fetch-Site (set by the browser, no page can forge it) decides
+ * when present; a browser sends `Origin: null` with our pages' forms (Referrer-Policy: no-referrer).
+ * Without it, the Origin must be this server's.
+ */
 function isSameOrigin(event: H3Event, deps: HttpDeps): boolean {
+  const site = readHeader(event, "sec-fetch-site");
+  if (site !== undefined) return site === "same-origin";
   const origin = readHeader(event, "origin");
   return origin === new URL(deps.ctx.config.publicUrl).origin;
 }

@@ -168,6 +168,7 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
     const resourceScopes = (await repo.listResources(ctx.store.db)).flatMap((r) => JSON.parse(r.scopes) as string[]);
     c.body.scopes_supported = [...new Set([...OIDC_SCOPES, ...resourceScopes])];
   });
+  allowResourceScopesInRegistration(provider);
   provider.on("server_error", (_c: unknown, err: Error) => ctx.logger.error("oauth provider error", { error: String(err?.message ?? err) }));
   return provider;
 }
@@ -201,6 +202,26 @@ function useClientDocuments(provider: OidcProvider, errors: OidcModule["errors"]
       if (err instanceof Error && err.name === "InvalidClientMetadata") throw new errors.InvalidClient(`client metadata document refused: ${(err as { error_description?: string }).error_description ?? err.message}`);
       throw err;
     }
+  };
+}
+
+/**
+ * A client that registers itself may name the scopes of the resources it will ask for (the MCP
+ * SDK registers with the scopes of the MCP server's metadata): oidc-provider would refuse every
+ * scope beyond the OpenID ones. Those it checks as before; the others need only be well-formed
+ * scope tokens (RFC 6749 §3.3). They grant nothing: a resource's scopes are granted per resource
+ * (getResourceServerInfo), and the client's list only ever restricts the OpenID scopes.
+ */
+function allowResourceScopesInRegistration(provider: OidcProvider): void {
+  const schema = (provider.Client as unknown as { Schema: { prototype: { scope?: string; scopes(): void; invalidate(m: string): never } } }).Schema.prototype;
+  const checkOidcScopes = schema.scopes;
+  schema.scopes = function scopes(this: typeof schema) {
+    if (typeof this.scope !== "string") return checkOidcScopes.call(this);
+    const all = [...new Set(this.scope.split(" "))];
+    if (all.some((s) => !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))) this.invalidate("scope must be space-separated scope tokens");
+    this.scope = all.filter((s) => (OIDC_SCOPES as readonly string[]).includes(s)).join(" ") || undefined;
+    checkOidcScopes.call(this);
+    this.scope = all.join(" ");
   };
 }
 

@@ -1,8 +1,12 @@
 import type { Room } from "../http/room.js";
+import { hostedPageRoutes } from "../http/pages/route.js";
 import { oauthAdminRoutes } from "./admin.js";
+import { connectedAppsAdminRoutes, connectedAppsRoutes } from "./connected-apps.js";
+import { connectedAppsPage } from "./page.js";
+import connectedAppsJs from "./pages/connected-apps.js?raw";
 import { createOauthMount, DISCOVERY_PATHS } from "./mount.js";
 import { OAUTH_PREFIX } from "./provider.js";
-import { oauthAdminArea } from "./openapi.js";
+import { connectedAppsArea, oauthAdminArea } from "./openapi.js";
 import { oauthSettings } from "./settings.js";
 
 /**
@@ -16,8 +20,13 @@ export const oauthProviderRoom: Room = {
   mount: createOauthMount,
   // Only these paths reach the provider: the API's hot path passes it by.
   mountPath: [OAUTH_PREFIX, ...DISCOVERY_PATHS],
-  adminRoutes: oauthAdminRoutes,
+  routes: connectedAppsRoutes,
+  adminRoutes: [...oauthAdminRoutes, ...connectedAppsAdminRoutes],
+  openapi: connectedAppsArea,
   adminOpenapi: oauthAdminArea,
+  // "Connected apps": the grants the signed-in person gave, each revocable (linked from My account).
+  pages: (c) => (c.oauthProvider ? hostedPageRoutes(c, { "/connected-apps": connectedAppsPage }) : []),
+  assets: { "connected-apps.js": connectedAppsJs },
   // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
 };

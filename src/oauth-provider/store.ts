@@ -51,6 +51,12 @@ export async function findLatestGrantId(db: Kysely<DB>, accountId: string, clien
   return r?.id;
 }
 
+/** An account's live grants (the consents it gave), newest first. */
+export async function listGrants(db: Kysely<DB>, accountId: string, now: number): Promise<OauthRecordRow[]> {
+  return t(db).selectFrom("oauth_records").selectAll().where("model", "=", "Grant").where("account_id", "=", accountId)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])).orderBy("created_at", "desc").orderBy("id").limit(200).execute();
+}
+
 export async function insertClient(db: Kysely<DB>, row: OauthClientsTable): Promise<void> {
   await t(db).insertInto("oauth_clients").values(row).execute();
 }

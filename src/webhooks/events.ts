@@ -47,6 +47,9 @@ export const webhookEvents: Readonly<Record<string, { type: string; data?: Recor
   "organization.invitation_resent": { type: "organization.invitation_created", data: { resent: true } },
   "organization.invitation_revoked": { type: "organization.invitation_revoked" },
   "organization.invitation_accepted": { type: "organization.invitation_accepted" },
+  // The OAuth provider (src/oauth-provider/): a person allowed an app (consent), or the grant was revoked.
+  "oauth.grant_given": { type: "oauth.grant_created" },
+  "oauth.grant_revoked": { type: "oauth.grant_revoked" },
   "rate_limit.locked": { type: "limits.locked" },
   "webhook.endpoint_disabled": { type: "webhook.endpoint_disabled" },
 };

@@ -10,7 +10,7 @@ import { fill, openTab, usePagesSuite, waitVisible } from "./harness.js";
  */
 describe("hosted pages opened signed out (Chromium)", () => {
   const suite = usePagesSuite({ passwordlessFlowType: "code", pagesRedirectPaths: ["/", "/_dev/*"] });
-  const pages = ["/", "/auth", "/auth/verify-email", "/auth/reset-password", "/auth/sign-out", "/auth/mfa", "/auth/second-factor", "/auth/passkeys", "/auth/account", "/auth/sign-in-code"];
+  const pages = ["/", "/auth", "/auth/verify-email", "/auth/reset-password", "/auth/sign-out", "/auth/mfa", "/auth/second-factor", "/auth/passkeys", "/auth/account", "/auth/sign-in-code", "/auth/connected-apps"];
 
   it.each(pages)("%s logs no console error and no failed request", async (path) => {
     const page = await openTab(await suite.browser.createBrowserContext(), suite.s.url);

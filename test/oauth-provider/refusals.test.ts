@@ -87,6 +87,9 @@ describe.each(backends)("OAuth provider refusals on $name", (backend) => {
     for (let i = 0; i < 4 && !(await browse(jar, url).then((r) => { if (r.status === 200) return true; url = new URL(r.headers.get("location")!, url).toString(); return false; })); i++);
     const foreign = await browse(jar, `${url}/confirm`, { method: "POST", headers: { origin: "https://evil.example.com" } });
     expect(foreign.status).toBe(403);
+    // A browser says where a form came from (Sec-Fetch-Site); with our pages' no-referrer policy its Origin is "null".
+    const crossSite = await browse(jar, `${url}/confirm`, { method: "POST", headers: { origin: "null", "sec-fetch-site": "cross-site" } });
+    expect(crossSite.status).toBe(403);
     const denied = await browse(jar, `${url}/abort`, { method: "POST", headers: { origin: s.url } });
     const back = await browse(jar, new URL(denied.headers.get("location")!, url).toString());
     expect(await redirected(back)).toMatchObject({ error: "access_denied", iss: s.url });

@@ -6,7 +6,7 @@ import { authorizeInBrowser, CookieJar, signUpInto, startOauthServer, type Oauth
 /** Dynamic client registration (RFC 7591) when the operator turns it on: public clients only, rate limited. */
 describe.each(backends)("OAuth dynamic registration on $name", (backend) => {
   let s: OauthServer;
-  beforeAll(async () => { s = await startOauthServer(backend, { oauthDynamicRegistration: true, limitOauthRegistrationIp: "2/1h" }); });
+  beforeAll(async () => { s = await startOauthServer(backend, { oauthDynamicRegistration: true, limitOauthRegistrationIp: "4/1h" }); });
   afterAll(async () => { await s?.close(); });
 
   it("a public client registers itself, signs a person in with PKCE; confidential ones are refused; the budget is per IP", async () => {
@@ -23,6 +23,15 @@ describe.each(backends)("OAuth dynamic registration on $name", (backend) => {
     expect(consentPage).toContain("a program on this computer");
     const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: "s" });
     expect(tokens.claims()!.aud).toBe(config.clientMetadata().client_id);
+
+    // A client may name its resources' scopes (the MCP SDK registers with those of the server's metadata); OpenID scopes are checked as ever.
+    const register = (scope: string) => fetch(`${s.url}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [redirect], token_endpoint_auth_method: "none", application_type: "native", scope }) });
+    const withResourceScope = await register("mcp:tools openid");
+    expect(withResourceScope.status).toBe(201);
+    expect(await withResourceScope.json()).toMatchObject({ scope: "mcp:tools openid" });
+    const badScope = await register("mcp:tools bad\\scope");
+    expect(badScope.status).toBe(400);
+    expect(await badScope.json()).toMatchObject({ error: "invalid_client_metadata" });
 
     const confidential = await fetch(`${s.url}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: ["https://app.example.com/cb"] }) });
     expect(confidential.status).toBe(400);

@@ -2,7 +2,8 @@ import { escapeHtml, csrfField, formatTime, type DashboardRequest, type Dashboar
 import { renderDashboardPage } from "../layout.js";
 import { personPath, USERS_PATH } from "./list-page.js";
 import { loadPersonRecord, type PersonRecord } from "./person-record.js";
-import { renderFacts, renderLocks, renderMethods, renderSecondFactor, renderSessions } from "./person-sections.js";
+import { renderConnectedApps, renderFacts, renderLocks, renderMethods, renderSecondFactor, renderSessions } from "./person-sections.js";
+import { listPersonGrants } from "../../oauth-provider/grants.js";
 
 /**
  * GET /admin/users/:id: a person (by their id or any login method's), laid out in the order a
@@ -15,7 +16,9 @@ export async function showPerson(r: DashboardRequest): Promise<DashboardResult> 
   if (!p) {
     return renderDashboardPage(r, { title: "No such user", section: USERS_PATH, status: 404, main: `<p>No user has the id “${escapeHtml(r.params.id ?? "")}”. It may have been deleted.</p><p><a href="${USERS_PATH}">Search users</a></p>` });
   }
-  const main = [renderFacts(p), renderMethods(r, p), renderSessions(r, p), renderSecondFactor(r, p), renderLocks(r, p), renderPassword(r, p), renderActivity(p), renderDelete(r, p)].join("\n");
+  const grants = r.ctx.config.oauthProvider ? await listPersonGrants(r.ctx, p.user.id) : undefined;
+  const apps = grants ? renderConnectedApps(r, p, grants) : "";
+  const main = [renderFacts(p), renderMethods(r, p), renderSessions(r, p), apps, renderSecondFactor(r, p), renderLocks(r, p), renderPassword(r, p), renderActivity(p), renderDelete(r, p)].filter(Boolean).join("\n");
   return renderDashboardPage(r, { title: p.user.email || p.user.id, section: USERS_PATH, main: `<p><a href="${USERS_PATH}">Back to users</a></p>\n${main}` });
 }
 

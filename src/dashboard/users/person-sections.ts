@@ -2,6 +2,7 @@ import { loginName } from "../../core/logins.js";
 import { csrfField, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
 import { personPath } from "./list-page.js";
 import type { PersonRecord } from "./person-record.js";
+import type { GrantView } from "../../oauth-provider/grants.js";
 
 /**
  * The panels of the person page, one function each. Every button names what it does and to whom
@@ -78,4 +79,14 @@ export function renderLocks(r: R, p: PersonRecord): string {
   const keys = [...new Set(p.locks.map((l) => l.key))];
   const clear = keys.map((k) => button(r, `${personPath(p.user.id)}/locks/clear`, "Clear", `limits on ${k}`, { fields: hidden("email", k) })).join("");
   return panel("locks", "Locks", `${table("Rate limits on their addresses", ["Bucket", "Address", "State", "Count", "Until"], rows)}\n<div class="actions">${clear}</div>`);
+}
+
+/** The apps the person allowed (OAuth grants), each revocable: the app's refresh tokens end with it. */
+export function renderConnectedApps(r: R, p: PersonRecord, grants: GrantView[]): string {
+  if (grants.length === 0) return panel("apps", "Connected apps", "<p>No app was allowed to use this account.</p>");
+  const rows = grants.map((g) => {
+    const access = [...g.resources.map((x) => `${x.resource}${x.scopes.length ? ` (${x.scopes.join(", ")})` : ""}`), ...(g.scopes.length ? [g.scopes.join(", ")] : [])].join("; ");
+    return `<tr><th scope="row">${escapeHtml(g.clientName)}</th><td>${escapeHtml(g.redirectHosts.join(", "))}</td><td>${escapeHtml(access)}</td><td>${formatTime(g.grantedAt)}</td><td>${button(r, `${personPath(p.user.id)}/oauth-grants/revoke`, "Revoke", `the grant of ${g.clientName}`, { danger: true, fields: hidden("grantId", g.grantId) })}</td></tr>`;
+  });
+  return panel("apps", "Connected apps", table("Apps allowed to use this account", ["App", "Returns to", "Access", "Allowed", "Action"], rows));
 }

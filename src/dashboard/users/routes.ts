@@ -1,6 +1,6 @@
 import type { DashboardRoute } from "../kit.js";
 import { showUsers, USERS_PATH } from "./list-page.js";
-import { changePassword, clearLocks, linkOther, markVerified, onPerson, removePerson, resetMfa, revokeAll, revokeOne, sendResetLink, unlinkMethod } from "./person-actions.js";
+import { changePassword, clearLocks, linkOther, markVerified, onPerson, removePerson, resetMfa, revokeAll, revokeGrant, revokeOne, sendResetLink, unlinkMethod } from "./person-actions.js";
 import { showPerson } from "./person-page.js";
 
 const person = `${USERS_PATH}/:id`;
@@ -12,6 +12,7 @@ export const userRoutes: DashboardRoute[] = [
   { method: "POST", path: `${person}/verified`, handler: onPerson(markVerified) },
   { method: "POST", path: `${person}/sessions/revoke`, handler: onPerson(revokeOne) },
   { method: "POST", path: `${person}/sessions/revoke-all`, handler: onPerson(revokeAll) },
+  { method: "POST", path: `${person}/oauth-grants/revoke`, handler: onPerson(revokeGrant) },
   { method: "POST", path: `${person}/mfa/reset`, handler: onPerson(resetMfa) },
   { method: "POST", path: `${person}/locks/clear`, handler: onPerson(clearLocks) },
   { method: "POST", path: `${person}/reset-link`, handler: onPerson(sendResetLink) },
