@@ -66,9 +66,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
         let report: ImportReport;
         try {
           if (source) {
-            let rows;
-            try { rows = await source.read(files, { firebaseHashConfig }); } catch (err) { if (err instanceof MoveInError) throw new CliError(err.message); throw err; }
-            report = await importRecords(app.ctx, rows, options);
+            try { report = await importRecords(app.ctx, source.read(files, { firebaseHashConfig }), options); } catch (err) { if (err instanceof MoveInError) throw new CliError(err.message); throw err; }
           } else {
             const input: Readable = files[0] === "-" ? io.stdin : createReadStream(files[0]);
             const lines = createInterface({ input, crlfDelay: Infinity });

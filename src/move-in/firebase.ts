@@ -27,7 +27,7 @@ export function parseFirebaseHashConfig(text: string): FirebaseHashConfig {
 export const firebase: MoveInSource = {
   id: "firebase",
   files: "the auth:export JSON file",
-  async read(files, options) {
+  async *read(files, options) {
     if (!options.firebaseHashConfig) throw new MoveInError("--from firebase needs --firebase-hash-config FILE (the console's hash_config { … } block), or its users' password hashes cannot be read");
     const config = parseFirebaseHashConfig(options.firebaseHashConfig);
     const records: Array<{ where: string; record: SourceRecord }> = [];
@@ -53,6 +53,6 @@ export const firebase: MoveInSource = {
         records.push({ where: `${file} users[${i}]`, record: compact({ id: u.localId, email, verified, timeJoined: joined, loginMethods: methods, metadata: jsonObject(u.customAttributes) }) });
       });
     }
-    return toInputs(records);
+    yield* toInputs(records);
   },
 };

@@ -14,7 +14,7 @@ type Row = { [column: string]: string };
 export const supabase: MoveInSource = {
   id: "supabase",
   files: "CSV exports of auth.users, and optionally auth.identities and auth.mfa_factors",
-  async read(files) {
+  async *read(files) {
     let users: Row[] | undefined;
     const identities = new Map<string, Row[]>(), factors = new Map<string, Row[]>();
     const group = (into: Map<string, Row[]>, row: Row) => { const list = into.get(row.user_id) ?? []; list.push(row); into.set(row.user_id, list); };
@@ -27,7 +27,7 @@ export const supabase: MoveInSource = {
       else throw new MoveInError(`${file} is not an export of auth.users, auth.identities or auth.mfa_factors (no encrypted_password, identity_data or factor_type column)`);
     }
     if (!users) throw new MoveInError("--from supabase needs the CSV export of auth.users (a file with an encrypted_password column)");
-    return toInputs(users.filter((u) => !u.deleted_at).map((u, i) => {
+    yield* toInputs(users.filter((u) => !u.deleted_at).map((u, i) => {
       const email = u.email || undefined;
       const verified = Boolean(u.email_confirmed_at);
       const joined = millis(u.created_at);
