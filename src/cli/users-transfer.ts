@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { exportUsers } from "../ops/export-users.js";
 import { importRecords, importUsers, type ImportReport } from "../ops/import-users.js";
 import { MOVE_IN_SOURCES, MoveInError } from "../move-in/sources.js";
+import { isPostgresUrl } from "../store/database.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
@@ -52,7 +53,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
       if (flags.firebaseHashConfig && from !== "firebase") throw new CliError("--firebase-hash-config goes with --from firebase", 2);
       let size = 0;
       for (const file of files) {
-        if (file === "-" && !source) continue;
+        if ((file === "-" && !source) || (source && isPostgresUrl(file))) continue;
         try { size += statSync(file).size; } catch (err) { throw new CliError(`cannot read ${file}: ${describeFsError(err)}`); }
       }
       let firebaseHashConfig: string | undefined;

@@ -18,10 +18,11 @@ export function providerId(theirs: string): string {
   return known[theirs] ?? theirs.replace(/^oauth_/, "").replace(/[^a-z0-9-]/gi, "-").toLowerCase();
 }
 
-/** Epoch milliseconds from an ISO date, epoch milliseconds (number or digits), or undefined. */
+/** Epoch milliseconds from an ISO date, a Date (a driver's timestamp), epoch milliseconds (number or digits), or undefined. */
 export function millis(v: unknown): number | undefined {
   if (v === undefined || v === null || v === "") return undefined;
   if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) : undefined;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? undefined : v.getTime();
   if (typeof v === "string" && /^\d{1,16}$/.test(v)) return Number(v);
   // PostgreSQL's text form ("2024-02-01 09:59:00.5+00") as ISO 8601.
   const t = typeof v === "string" ? Date.parse(v.replace(/^(\d{4}-\d\d-\d\d) /, "$1T").replace(/([+-]\d\d)$/, "$1:00")) : NaN;

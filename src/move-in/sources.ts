@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseImportLine } from "../ops/user-record.js";
 import { auth0 } from "./auth0.js";
+import { betterAuth } from "./better-auth.js";
 import { clerk } from "./clerk.js";
 import { firebase } from "./firebase.js";
 import type { MoveInSource } from "./source.js";
@@ -31,4 +32,4 @@ const authsvc: MoveInSource = {
 };
 
 /** Every system `users import --from` reads, by name. */
-export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, clerk];
+export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, clerk, betterAuth];
