@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { Command } from "commander";
 import { exportUsers } from "../ops/export-users.js";
-import { importRecords, importUsers, type ImportReport } from "../ops/import-users.js";
+import { importRecords, importUsers, SourceChangedError, type ImportOptions, type ImportReport } from "../ops/import-users.js";
 import { MOVE_IN_SOURCES, MoveInError } from "../move-in/sources.js";
 import { isPostgresUrl } from "../store/database.js";
 import { withApp, printJson } from "./context.js";
@@ -62,17 +62,17 @@ export function addTransferCommands(users: Command, io: CliIO): void {
       }
       await withApp(flags, io, async (app) => {
         const progress = createProgress(io, flags.dryRun ? "checking" : "importing");
-        const onBatch = (r: ImportReport, phase: "checking" | "writing") => progress.update(phase === "checking" ? 0 : r.created / Math.max(1, r.lines), `${phase}: ${r.lines} rows, ${r.created} ${r.dryRun ? "to create" : "created"}, ${r.skipped} skipped, ${r.refused} refused, ${r.conflicts} conflicts`);
+        const onBatch: ImportOptions["onBatch"] = (r, phase, { done, total }) => progress.update(phase === "checking" ? 0 : done / Math.max(1, total), `${phase}: ${r.lines} rows, ${r.created} ${r.dryRun ? "to create" : "created"}, ${r.skipped} skipped, ${r.refused} refused, ${r.conflicts} conflicts`);
         const options = { dryRun: !!flags.dryRun, source: source ? `import-${source.id}` : "cli-import", onBatch };
         let report: ImportReport;
         try {
-          if (source) {
-            try { report = await importRecords(app.ctx, source.read(files, { firebaseHashConfig }), options); } catch (err) { if (err instanceof MoveInError) throw new CliError(err.message); throw err; }
-          } else {
-            const input: Readable = files[0] === "-" ? io.stdin : createReadStream(files[0]);
-            const lines = createInterface({ input, crlfDelay: Infinity });
-            try { report = await importUsers(app.ctx, lines, options); } finally { lines.close(); }
-          }
+          // Each pass (check, then write) reads the files again: a large import is never held in memory whole.
+          if (source) report = await importRecords(app.ctx, () => source.read(files, { firebaseHashConfig }), options);
+          else if (files[0] === "-") report = await importUsers(app.ctx, createInterface({ input: io.stdin as Readable, crlfDelay: Infinity }), options);
+          else report = await importUsers(app.ctx, () => createInterface({ input: createReadStream(files[0]), crlfDelay: Infinity }), options);
+        } catch (err) {
+          if (err instanceof MoveInError || err instanceof SourceChangedError) throw new CliError(err.message);
+          throw err;
         } finally {
           progress.end();
         }
