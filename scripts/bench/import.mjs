@@ -1,11 +1,11 @@
 // Bench: `authsvc users import` of 100,000 users (10,000 with --quick) into an empty SQLite file,
-// through the built CLI, and `users export` of the result. The ceiling is the same rows written
+// through the built CLI (time and the import process's peak memory), and `users export` of the result. The ceiling is the same rows written
 // straight through better-sqlite3 (prepared statements, 1000-row transactions, no validation,
 // no duplicate checks): the ratio says how close the import is to what the storage can take.
 // With AUTHSVC_BENCH_PG_URL (or AUTHSVC_TEST_PG_URL) set, the same import into PostgreSQL too.
 // Usage: node scripts/build.mjs && node scripts/bench/import.mjs [--quick]
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,9 +37,14 @@ export default async function run({ quick = false, log = () => {} } = {}) {
     const db = join(dir, "import.db");
     const cli = (...args) => run$(process.execPath, [join(root, "bin", "authsvc"), ...args, "--database", db, "--log-level", "error"], { cwd: root, maxBuffer: 1 << 26 });
     await cli("migrate"); // schema creation is not part of the import figure
+    // Peak memory of the import process: the rows are streamed (read once to check, once to write), not held.
+    const rssFile = join(dir, "import-rss");
+    const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${join(root, "scripts", "bench-lib", "max-rss.cjs")}`, AUTHSVC_BENCH_RSS_FILE: rssFile };
     let t0 = process.hrtime.bigint();
-    const out = await cli("users", "import", file, "--json");
+    const out = await run$(process.execPath, [join(root, "bin", "authsvc"), "users", "import", file, "--json", "--database", db, "--log-level", "error"], { cwd: root, maxBuffer: 1 << 26, env });
     const importS = Number(process.hrtime.bigint() - t0) / 1e9;
+    const peakMiB = Number(readFileSync(rssFile, "utf8")) / 1024;
+    log(`import peak memory: ${peakMiB.toFixed(0)} MiB`);
     const report = JSON.parse(out.stdout);
     if (report.created !== users) throw new Error(`import created ${report.created} of ${users}: ${out.stdout.slice(0, 500)}`);
     log(`import: ${importS.toFixed(2)} s`);
@@ -56,6 +61,7 @@ export default async function run({ quick = false, log = () => {} } = {}) {
     const pgRows = pgUrl ? await importIntoPostgres(pgUrl, file, users, log) : [];
     return [
       { scenario: `users import (${users} users, SQLite)`, figure: "time", value: +importS.toFixed(2), unit: "s" },
+      { scenario: `users import (${users} users, SQLite)`, figure: "peak memory (RSS)", value: Math.round(peakMiB), unit: "MiB" },
       { scenario: `users import (${users} users, SQLite)`, figure: "throughput", value: Math.round(rate), unit: "users/s", ceiling: "raw better-sqlite3 insert, 1000-row transactions", ceilingValue: Math.round(ceilingRate), ratio: +(rate / ceilingRate).toFixed(3) },
       { scenario: `users export (${users} users, SQLite)`, figure: "throughput", value: Math.round(users / exportS), unit: "users/s" },
       ...pgRows,

@@ -5,8 +5,9 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { Command } from "commander";
 import { exportUsers } from "../ops/export-users.js";
-import { importRecords, importUsers, type ImportReport } from "../ops/import-users.js";
+import { importRecords, importUsers, SourceChangedError, type ImportOptions, type ImportReport } from "../ops/import-users.js";
 import { MOVE_IN_SOURCES, MoveInError } from "../move-in/sources.js";
+import { isPostgresUrl } from "../store/database.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
@@ -52,7 +53,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
       if (flags.firebaseHashConfig && from !== "firebase") throw new CliError("--firebase-hash-config goes with --from firebase", 2);
       let size = 0;
       for (const file of files) {
-        if ((file === "-" && !source) || /^postgres(ql)?:\/\//.test(file)) continue;
+        if ((file === "-" && !source) || (source && isPostgresUrl(file))) continue;
         try { size += statSync(file).size; } catch (err) { throw new CliError(`cannot read ${file}: ${describeFsError(err)}`); }
       }
       let firebaseHashConfig: string | undefined;
@@ -61,24 +62,21 @@ export function addTransferCommands(users: Command, io: CliIO): void {
       }
       await withApp(flags, io, async (app) => {
         const progress = createProgress(io, flags.dryRun ? "checking" : "importing");
-        const onBatch = (r: ImportReport, phase: "checking" | "writing") => progress.update(phase === "checking" ? 0 : r.created / Math.max(1, r.lines), `${phase}: ${r.lines} rows, ${r.created} ${r.dryRun ? "to create" : "created"}, ${r.skipped} skipped, ${r.refused} refused, ${r.conflicts} conflicts`);
+        const onBatch: ImportOptions["onBatch"] = (r, phase, { done, total }) => progress.update(phase === "checking" ? 0 : done / Math.max(1, total), `${phase}: ${r.lines} rows, ${r.created} ${r.dryRun ? "to create" : "created"}, ${r.skipped} skipped, ${r.refused} refused, ${r.conflicts} conflicts`);
         const options = { dryRun: !!flags.dryRun, source: source ? `import-${source.id}` : "cli-import", onBatch };
         let report: ImportReport;
         let after: string[] = [];
         try {
+          // Each pass (check, then write) reads the files again: a large import is never held in memory whole.
           if (source) {
-            let rows;
-            try { rows = await source.read(files, { firebaseHashConfig }); } catch (err) { if (err instanceof MoveInError) throw new CliError(err.message); throw err; }
-            report = await importRecords(app.ctx, rows, options);
+            report = await importRecords(app.ctx, () => source.read(files, { firebaseHashConfig }), options);
             // Roles, keys and sessions follow the users (those refused are skipped), never past a conflict.
-            if (source.afterImport && report.conflicts === 0) {
-              try { after = await source.afterImport(app.ctx, files, { dryRun: options.dryRun }); } catch (err) { if (err instanceof MoveInError) throw new CliError(err.message); throw err; }
-            }
-          } else {
-            const input: Readable = files[0] === "-" ? io.stdin : createReadStream(files[0]);
-            const lines = createInterface({ input, crlfDelay: Infinity });
-            try { report = await importUsers(app.ctx, lines, options); } finally { lines.close(); }
-          }
+            if (source.afterImport && report.conflicts === 0) after = await source.afterImport(app.ctx, files, { dryRun: options.dryRun });
+          } else if (files[0] === "-") report = await importUsers(app.ctx, createInterface({ input: io.stdin as Readable, crlfDelay: Infinity }), options);
+          else report = await importUsers(app.ctx, () => createInterface({ input: createReadStream(files[0]), crlfDelay: Infinity }), options);
+        } catch (err) {
+          if (err instanceof MoveInError || err instanceof SourceChangedError) throw new CliError(err.message);
+          throw err;
         } finally {
           progress.end();
         }

@@ -12,7 +12,7 @@ import type { MoveInSource } from "./source.js";
 export const auth0: MoveInSource = {
   id: "auth0",
   files: "the user export (JSON lines) and the password-hash export (JSON lines)",
-  async read(files) {
+  async *read(files) {
     const users: Array<{ where: string; user: SourceRecord }> = [];
     const hashById = new Map<string, string>(), hashByEmail = new Map<string, string>();
     for (const file of files) {
@@ -30,7 +30,7 @@ export const auth0: MoveInSource = {
         }
       }
     }
-    return toInputs(users.map(({ where, user: u }) => {
+    yield* toInputs(users.map(({ where, user: u }) => {
       const email = typeof u.email === "string" ? u.email : undefined;
       const hash = hashById.get(String(u.user_id)) ?? (email ? hashByEmail.get(email.toLowerCase()) : undefined);
       const joined = millis(u.created_at);

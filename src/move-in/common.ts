@@ -1,5 +1,6 @@
 import { createReadStream, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { parse as parseCsvStream } from "csv-parse";
 import { parse as parseCsv } from "csv-parse/sync";
 import type { ImportInput } from "../ops/import-users.js";
 import { parseImportRecord } from "../ops/user-record.js";
@@ -17,10 +18,11 @@ export function providerId(theirs: string): string {
   return known[theirs] ?? theirs.replace(/^oauth_/, "").replace(/[^a-z0-9-]/gi, "-").toLowerCase();
 }
 
-/** Epoch milliseconds from an ISO date, epoch milliseconds (number or digits), or undefined. */
+/** Epoch milliseconds from an ISO date, a Date (a driver's timestamp), epoch milliseconds (number or digits), or undefined. */
 export function millis(v: unknown): number | undefined {
   if (v === undefined || v === null || v === "") return undefined;
   if (typeof v === "number") return Number.isFinite(v) ? Math.trunc(v) : undefined;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? undefined : v.getTime();
   if (typeof v === "string" && /^\d{1,16}$/.test(v)) return Number(v);
   // PostgreSQL's text form ("2024-02-01 09:59:00.5+00") as ISO 8601.
   const t = typeof v === "string" ? Date.parse(v.replace(/^(\d{4}-\d\d-\d\d) /, "$1T").replace(/([+-]\d\d)$/, "$1:00")) : NaN;
@@ -44,14 +46,17 @@ export function compact(o: SourceRecord): SourceRecord {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0)));
 }
 
+/** One translated record validated: the row to import, or refused with where it came from. */
+export function toInput(n: number, where: string, record: SourceRecord): ImportInput {
+  const parsed = parseImportRecord(record);
+  return "refused" in parsed ? { line: n, refused: `${where}: ${parsed.refused}` } : { line: n, user: parsed };
+}
+
 /** Validates translated records, numbering them from 1 in the order given. */
 export function toInputs(records: Iterable<{ where: string; record: SourceRecord }>): ImportInput[] {
   const out: ImportInput[] = [];
   let n = 0;
-  for (const { where, record } of records) {
-    const parsed = parseImportRecord(record);
-    out.push("refused" in parsed ? { line: ++n, refused: `${where}: ${parsed.refused}` } : { line: ++n, user: parsed });
-  }
+  for (const { where, record } of records) out.push(toInput(++n, where, record));
   return out;
 }
 
@@ -72,6 +77,16 @@ export async function* readJsonLines(file: string): AsyncIterable<{ line: number
 export function readCsv(file: string): Array<{ [column: string]: string }> {
   try {
     return parseCsv(readFileSync(file), { columns: true, bom: true, skip_empty_lines: true, relax_column_count: false });
+  } catch (err) {
+    throw new MoveInError(`${file} is not CSV with a header row: ${(err as Error).message}`);
+  }
+}
+
+/** A CSV file with a header row, read a row at a time (a large export is never held whole), with each row's line. */
+export async function* streamCsv(file: string): AsyncIterable<{ line: number; row: { [column: string]: string } }> {
+  const parser = createReadStream(file).pipe(parseCsvStream({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: false, info: true }));
+  try {
+    for await (const r of parser as AsyncIterable<{ record: { [column: string]: string }; info: { lines: number } }>) yield { line: r.info.lines, row: r.record };
   } catch (err) {
     throw new MoveInError(`${file} is not CSV with a header row: ${(err as Error).message}`);
   }

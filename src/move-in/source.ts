@@ -12,8 +12,12 @@ export interface MoveInSource {
   id: string;
   /** What FILE… are, for the help and errors. */
   files: string;
-  /** The rows, each validated or refused with the file and line (or record) it came from. A bad file throws MoveInError. */
-  read(files: string[], options: MoveInOptions): Promise<ImportInput[]>;
+  /**
+   * The rows, each validated or refused with the file and line (or record) it came from, numbered
+   * from 1. A bad file throws MoveInError. Read twice by an import (check, then write): each call
+   * reads the source again, so a large export is never held whole.
+   */
+  read(files: string[], options: MoveInOptions): AsyncIterable<ImportInput>;
   /**
    * After the users are in (or, with dryRun, instead of writing): what else moves with them (roles,
    * signing keys, sessions), idempotent; returns lines that say what was (or would be) moved.

@@ -1,8 +1,9 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseImportLine } from "../ops/user-record.js";
-import type { ImportInput } from "../ops/import-users.js";
 import { auth0 } from "./auth0.js";
+import { betterAuth } from "./better-auth.js";
+import { clerk } from "./clerk.js";
 import { firebase } from "./firebase.js";
 import type { MoveInSource } from "./source.js";
 import { supabase } from "./supabase.js";
@@ -15,8 +16,7 @@ export type { MoveInOptions, MoveInSource } from "./source.js";
 const authsvc: MoveInSource = {
   id: "authsvc",
   files: "JSON lines files (authsvc users export, or rows written by hand)",
-  async read(files) {
-    const out: ImportInput[] = [];
+  async *read(files) {
     let n = 0;
     for (const file of files) {
       let line = 0;
@@ -26,12 +26,11 @@ const authsvc: MoveInSource = {
         if (text.trim() === "") continue;
         const parsed = parseImportLine(text);
         n++;
-        out.push("refused" in parsed ? { line: n, refused: `${file} line ${line}: ${parsed.refused}` } : { line: n, user: parsed });
+        yield "refused" in parsed ? { line: n, refused: `${file} line ${line}: ${parsed.refused}` } : { line: n, user: parsed };
       }
     }
-    return out;
   },
 };
 
 /** Every system `users import --from` reads, by name. */
-export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, supertokens];
+export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, clerk, betterAuth, supertokens];

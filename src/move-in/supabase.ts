@@ -1,50 +1,98 @@
-import { compact, jsonObject, millis, MoveInError, providerId, readCsv, toInputs, type SourceRecord } from "./common.js";
+import { isPostgresUrl } from "../store/database.js";
+import { compact, jsonObject, millis, MoveInError, providerId, readCsv, toInput, type SourceRecord } from "./common.js";
+import { openSourceDb, sourceDbError } from "./source-db.js";
 import type { MoveInSource } from "./source.js";
+import type { ImportInput } from "../ops/import-users.js";
 
-type Row = { [column: string]: string };
+/** A row of auth.users, auth.identities or auth.mfa_factors: CSV text, or the driver's values. */
+type Row = { [column: string]: unknown };
+const PAGE = 1000;
+const WHAT = "Supabase's database";
+const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** One auth.users row with its identities and MFA factors, as our import record. */
+function toRecord(u: Row, identities: Row[], factors: Row[]): SourceRecord {
+  const email = text(u.email);
+  const verified = Boolean(u.email_confirmed_at);
+  const joined = millis(u.created_at);
+  const methods: SourceRecord[] = [];
+  if (text(u.encrypted_password)) methods.push({ recipeId: "emailpassword", email, verified, passwordHash: u.encrypted_password, timeJoined: joined });
+  for (const identity of identities) {
+    if (identity.provider === "email" || identity.provider === "phone") continue;
+    const data = jsonObject(identity.identity_data) ?? {};
+    const subject = text(identity.provider_id) ?? (typeof data.sub === "string" ? data.sub : undefined);
+    methods.push({ recipeId: "thirdparty", email: text(identity.email) ?? (typeof data.email === "string" ? data.email : email), verified: data.email_verified === true || verified, thirdParty: { id: providerId(String(identity.provider)), userId: subject }, timeJoined: millis(identity.created_at) ?? joined });
+  }
+  if (methods.length === 0 && email) methods.push({ recipeId: "passwordless", email, verified, timeJoined: joined });
+  const totp = factors.filter((f) => f.factor_type === "totp" && f.status === "verified" && text(f.secret)).map((f) => ({ secret: f.secret, name: text(f.friendly_name) }));
+  return compact({ id: u.id, email, verified, timeJoined: joined, loginMethods: methods, totp: totp.length ? totp : undefined, metadata: compact({ user_metadata: jsonObject(u.raw_user_meta_data), app_metadata: jsonObject(u.raw_app_meta_data) }) });
+}
+
+const byUser = (rows: Row[]) => {
+  const m = new Map<string, Row[]>();
+  for (const r of rows) m.set(String(r.user_id), [...(m.get(String(r.user_id)) ?? []), r]);
+  return m;
+};
+
+/** The CSV exports, in any order (each recognised by its columns). */
+async function* fromCsv(files: string[]): AsyncIterable<ImportInput> {
+  let users: Row[] | undefined;
+  const identities: Row[] = [], factors: Row[] = [];
+  for (const file of files) {
+    const rows = readCsv(file);
+    const columns = new Set(Object.keys(rows[0] ?? {}));
+    if (columns.has("encrypted_password")) users = [...(users ?? []), ...rows];
+    else if (columns.has("identity_data") && columns.has("provider")) identities.push(...rows);
+    else if (columns.has("factor_type")) factors.push(...rows);
+    else throw new MoveInError(`${file} is not an export of auth.users, auth.identities or auth.mfa_factors (no encrypted_password, identity_data or factor_type column)`);
+  }
+  if (!users) throw new MoveInError("--from supabase needs the CSV export of auth.users (a file with an encrypted_password column)");
+  const ids = byUser(identities), mfa = byUser(factors);
+  let n = 0;
+  for (const [i, u] of users.filter((x) => !x.deleted_at).entries()) yield toInput(++n, `auth.users row ${i + 1} (${String(u.id)})`, toRecord(u, ids.get(String(u.id)) ?? [], mfa.get(String(u.id)) ?? []));
+}
+
+/** The database itself: auth.users a page at a time (by id), with those users' identities and factors. */
+async function* fromDatabase(url: string): AsyncIterable<ImportInput> {
+  const db = openSourceDb(url, WHAT).withSchema("auth");
+  let n = 0;
+  try {
+    for (let after: string | undefined; ;) {
+      let users: Row[], identities: Row[], factors: Row[] = [];
+      try {
+        users = await db.selectFrom("users").selectAll().where("deleted_at", "is", null).$if(after !== undefined, (q) => q.where("id", ">", after)).orderBy("id").limit(PAGE).execute();
+        if (users.length === 0) break;
+        const ids = users.map((u) => u.id);
+        identities = await db.selectFrom("identities").selectAll().where("user_id", "in", ids).orderBy("created_at").execute();
+        factors = await db.selectFrom("mfa_factors").select(["user_id", "factor_type", "status", "secret", "friendly_name"]).where("user_id", "in", ids).orderBy("created_at").execute();
+      } catch (err) { return sourceDbError(err, WHAT); }
+      after = String(users[users.length - 1].id);
+      const ids = byUser(identities), mfa = byUser(factors);
+      for (const u of users) yield toInput(++n, `auth.users ${String(u.id)}`, toRecord(u, ids.get(String(u.id)) ?? [], mfa.get(String(u.id)) ?? []));
+      if (users.length < PAGE) break;
+    }
+  } finally {
+    await db.destroy();
+  }
+}
 
 /**
- * Supabase Auth: CSV exports (with header rows, as `\copy (select * from auth.users) to 'users.csv'
- * csv header` writes them) of auth.users, and optionally auth.identities and auth.mfa_factors,
- * in any order (each is recognised by its columns). encrypted_password is read as it is (bcrypt,
- * Argon2 or $fbscrypt$); ids (UUIDs) are kept; identities other than "email" become third-party
- * logins with the provider's subject; verified TOTP factors keep their secret; raw_user_meta_data
- * and raw_app_meta_data become metadata (user_metadata, app_metadata).
+ * Supabase Auth: its PostgreSQL database (a postgres:// URL: auth.users, auth.identities and
+ * auth.mfa_factors read a page at a time), or CSV exports with header rows of those tables (as
+ * `\copy (select * from auth.users) to 'users.csv' csv header` writes them), in any order.
+ * encrypted_password is read as it is (bcrypt, Argon2 or $fbscrypt$); ids (UUIDs) are kept;
+ * identities other than "email" become third-party logins with the provider's subject; verified
+ * TOTP factors keep their secret; raw_user_meta_data and raw_app_meta_data become metadata
+ * (user_metadata, app_metadata). Deleted users (deleted_at set) stay behind.
  */
 export const supabase: MoveInSource = {
   id: "supabase",
-  files: "CSV exports of auth.users, and optionally auth.identities and auth.mfa_factors",
-  async read(files) {
-    let users: Row[] | undefined;
-    const identities = new Map<string, Row[]>(), factors = new Map<string, Row[]>();
-    const group = (into: Map<string, Row[]>, row: Row) => { const list = into.get(row.user_id) ?? []; list.push(row); into.set(row.user_id, list); };
-    for (const file of files) {
-      const rows = readCsv(file);
-      const columns = new Set(Object.keys(rows[0] ?? {}));
-      if (columns.has("encrypted_password")) users = [...(users ?? []), ...rows];
-      else if (columns.has("identity_data") && columns.has("provider")) rows.forEach((r) => group(identities, r));
-      else if (columns.has("factor_type")) rows.forEach((r) => group(factors, r));
-      else throw new MoveInError(`${file} is not an export of auth.users, auth.identities or auth.mfa_factors (no encrypted_password, identity_data or factor_type column)`);
+  files: "its database (a postgres:// URL), or CSV exports of auth.users, and optionally auth.identities and auth.mfa_factors",
+  read(files) {
+    if (files.some(isPostgresUrl)) {
+      if (files.length !== 1) throw new MoveInError("--from supabase takes one database URL, or CSV files, not both");
+      return fromDatabase(files[0]);
     }
-    if (!users) throw new MoveInError("--from supabase needs the CSV export of auth.users (a file with an encrypted_password column)");
-    return toInputs(users.filter((u) => !u.deleted_at).map((u, i) => {
-      const email = u.email || undefined;
-      const verified = Boolean(u.email_confirmed_at);
-      const joined = millis(u.created_at);
-      const methods: SourceRecord[] = [];
-      if (u.encrypted_password) methods.push({ recipeId: "emailpassword", email, verified, passwordHash: u.encrypted_password, timeJoined: joined });
-      for (const identity of identities.get(u.id) ?? []) {
-        if (identity.provider === "email" || identity.provider === "phone") continue;
-        const data = jsonObject(identity.identity_data) ?? {};
-        const subject = identity.provider_id || (typeof data.sub === "string" ? data.sub : undefined);
-        methods.push({ recipeId: "thirdparty", email: identity.email || (typeof data.email === "string" ? data.email : email), verified: data.email_verified === true || verified, thirdParty: { id: providerId(identity.provider), userId: subject }, timeJoined: millis(identity.created_at) ?? joined });
-      }
-      if (methods.length === 0 && email) methods.push({ recipeId: "passwordless", email, verified, timeJoined: joined });
-      const totp = (factors.get(u.id) ?? []).filter((f) => f.factor_type === "totp" && f.status === "verified" && f.secret).map((f) => ({ secret: f.secret, name: f.friendly_name || undefined }));
-      return {
-        where: `auth.users row ${i + 1} (${u.id})`,
-        record: compact({ id: u.id, email, verified, timeJoined: joined, loginMethods: methods, totp: totp.length ? totp : undefined, metadata: compact({ user_metadata: jsonObject(u.raw_user_meta_data), app_metadata: jsonObject(u.raw_app_meta_data) }) }),
-      };
-    }));
+    return fromCsv(files);
   },
 };

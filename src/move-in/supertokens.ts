@@ -21,9 +21,10 @@ const APP = "app_id = 'public'";
 export const supertokens: MoveInSource = {
   id: "supertokens",
   files: "the core's PostgreSQL database URL (postgres://…, ?schema=NAME for postgresql_table_schema)",
-  async read(files) {
+  // Read whole (a core's people with their linked methods come from several tables), once per pass.
+  async *read(files) {
     if (files.length !== 1) throw new MoveInError("--from supertokens takes one argument: the core's database URL");
-    return withSupertokensDb(files[0], async (q) => toInputs(await readPeople(q)));
+    yield* await withSupertokensDb(files[0], async (q) => toInputs(await readPeople(q)));
   },
   afterImport: (ctx, files, opts) => withSupertokensDb(files[0], (q) => moveSupertokensState(ctx, q, opts)),
 };

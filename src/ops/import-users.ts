@@ -32,11 +32,18 @@ export type ImportInput = { line: number; user: ImportUser } | { line: number; r
 
 interface Pending { line: number; user: ImportUser; id: string; ownId: boolean; addresses: string[] }
 
-export interface ImportOptions { dryRun?: boolean; batchSize?: number; source?: string; onBatch?: (r: ImportReport, phase: "checking" | "writing") => void }
+export interface ImportOptions {
+  dryRun?: boolean; batchSize?: number; source?: string;
+  /** After each batch: the report so far; while writing, `done` of `total` rows to write are done. */
+  onBatch?: (r: ImportReport, phase: "checking" | "writing", progress: { done: number; total: number }) => void;
+}
 
-/** Imports users from JSONL lines (see user-record.ts); see importRecords. */
-export async function importUsers(ctx: CoreContext, lines: AsyncIterable<string>, opts: ImportOptions = {}): Promise<ImportReport> {
-  return importRecords(ctx, parseLines(lines), opts);
+/** Rows that can be read more than once (each call reads the source again), or rows read once (kept in memory for the second pass). */
+export type ImportSource = (() => AsyncIterable<ImportInput> | Iterable<ImportInput>) | AsyncIterable<ImportInput> | Iterable<ImportInput>;
+
+/** Imports users from JSONL lines (see user-record.ts); see importRecords. `lines` may be a function reading them again. */
+export async function importUsers(ctx: CoreContext, lines: AsyncIterable<string> | (() => AsyncIterable<string>), opts: ImportOptions = {}): Promise<ImportReport> {
+  return importRecords(ctx, typeof lines === "function" ? () => parseLines(lines()) : parseLines(lines), opts);
 }
 
 async function* parseLines(lines: AsyncIterable<string>): AsyncIterable<ImportInput> {
@@ -50,45 +57,49 @@ async function* parseLines(lines: AsyncIterable<string>): AsyncIterable<ImportIn
   }
 }
 
+/** Who first named an id, address or identity in this file (small: the rows themselves are not kept). */
+interface Seen { line: number; id: string; ownId: boolean }
+
 /**
- * Imports users. Rows are validated without hashing anything (hashes are kept as they are and
- * upgraded at first sign-in). Then every row is checked against the database before anything is
- * written:
+ * Imports users, in two passes over the rows so a large file is never held whole. Rows are
+ * validated without hashing anything (hashes are kept as they are and upgraded at first sign-in).
+ * The first pass checks every row, in batches against the database, before anything is written:
  * - a row whose id exists, or whose address or identity belongs to the same user already (a row
  *   without an id: to any user), is skipped, so a second run of the same file creates nothing and
- *   an interrupted one resumes;
+ *   an interrupted one resumes where it stopped;
  * - a row with an id whose address or third-party identity belongs to another user (in the
  *   database, or on an earlier row of the file with another id) is a conflict: one address, two
  *   people. With any conflict the import stops with the list and writes nothing.
- * Without conflicts, rows are written in batches of `batchSize`, one transaction each, as
- * multi-row INSERTs. `dryRun` runs every check and writes nothing.
+ * Without conflicts the second pass reads the rows again and writes those the first kept, in
+ * batches of `batchSize`, one transaction each, as multi-row INSERTs, each batch checked again
+ * inside its transaction. `dryRun` runs the first pass only.
  */
-export async function importRecords(ctx: CoreContext, input: AsyncIterable<ImportInput> | Iterable<ImportInput>, opts: ImportOptions = {}): Promise<ImportReport> {
+export async function importRecords(ctx: CoreContext, input: ImportSource, opts: ImportOptions = {}): Promise<ImportReport> {
   const dryRun = opts.dryRun === true;
   const batchSize = opts.batchSize ?? 1000;
   const report: ImportReport = { dryRun, lines: 0, created: 0, skipped: 0, refused: 0, conflicts: 0, skippedRows: [], refusedRows: [], conflictRows: [] };
   const note = (list: RowIssue[], issue: RowIssue) => { if (list.length < MAX_LISTED) list.push(issue); };
   const skip = (line: number, reason: string) => { report.skipped++; note(report.skippedRows, { line, reason }); };
   const conflict = (line: number, reason: string) => { report.conflicts++; note(report.conflictRows, { line, reason }); };
-  // Where each id, address and identity was first seen in this file, and by which row.
-  const seenIds = new Map<string, number>(), seenKeys = new Map<string, Pending>();
-  const rows: Pending[] = [];
+  const read = rereadable(input);
+  // Where each id, address and identity was first seen in this file; the lines the second pass writes.
+  const seenIds = new Map<string, number>(), seenKeys = new Map<string, Seen>();
+  const write = new Map<number, string>();
+  let batch: Pending[] = [];
+  const check = async () => {
+    const r = await checkBatch(ctx.store.db, batch);
+    for (const d of r.dup) skip(d.line, d.reason);
+    for (const c of r.conflicts) conflict(c.line, c.reason);
+    for (const f of r.fresh) write.set(f.line, rowKey(f));
+    batch = [];
+    opts.onBatch?.(report, "checking", { done: 0, total: 0 });
+  };
 
-  for await (const r of input) {
+  for await (const r of await read()) {
     report.lines++;
-    if ("refused" in r) {
-      report.refused++;
-      note(report.refusedRows, { line: r.line, reason: r.refused });
-      continue;
-    }
-    const user = r.user;
-    if (user.metadata && Buffer.byteLength(user.metadata) > ctx.config.metadataMaxBytes) {
-      report.refused++;
-      note(report.refusedRows, { line: r.line, reason: `metadata is ${Buffer.byteLength(user.metadata)} bytes of JSON; the limit is ${ctx.config.metadataMaxBytes} (--metadata-max-bytes)` });
-      continue;
-    }
-    const p: Pending = { line: r.line, user, id: user.id ?? createId(), ownId: user.id !== undefined, addresses: addressesOf(user) };
-    const keys = [...p.addresses.map((a) => `address ${a}`), ...identityKeys(user).map((k) => `identity ${k}`), ...user.linked.map((l) => `user id ${l.id}`)];
+    const p = pending(ctx, r, report, note);
+    if (!p) continue;
+    const keys = keysOf(p);
     const sameId = seenIds.get(p.id);
     if (sameId !== undefined) { skip(r.line, `duplicate of line ${sameId}`); continue; }
     const clash = keys.map((k) => [k, seenKeys.get(k)] as const).find(([, e]) => e !== undefined);
@@ -98,44 +109,83 @@ export async function importRecords(ctx: CoreContext, input: AsyncIterable<Impor
       else skip(r.line, `duplicate of line ${earlier!.line}`);
       continue;
     }
-    seenIds.set(p.id, r.line);
-    for (const k of keys) seenKeys.set(k, p);
-    rows.push(p);
+    if (p.ownId) seenIds.set(p.id, r.line);
+    for (const k of keys) seenKeys.set(k, { line: p.line, id: p.id, ownId: p.ownId });
+    batch.push(p);
+    if (batch.length >= batchSize) await check();
   }
-
-  // Checked against the database in batches (read only), before anything is written.
-  const fresh: Pending[] = [];
-  for (let i = 0; i < rows.length; i += batchSize) {
-    const r = await checkBatch(ctx.store.db, rows.slice(i, i + batchSize));
-    for (const d of r.dup) skip(d.line, d.reason);
-    for (const c of r.conflicts) conflict(c.line, c.reason);
-    fresh.push(...r.fresh);
-    opts.onBatch?.(report, "checking");
-  }
+  if (batch.length > 0) await check();
   report.conflictRows.sort((a, b) => a.line - b.line);
 
   if (report.conflicts > 0 || dryRun) {
-    if (report.conflicts === 0) report.created = fresh.length;
-  } else {
-    for (let i = 0; i < fresh.length; i += batchSize) {
-      const pending = fresh.slice(i, i + batchSize);
+    if (report.conflicts === 0) report.created = write.size;
+  } else if (write.size > 0) {
+    const total = write.size;
+    let done = 0;
+    const flush = async () => {
+      const rows = batch;
+      batch = [];
       // Checked again inside the transaction: a sign-up may have taken an address since.
       const r = await writeWithRetry(ctx, async (db) => {
-        const checked = await checkBatch(db, pending);
-        const ok = [...checked.fresh];
-        if (ok.length > 0) await insertImportRows(db, toRows(ok, ctx, opts.source ?? "import"));
-        return { ok, late: [...checked.dup, ...checked.conflicts] };
+        const checked = await checkBatch(db, rows);
+        if (checked.fresh.length > 0) await insertImportRows(db, toRows(checked.fresh, ctx, opts.source ?? "import"));
+        return { ok: checked.fresh.length, late: [...checked.dup, ...checked.conflicts] };
       });
-      report.created += r.ok.length;
+      report.created += r.ok;
       for (const d of r.late) skip(d.line, d.reason);
-      opts.onBatch?.(report, "writing");
+      done += rows.length;
+      opts.onBatch?.(report, "writing", { done, total });
+    };
+    for await (const r of await read()) {
+      const expected = write.get(r.line);
+      if (expected === undefined || "refused" in r) continue;
+      const p = toPending(r.line, r.user);
+      // A database read twice can change in between: the rows checked are the rows written, or none.
+      if (rowKey(p) !== expected) throw new SourceChangedError(`the source changed between the check and the writing (row ${r.line} is another user now); run the import again`);
+      batch.push(p);
+      if (batch.length >= batchSize) await flush();
     }
+    if (batch.length > 0) await flush();
   }
   // In-file duplicates are noted while reading, database ones per batch: put them back in line order.
   report.skippedRows.sort((a, b) => a.line - b.line);
   return report;
 }
 
+/** A re-readable source: a function is called again for each pass; rows read once are kept (standard input). */
+function rereadable(input: ImportSource): () => Promise<AsyncIterable<ImportInput> | Iterable<ImportInput>> {
+  if (typeof input === "function") return async () => input();
+  let kept: ImportInput[] | undefined;
+  return async () => {
+    if (!kept) { kept = []; for await (const r of input) kept.push(r); }
+    return kept;
+  };
+}
+
+/** A row ready to check, or undefined when it is refused (counted and noted in the report). */
+function pending(ctx: CoreContext, r: ImportInput, report: ImportReport, note: (list: RowIssue[], issue: RowIssue) => void): Pending | undefined {
+  if ("refused" in r) {
+    report.refused++;
+    note(report.refusedRows, { line: r.line, reason: r.refused });
+    return undefined;
+  }
+  const user = r.user;
+  if (user.metadata && Buffer.byteLength(user.metadata) > ctx.config.metadataMaxBytes) {
+    report.refused++;
+    note(report.refusedRows, { line: r.line, reason: `metadata is ${Buffer.byteLength(user.metadata)} bytes of JSON; the limit is ${ctx.config.metadataMaxBytes} (--metadata-max-bytes)` });
+    return undefined;
+  }
+  return toPending(r.line, user);
+}
+
+const toPending = (line: number, user: ImportUser): Pending => ({ line, user, id: user.id ?? createId(), ownId: user.id !== undefined, addresses: addressesOf(user) });
+/** What names a row across both passes: its own id, or (without one) its address. */
+const rowKey = (p: Pending) => (p.ownId ? `id ${p.id}` : `address ${p.user.email}`);
+
+/** The rows read for writing are not the rows checked: nothing more is written. */
+export class SourceChangedError extends Error {}
+
+const keysOf = (p: Pending) => [...p.addresses.map((a) => `address ${a}`), ...identityKeys(p.user).map((k) => `identity ${k}`), ...p.user.linked.map((l) => `user id ${l.id}`)];
 const identityKeys = (u: ImportUser) => u.identities.map((i) => `${i.providerId}\n${i.providerUserId}`);
 const describeKey = (key: string) => key.startsWith("address ") ? key : `${key.replace("\n", " user ")}`;
 

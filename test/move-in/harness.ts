@@ -1,0 +1,42 @@
+import { expect } from "vitest";
+import { generateCode } from "../../src/methods/totp/secrets.js";
+import { runCli } from "../helpers/cli.js";
+import { credentials, postJson, postWithSession, readTokens } from "../helpers/session-client.js";
+import type { TestApp } from "../helpers/test-app.js";
+
+export const fixture = (name: string) => new URL(`../fixtures/move-in/${name}`, import.meta.url).pathname;
+
+/** What a test of one importer asks of the server it imports into: the CLI, sign-in over HTTP, the rows. */
+export function importHarness(app: () => TestApp) {
+  const cli = (args: string[]) => runCli(["users", "import", ...args, "--database", app().config.database]);
+  const db = () => app().app.store.db;
+  return {
+    cli,
+    async signIn(email: string, password: string) {
+      const res = await postJson(`${app().url}/auth/signin`, credentials(email, password), { rid: "emailpassword", "st-auth-mode": "header" });
+      const json = (await res.json()) as { status: string; user?: { id: string } };
+      return { ...json, tokens: json.status === "OK" ? readTokens(res, "header", json) : undefined };
+    },
+    /** A sign-in's second step with the TOTP code of `secret` now: OK when the imported device holds that secret. */
+    async totp(signedIn: { tokens?: Parameters<typeof postWithSession>[2] }, secret: string) {
+      return (await postWithSession(app().url, "/totp/verify", signedIn.tokens, { totp: generateCode(secret, app().clock.now()) })).json.status as string;
+    },
+    identity: (provider: string, subject: string) => db().selectFrom("third_party_identities").select(["user_id", "email"]).where("provider_id", "=", provider).where("provider_user_id", "=", subject).executeTakeFirst(),
+    metadata: async (id: string) => JSON.parse((await db().selectFrom("user_metadata").select("data").where("user_id", "=", id).executeTakeFirstOrThrow()).data),
+    user: (id: string) => db().selectFrom("users").select(["id", "email", "time_joined"]).where("id", "=", id).executeTakeFirst(),
+    verified: async (id: string) => (await db().selectFrom("verified_emails").select("email").where("user_id", "=", id).orderBy("email").execute()).map((r) => r.email),
+    /** A dry run reports and writes nothing; the import creates; a second run creates nothing. */
+    async dryRunThenImport(args: string[], created: number) {
+      const users = async () => Number((await db().selectFrom("users").select((e) => e.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+      const before = await users();
+      const dry = await cli([...args, "--dry-run", "--json"]);
+      expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, created, refused: 0, conflicts: 0 });
+      expect(await users()).toBe(before);
+      const real = await cli(args);
+      expect(real.stdout).toContain(`${created} created, 0 skipped (duplicates), 0 refused`);
+      expect(real.code).toBe(0);
+      const again = await cli([...args, "--json"]);
+      expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: created, conflicts: 0 });
+    },
+  };
+}
