@@ -47,6 +47,8 @@ export const webhookEvents: Readonly<Record<string, { type: string; data?: Recor
   "organization.invitation_resent": { type: "organization.invitation_created", data: { resent: true } },
   "organization.invitation_revoked": { type: "organization.invitation_revoked" },
   "organization.invitation_accepted": { type: "organization.invitation_accepted" },
+  "organization.domain_added": { type: "organization.domain_added" },
+  "organization.domain_removed": { type: "organization.domain_removed" },
   "rate_limit.locked": { type: "limits.locked" },
   "webhook.endpoint_disabled": { type: "webhook.endpoint_disabled" },
 };

@@ -15,6 +15,7 @@ import * as m012 from "./012-user-search.js";
 import * as m013 from "./013-ops-listings.js";
 import * as m014 from "../../oauth-provider/migrations/014-oauth-provider.js";
 import * as m016 from "../../organizations/migrations/016-organizations.js";
+import * as m018 from "../../organizations/migrations/018-organization-domains.js";
 
 export interface Migration {
   name: string;
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   { name: "013-ops-listings", up: m013.up },
   { name: "014-oauth-provider", up: m014.up },
   { name: "016-organizations", up: m016.up },
+  { name: "018-organization-domains", up: m018.up },
 ];
