@@ -98,6 +98,12 @@ export async function countRole(db: Kysely<DB>, organizationId: string, role: st
   return Number(r?.n ?? 0);
 }
 
+/** How many members the organization has. */
+export async function countMembers(db: Kysely<DB>, organizationId: string): Promise<number> {
+  const r = await db.selectFrom("organization_members").select(sql<number>`count(*)`.as("n")).where("organization_id", "=", organizationId).executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
 /** The members with their person's primary address, oldest first. */
 export async function listMembers(db: Kysely<DB>, organizationId: string, limit: number): Promise<Array<{ user_id: string; email: string; role: string; created_at: number }>> {
   return db.selectFrom("organization_members as m").innerJoin("users as u", "u.id", "m.user_id")

@@ -15,6 +15,8 @@ describe.each(backends)("authsvc orgs on $name", (backend) => {
     expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^created acme-labs \(.+\), owned by ada@example.com\n$/) });
     expect(await t.cli(["orgs", "add-member", "acme-labs", "bob@example.com", "--role", "admin"])).toMatchObject({ code: 0, stdout: "bob@example.com is admin of acme-labs\n" });
     expect(await t.cli(["orgs", "add-member", "acme-labs", "bob@example.com"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/Already a member/) });
+    // Ada is the only owner of an organization with another member: her deletion is refused, naming it.
+    expect(await t.cli(["users", "delete", "ada@example.com", "--yes"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/only owner of the organization Acme Labs \(acme-labs\)/) });
     expect(await t.cli(["orgs", "set-role", "acme-labs", "ada@example.com", "member"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/always keeps one owner/) });
     expect((await t.cli(["orgs", "set-role", "acme-labs", "bob@example.com", "ghost"])).code).toBe(2);
     expect(await t.cli(["orgs", "invite", "acme-labs", "cy@example.com"])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^invited cy@example.com as member to acme-labs/) });
