@@ -118,6 +118,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     claims: checkClaimProviders([createMfaClaim(config), ...rooms.flatMap((r) => r.claims?.(config) ?? [])]),
     logins: rooms.flatMap((r) => (r.logins ? [r.logins] : [])),
     mergePerson: rooms.flatMap((r) => (r.mergePerson ? [r.mergePerson] : [])),
+    personDeletion: rooms.flatMap((r) => (r.personDeletion ? [r.personDeletion] : [])),
     purge: rooms.flatMap((r) => r.purge ?? []),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),

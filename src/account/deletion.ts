@@ -2,7 +2,8 @@ import type { CoreContext } from "../core/context.js";
 import type { MergePerson } from "../core/logins.js";
 import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
 import { deleteUser } from "../core/users.js";
-import { badInput } from "../core/errors.js";
+import { AuthError, badInput } from "../core/errors.js";
+import { checkPersonDeletion } from "../core/person-deletion.js";
 import { insertEvent } from "../store/events.js";
 import { findUserById } from "../store/users.js";
 import { createSecretToken, hashToken } from "../util/random.js";
@@ -26,12 +27,15 @@ export function cancelDeletionLink(ctx: CoreContext, token: string): string {
  * period (config.accountDeletionGraceMs, default 7 days), in one transaction: the deletion is
  * scheduled, every session of the person is revoked (this one too), `user.deletion_scheduled`, and
  * the grace mail with a link that cancels it; deleteDueAccounts deletes for good once it passes
- * (`user.deleted`). With no grace the person is deleted at once (`user.deleted`).
+ * (`user.deleted`). With no grace the person is deleted at once (`user.deleted`). A room that
+ * refuses the deletion (core/person-deletion.ts) makes it a 409 with its reason, nothing scheduled.
  */
 export async function requestDeletion(ctx: CoreContext, s: AccountSubject, password: unknown): Promise<DeletionResult> {
   const proof = await reauthenticate(ctx, s, password);
   if (proof === "wrong") return { status: "WRONG_CREDENTIALS_ERROR" };
   if (proof === "required") return { status: "REAUTHENTICATION_REQUIRED" };
+  // A room's refusal (409 with its reason) comes before anything is scheduled.
+  await checkPersonDeletion(ctx.store.db, ctx, s.personId);
   if (ctx.config.accountDeletionGraceMs === 0) {
     await deleteUser(ctx, s.personId, "account");
     return { status: "OK", deleted: true };
@@ -64,11 +68,20 @@ export async function cancelDeletion(ctx: CoreContext, token: unknown): Promise<
   });
 }
 
-/** Deletes the people whose grace period has passed (each in its own transaction); returns how many. */
+/**
+ * Deletes the people whose grace period has passed (each in its own transaction); returns how many.
+ * One a room refuses now (it became the only owner of an organization during the grace period)
+ * stays scheduled and is tried again at the next run, with a warning naming the reason.
+ */
 export async function deleteDueAccounts(ctx: CoreContext, limit = 100): Promise<number> {
   let n = 0;
   for (const id of await store.listDueDeletions(ctx.store.db, ctx.clock.now(), limit)) {
-    if (await deleteUser(ctx, id, "account-deletion")) n++;
+    try {
+      if (await deleteUser(ctx, id, "account-deletion")) n++;
+    } catch (err) {
+      if (!(err instanceof AuthError && err.code === "CONFLICT")) throw err;
+      ctx.logger.warn("a scheduled account deletion is refused for now", { userId: id, reason: err.message });
+    }
   }
   return n;
 }

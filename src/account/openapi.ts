@@ -75,6 +75,7 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
           ],
         }),
         ...bodyErrors(401),
+        409: json("refused by a feature, e.g. I am the only owner of an organization that has other members (the message names it); nothing scheduled", ref("Message")),
       },
     },
   },

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { App } from "../app.js";
 import { AuthError } from "../core/errors.js";
+import { addDomain, listDomains, removeDomain } from "../organizations/domains.js";
 import { createInvitation, listInvitations, revokeInvitation } from "../organizations/invitations.js";
 import {
   addMember, changeMemberRole, createOrganization, deleteOrganization, listAllOrganizations, listMembers, removeMember, updateOrganization,
@@ -29,7 +30,7 @@ async function resolveOrg(app: App, ref: string): Promise<OrganizationView> {
   return toView(o);
 }
 
-/** `authsvc orgs list | show | create | rename | delete | add-member | set-role | remove-member | invite | revoke-invitation`. */
+/** `authsvc orgs list | show | create | rename | delete | add-member | set-role | remove-member | invite | revoke-invitation | add-domain | remove-domain`. */
 export function orgsCommand(io: CliIO): Command {
   const orgs = new Command("orgs").description("organizations, their members and invitations (the active one is the access token's org claim)");
   const sub = (name: string, desc: string) => addAdminSubcommand(orgs, name, desc);
@@ -44,9 +45,11 @@ export function orgsCommand(io: CliIO): Command {
       const o = await resolveOrg(app, ref);
       const members = await listMembers(app.ctx, o.id);
       const invitations = await listInvitations(app.ctx, o.id);
-      if (flags.json) return printJson(io, { organization: o, members, invitations });
+      const domains = await listDomains(app.ctx, o.id);
+      if (flags.json) return printJson(io, { organization: o, members, invitations, domains });
       io.out(`${o.name} (${o.slug}, ${o.id})`);
       for (const m of members) io.out(`  member      ${m.email}  ${m.role}`);
+      for (const d of domains) io.out(`  domain      ${d.domain}  joins as ${d.role}`);
       for (const i of invitations) io.out(`  invitation  ${i.email}  ${i.role}  ${i.id}  until ${new Date(i.expiresAt).toISOString()}`);
     }));
   sub("create", "create an organization owned by a user").argument("<name>")
@@ -111,6 +114,21 @@ export function orgsCommand(io: CliIO): Command {
       await refusals(() => revokeInvitation(app.ctx, o.id, operator, id));
       if (flags.json) return printJson(io, { revoked: id });
       io.out(`revoked invitation ${id}`);
+    }));
+  sub("add-domain", "vouch that the organization owns a domain (check it first): people with a verified address there may join").argument("<org>", "id or slug").argument("<domain>")
+    .option("--role <role>", "the role they join with (never owner)", "member")
+    .action(async (ref, domain, flags) => withApp(flags, io, async (app) => {
+      const o = await resolveOrg(app, ref);
+      const d = await refusals(() => addDomain(app.ctx, o.id, { domain, role: flags.role }, "cli"));
+      if (flags.json) return printJson(io, { domain: d });
+      io.out(`people with a verified address at ${d.domain} may join ${o.slug} as ${d.role}`);
+    }));
+  sub("remove-domain", "stop joining through a domain (its members stay)").argument("<org>", "id or slug").argument("<domain>")
+    .action(async (ref, domain, flags) => withApp(flags, io, async (app) => {
+      const o = await resolveOrg(app, ref);
+      await refusals(() => removeDomain(app.ctx, o.id, domain, "cli"));
+      if (flags.json) return printJson(io, { removed: domain });
+      io.out(`no one joins ${o.slug} through ${domain} any more`);
     }));
   return orgs;
 }

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { AuthError } from "../core/errors.js";
 import { loginRef } from "../core/logins.js";
 import { deleteUser, listUsers, toUserJson, verifyUserEmail } from "../core/users.js";
 import { linkUsers, unlinkUser } from "../core/linking-admin.js";
@@ -45,7 +46,11 @@ export function usersCommand(io: CliIO): Command {
       return withApp(flags, io, async (app) => {
         const u = await mustFind(app, ref);
         if (!flags.yes && !(await askYes(io, `delete ${describe(app.ctx.logins, u)} and all their sessions? type "yes" to confirm: `))) throw new CliError("not deleted");
-        await deleteUser(app.ctx, u.id, "cli");
+        try { await deleteUser(app.ctx, u.id, "cli"); } catch (err) {
+          // A room's refusal (the only owner of an organization): its reason, exit 1.
+          if (err instanceof AuthError && err.code === "CONFLICT") throw new CliError(err.message);
+          throw err;
+        }
         if (flags.json) return printJson(io, { deleted: u.id });
         io.out(`deleted user ${u.id} <${u.email}>`);
       });

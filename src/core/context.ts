@@ -8,6 +8,7 @@ import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
 import type { ClaimProvider } from "./claims.js";
 import type { LoginKind, MergePerson } from "./logins.js";
+import type { PersonDeletion } from "./person-deletion.js";
 import type { PurgeRule } from "./purge.js";
 
 /**
@@ -42,6 +43,8 @@ export interface CoreContext extends RoomState {
   logins: readonly LoginKind[];
   /** How each room moves what a person owns when two people are joined (Room.mergePerson). */
   mergePerson: readonly MergePerson[];
+  /** What the rooms say before a person is deleted (Room.personDeletion): refusals, and what goes with them. */
+  personDeletion: readonly PersonDeletion[];
   /** The rooms' purge rules (Room.purge), run after the kernel's by the purge job. */
   purge: readonly PurgeRule[];
 }

@@ -6,6 +6,7 @@ import { insertEvent } from "../store/events.js";
 import type { CoreContext } from "./context.js";
 import { canonicalEmail } from "./emails.js";
 import { linkAfterVerification } from "./linking.js";
+import { checkPersonDeletion } from "./person-deletion.js";
 import { findByAddress, readLogins, userFieldsOf, type Login, type LoginKind } from "./logins.js";
 
 /**
@@ -118,13 +119,16 @@ export async function verifyUserEmail(ctx: CoreContext, userId: string, source =
 
 /**
  * Deletes the person a user id names, every login method linked into them included, and
- * everything attached; the audit log keeps the event.
+ * everything attached; the audit log keeps the event. A room may refuse (409, its reason: see
+ * core/person-deletion.ts), and nothing is deleted.
  */
 export async function deleteUser(ctx: CoreContext, userId: string, source = "api"): Promise<boolean> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
     const personId = await people.findPersonId(tx, userId);
     if (personId === undefined) return false;
+    await checkPersonDeletion(tx, ctx, personId);
+    for (const d of ctx.personDeletion) await d.before?.(tx, ctx, { personId, now, source });
     const members = await people.findPersonMemberIds(tx, personId);
     for (const id of members.reverse()) await users.deleteUser(tx, id);
     await insertEvent(tx, { at: now, type: "user.deleted", userId: personId, data: { source, ...(members.length > 1 ? { recipeUserIds: members } : {}) } });

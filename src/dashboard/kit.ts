@@ -57,6 +57,7 @@ export interface DashboardSection { path: string; label: string }
 export const dashboardSections: readonly DashboardSection[] = [
   { path: DASHBOARD_PATH, label: "Overview" },
   { path: `${DASHBOARD_PATH}/users`, label: "Users" },
+  { path: `${DASHBOARD_PATH}/organizations`, label: "Organizations" },
   { path: `${DASHBOARD_PATH}/outbox`, label: "Mail outbox" },
   { path: `${DASHBOARD_PATH}/webhooks`, label: "Webhooks" },
   { path: `${DASHBOARD_PATH}/keys`, label: "Signing keys" },

@@ -2,6 +2,7 @@ import { accountRoutes } from "./accounts/routes.js";
 import type { DashboardRoute } from "./kit.js";
 import { userRoutes } from "./users/routes.js";
 import { opsRoutes } from "./ops/routes.js";
+import { organizationDashboardRoutes } from "./organizations/routes.js";
 
 /**
  * The dashboard's route table (pages and actions behind the admin session; the sign-in pages and
@@ -11,5 +12,6 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
   // dashboard-rooms: one spread per room
   ...accountRoutes,
   ...userRoutes,
+  ...organizationDashboardRoutes,
   ...opsRoutes,
 ];

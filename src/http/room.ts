@@ -4,6 +4,7 @@ import type { Config } from "../config/types.js";
 import type { ClaimProvider } from "../core/claims.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
+import type { PersonDeletion } from "../core/person-deletion.js";
 import type { PurgeRule } from "../core/purge.js";
 import type { AdminRoute } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
@@ -55,6 +56,8 @@ export interface Room {
   logins?: LoginKind;
   /** How it moves the rows a person owns when two people are joined (core/person-join.ts). */
   mergePerson?: MergePerson;
+  /** What it says before a person is deleted: a refusal, and what it removes with them (core/person-deletion.ts). */
+  personDeletion?: PersonDeletion;
   /** Its purge rules: its rows no request can use any more (expired codes, challenges); core/purge.ts. */
   purge?: readonly PurgeRule[];
   /** Paths of its own (absolute, a trailing * for a prefix) a hosted sign-in may return to, besides pagesRedirectPaths. */

@@ -64,6 +64,18 @@ export const organizationsAdminArea: OpenApiArea = {
         parameters: [org, a.param("invitationId", "the invitation's id")], responses: { 200: json("revoked", a.object({ revoked: str })), ...a.errorsFor(400) },
       }),
     },
+    "/organizations/{id}/domains": {
+      get: op("adminListOrganizationDomains", "The domains the organization proved", { parameters: [org], responses: { 200: json("domains", list("domains", "OrganizationDomain")), ...a.errorsFor(400) } }),
+    },
+    "/organizations/{id}/domains/{domain}": {
+      put: op("adminAddOrganizationDomain", "Vouch that the organization owns the domain (check it first, e.g. a DNS TXT record): people with a verified address there may join with the role (member by default; never owner); a domain belongs to one organization (409)", {
+        parameters: [org, a.param("domain", "the domain, e.g. example.com")], requestBody: a.body(a.object({ role: str }, []), false),
+        responses: { 200: json("the domain", one("domain", "OrganizationDomain")), ...a.bodyErrors(409) },
+      }),
+      delete: op("adminRemoveOrganizationDomain", "Stop joining through the domain (its members stay)", {
+        parameters: [org, a.param("domain", "the domain")], responses: { 200: json("removed", a.object({ removed: str })), ...a.errorsFor(400) },
+      }),
+    },
     "/users/{id}/organizations": {
       get: op("adminGetUserOrganizations", "The user's organizations with their role and permissions in each", {
         parameters: [a.userId], responses: { 200: json("organizations", a.object({ userId: str, organizations: { type: "array", items: ref("MyOrganization") } })), ...a.errorsFor(400) },

@@ -4,6 +4,7 @@ import { readJsonBody } from "../http/body.js";
 import type { AdminRoute } from "../http/admin/route.js";
 import { pathParam } from "../http/admin/input.js";
 import { findPersonId } from "../store/people.js";
+import { addDomain, listDomains, removeDomain } from "./domains.js";
 import { createInvitation, listInvitations, resendInvitation, revokeInvitation } from "./invitations.js";
 import {
   addMember, changeMemberRole, createOrganization, deleteOrganization, getOrganization, listAllOrganizations, listMembers, listMyOrganizations,
@@ -82,6 +83,20 @@ export const organizationAdminRoutes: readonly AdminRoute[] = [
   },
   { method: "POST", path: "/organizations/:id/invitations/:invitationId/resend", handler: (deps) => defineEventHandler(async (event) => ({ invitation: await resendInvitation(deps.ctx, id(event), operator, pathParam(event, "invitationId")) })) },
   { method: "DELETE", path: "/organizations/:id/invitations/:invitationId", handler: (deps) => defineEventHandler(async (event) => { await revokeInvitation(deps.ctx, id(event), operator, pathParam(event, "invitationId")); return { revoked: pathParam(event, "invitationId") }; }) },
+  {
+    method: "GET", path: "/organizations/:id/domains", handler: (deps) => defineEventHandler(async (event) => {
+      if (!(await getOrganization(deps.ctx, id(event)))) throw notFound();
+      return { domains: await listDomains(deps.ctx, id(event)) };
+    }),
+  },
+  // PUT /organizations/:id/domains/:domain {role?}: the admin key vouches that the organization owns it.
+  {
+    method: "PUT", path: "/organizations/:id/domains/:domain", handler: (deps) => defineEventHandler(async (event) => {
+      const b = await readJsonBody(event, deps.ctx.config.bodyLimit);
+      return { domain: await addDomain(deps.ctx, id(event), { domain: pathParam(event, "domain"), role: b.role }, "admin-api") };
+    }),
+  },
+  { method: "DELETE", path: "/organizations/:id/domains/:domain", handler: (deps) => defineEventHandler(async (event) => { await removeDomain(deps.ctx, id(event), pathParam(event, "domain"), "admin-api"); return { removed: pathParam(event, "domain") }; }) },
   // GET /users/:id/organizations: the person's organizations with their role in each.
   {
     method: "GET", path: "/users/:id/organizations", handler: (deps) => defineEventHandler(async (event) => {

@@ -40,6 +40,15 @@ export const organizationsArea = apiArea("organizations", "Organizations: teams 
         ...bodyErrors(401, 403),
       } },
   },
+  "/organizations/joinable": {
+    get: { operationId: "listJoinableOrganizations", tags, summary: "The organizations I may join through a verified address of mine at a domain they proved (not those I am in), with the role I would get", security: withSession,
+      responses: { 200: json("joinable", statusOnly("OK", { organizations: { type: "array", items: ref("JoinableOrganization") } }, ["organizations"])), ...errorsFor(401, 403) } },
+  },
+  "/organizations/join": {
+    post: { operationId: "joinOrganizationByDomain", tags, summary: `Join one of the joinable organizations ({organizationId}) with its domain's role; it becomes my active one${reissued}`, security: withSession,
+      requestBody: body({ type: "object", required: ["organizationId"], properties: { organizationId: str } }),
+      responses: { 200: json("joined", okWith({ organization: ref("Organization"), role: str }, ["organization", "role"])), ...bodyErrors(401, 403), 404: message("not joinable: no such organization, no verified address of mine at its domains, or I am a member already (the same answer)") } },
+  },
   "/organizations/{id}": {
     get: { operationId: "getOrganization", tags, summary: "One of my organizations, with my role and permissions there (org:read)", security: withSession, parameters: [idParam],
       responses: { 200: json("the organization", statusOnly("OK", { organization: ref("Organization"), role: str, permissions: strings }, ["organization", "role", "permissions"])), ...errorsFor(400, 401), ...guarded } },
@@ -70,6 +79,10 @@ export const organizationsArea = apiArea("organizations", "Organizations: teams 
       parameters: [idParam, param("userId", "the member's user id")],
       responses: { 200: json("removed", okWith({}, [])), ...errorsFor(400, 401), ...guarded, ...conflict } },
   },
+  "/organizations/{id}/domains": {
+    get: { operationId: "listOrganizationDomains", tags, summary: "The domains the organization proved: people with a verified address there may join with the domain's role (members:read)", security: withSession, parameters: [idParam],
+      responses: { 200: json("domains", statusOnly("OK", { domains: { type: "array", items: ref("OrganizationDomain") } }, ["domains"])), ...errorsFor(400, 401), ...guarded } },
+  },
   "/organizations/{id}/invitations": {
     get: { operationId: "listOrganizationInvitations", tags, summary: "The open invitations, newest first (invitations:read)", security: withSession, parameters: [idParam],
       responses: { 200: json("open invitations", statusOnly("OK", { invitations: { type: "array", items: ref("OrganizationInvitation") } }, ["invitations"])), ...errorsFor(400, 401), ...guarded } },
@@ -92,6 +105,10 @@ export const organizationsArea = apiArea("organizations", "Organizations: teams 
     id: str, name: str, slug: str, metadata: { type: "object" }, createdAt: { type: "integer" }, updatedAt: { type: "integer" } } },
   MyOrganization: { type: "object", required: ["id", "name", "slug", "metadata", "createdAt", "updatedAt", "role", "permissions", "active"], additionalProperties: false, properties: {
     id: str, name: str, slug: str, metadata: { type: "object" }, createdAt: { type: "integer" }, updatedAt: { type: "integer" }, role: str, permissions: strings, active: { type: "boolean" } } },
+  JoinableOrganization: { type: "object", required: ["id", "name", "slug", "metadata", "createdAt", "updatedAt", "domain", "role"], additionalProperties: false, properties: {
+    id: str, name: str, slug: str, metadata: { type: "object" }, createdAt: { type: "integer" }, updatedAt: { type: "integer" }, domain: str, role: str } },
+  OrganizationDomain: { type: "object", required: ["domain", "organizationId", "role", "verifiedBy", "createdAt"], additionalProperties: false, properties: {
+    domain: str, organizationId: str, role: str, verifiedBy: str, createdAt: { type: "integer" } } },
   OrganizationMember: { type: "object", required: ["userId", "email", "role", "joinedAt"], additionalProperties: false, properties: { userId: str, email: str, role: str, joinedAt: { type: "integer" } } },
   OrganizationInvitation: { type: "object", required: ["id", "organizationId", "email", "role", "createdAt", "expiresAt", "invitedBy"], additionalProperties: false, properties: {
     id: str, organizationId: str, email: str, role: str, createdAt: { type: "integer" }, expiresAt: { type: "integer" }, invitedBy: { type: ["string", "null"] } } },

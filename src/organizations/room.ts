@@ -4,6 +4,7 @@ import { acceptInvitationPage } from "./accept-page.js";
 import { organizationAdminRoutes } from "./admin.js";
 import { organizationsAdminArea } from "./admin-openapi.js";
 import { createOrgClaim } from "./claims.js";
+import { organizationsOnPersonDeletion } from "./deletion.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
 import { organizationSettings } from "./settings.js";
@@ -17,6 +18,7 @@ export const organizationsRoom: Room = {
   adminRoutes: organizationAdminRoutes,
   adminOpenapi: organizationsAdminArea,
   claims: () => [createOrgClaim()],
+  personDeletion: organizationsOnPersonDeletion,
   assets: { "accept-invitation.js": acceptJs },
   pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/accept-invitation`, handler: acceptInvitationPage }] : []),
 };

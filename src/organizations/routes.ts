@@ -1,6 +1,7 @@
 import { badInput } from "../core/errors.js";
 import { pathParam } from "../http/admin/input.js";
 import type { Route } from "../http/route.js";
+import { joinByDomain, listDomains, listJoinable } from "./domains.js";
 import { guardOrgRoute, type OrgRoute } from "./guard.js";
 import { acceptInvitation, createInvitation, listInvitations, resendInvitation, revokeInvitation } from "./invitations.js";
 import { permissionsOfRole } from "./org-roles.js";
@@ -36,6 +37,9 @@ const table: readonly OrgRoute[] = [
     if (res.status !== "OK") return res;
     return ok({ organization: await getOrganization(r.deps.ctx, res.organizationId), role: res.role });
   } },
+  // Domain auto-join (domains.ts): offered, never automatic; only through a verified address.
+  { method: "GET", path: "/organizations/joinable", scope: "person", handle: async (r) => ok({ organizations: await listJoinable(r.deps.ctx, r.personId) }) },
+  { method: "POST", path: "/organizations/join", scope: "person", reissue: true, handle: async (r) => ok(await joinByDomain(r.deps.ctx, r.personId, (await r.body()).organizationId)) },
   { method: "GET", path: "/organizations/:id", scope: "organization", permission: "org:read", handle: async (r) =>
     ok({ organization: await getOrganization(r.deps.ctx, r.organizationId), role: r.role, permissions: (await permissionsOfRole(r.deps.ctx.store.db, r.role)) ?? [] }) },
   { method: "PUT", path: "/organizations/:id", scope: "organization", permission: "org:update", reissue: true, handle: async (r) => {
@@ -57,6 +61,7 @@ const table: readonly OrgRoute[] = [
     await removeMember(r.deps.ctx, r.organizationId, me(r), pathParam(r.event, "userId"));
     return ok();
   } },
+  { method: "GET", path: "/organizations/:id/domains", scope: "organization", permission: "members:read", handle: async (r) => ok({ domains: await listDomains(r.deps.ctx, r.organizationId) }) },
   { method: "GET", path: "/organizations/:id/invitations", scope: "organization", permission: "invitations:read", handle: async (r) => ok({ invitations: await listInvitations(r.deps.ctx, r.organizationId) }) },
   // Each invitation is a mail: the per-IP mail budget here, the per-address one in the core.
   { method: "POST", path: "/organizations/:id/invitations", scope: "organization", permission: "invitations:create", limits: ["mail-ip"], handle: async (r) => {

@@ -1,5 +1,5 @@
 /**
- * The organizations room's tables (migrations/016-organizations.ts), merged into the store's `DB`
+ * The organizations room's tables (migrations/016-organizations.ts, 018-organization-domains.ts), merged into the store's `DB`
  * type by declaration, so store/schema.ts names no room. Timestamps are epoch ms.
  */
 
@@ -46,10 +46,25 @@ export interface OrganizationInvitationsTable {
   revoked_at: number | null;
 }
 
+/**
+ * A domain the organization has proven (migrations/018-organization-domains.ts): the operator adds
+ * it once they have checked the organization owns it. A person with a verified address at exactly
+ * this domain may join with `role`.
+ */
+export interface OrganizationDomainsTable {
+  domain: string;
+  organization_id: string;
+  role: string;
+  /** Who vouched for it: "admin-api", "cli" or "dashboard". */
+  verified_by: string;
+  created_at: number;
+}
+
 declare module "../store/schema.js" {
   interface DB {
     organizations: OrganizationsTable;
     organization_members: OrganizationMembersTable;
     organization_invitations: OrganizationInvitationsTable;
+    organization_domains: OrganizationDomainsTable;
   }
 }

@@ -1,12 +1,13 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
-import type { OrganizationInvitationsTable, OrganizationsTable } from "./schema.js";
+import type { OrganizationDomainsTable, OrganizationInvitationsTable, OrganizationsTable } from "./schema.js";
 import "./schema.js";
 
 /** Organizations, members and invitations. No rules here (see organizations.ts, invitations.ts). */
 
 export type OrganizationRow = OrganizationsTable;
 export type InvitationRow = OrganizationInvitationsTable;
+export type DomainRow = OrganizationDomainsTable;
 export interface MemberRow { organization_id: string; user_id: string; role: string; created_at: number; active_at: number | null }
 
 /** Every user row of a person (a person's memberships may sit on any of their login methods). */
@@ -97,6 +98,12 @@ export async function countRole(db: Kysely<DB>, organizationId: string, role: st
   return Number(r?.n ?? 0);
 }
 
+/** How many members the organization has. */
+export async function countMembers(db: Kysely<DB>, organizationId: string): Promise<number> {
+  const r = await db.selectFrom("organization_members").select(sql<number>`count(*)`.as("n")).where("organization_id", "=", organizationId).executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
 /** The members with their person's primary address, oldest first. */
 export async function listMembers(db: Kysely<DB>, organizationId: string, limit: number): Promise<Array<{ user_id: string; email: string; role: string; created_at: number }>> {
   return db.selectFrom("organization_members as m").innerJoin("users as u", "u.id", "m.user_id")
@@ -153,4 +160,28 @@ export async function renewInvitation(db: Kysely<DB>, id: string, tokenHash: str
 /** The person has no active organization any more. */
 export async function clearActive(db: Kysely<DB>, personId: string): Promise<void> {
   await db.updateTable("organization_members").set({ active_at: null }).where("user_id", "in", personRows(db, personId)).execute();
+}
+
+export async function findDomain(db: Kysely<DB>, domain: string): Promise<DomainRow | undefined> {
+  return db.selectFrom("organization_domains").selectAll().where("domain", "=", domain).executeTakeFirst();
+}
+
+/** Adds the domain, or gives it another role when the organization has it already. */
+export async function upsertDomain(db: Kysely<DB>, row: DomainRow): Promise<void> {
+  await db.insertInto("organization_domains").values(row).onConflict((oc) => oc.column("domain").doUpdateSet({ role: row.role, verified_by: row.verified_by })).execute();
+}
+
+export async function deleteDomain(db: Kysely<DB>, organizationId: string, domain: string): Promise<boolean> {
+  return Number((await db.deleteFrom("organization_domains").where("organization_id", "=", organizationId).where("domain", "=", domain).executeTakeFirst()).numDeletedRows) > 0;
+}
+
+export async function listDomains(db: Kysely<DB>, organizationId: string): Promise<DomainRow[]> {
+  return db.selectFrom("organization_domains").selectAll().where("organization_id", "=", organizationId).orderBy("domain").execute();
+}
+
+/** The organizations that proved any of these domains, with the domain and its role. */
+export async function findDomainOrganizations(db: Kysely<DB>, domains: readonly string[]): Promise<Array<OrganizationRow & { domain: string; domain_role: string }>> {
+  if (domains.length === 0) return [];
+  return db.selectFrom("organization_domains as d").innerJoin("organizations as o", "o.id", "d.organization_id")
+    .selectAll("o").select(["d.domain", "d.role as domain_role"]).where("d.domain", "in", domains).orderBy("o.created_at").orderBy("o.id").execute();
 }

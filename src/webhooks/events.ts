@@ -47,6 +47,8 @@ export const webhookEvents: Readonly<Record<string, { type: string; data?: Recor
   "organization.invitation_resent": { type: "organization.invitation_created", data: { resent: true } },
   "organization.invitation_revoked": { type: "organization.invitation_revoked" },
   "organization.invitation_accepted": { type: "organization.invitation_accepted" },
+  "organization.domain_added": { type: "organization.domain_added" },
+  "organization.domain_removed": { type: "organization.domain_removed" },
   // The OAuth provider (src/oauth-provider/): a person allowed an app (consent), or the grant was revoked.
   "oauth.grant_given": { type: "oauth.grant_created" },
   "oauth.grant_revoked": { type: "oauth.grant_revoked" },

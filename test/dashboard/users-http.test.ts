@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { listEvents } from "../../src/store/events.js";
+import { addMember, createOrganization } from "../../src/organizations/organizations.js";
 import { backends } from "../helpers/backends.js";
 import { createTestAdmin, dashboardSession, type DashboardClient, type TestAdmin } from "../helpers/dashboard.js";
 import { credentials, postJson } from "../helpers/session-client.js";
@@ -116,6 +117,12 @@ describe.each(backends)("dashboard users room over HTTP ($name)", (backend) => {
 
     expect(await act(`${base}/delete`, { confirm: "acted-too@example.com" }, base)).toContain("Not deleted: type acted@example.com exactly to confirm.");
     expect(await exists(id)).toBe(true);
+    // The only owner of an organization with another member: refused on the person's page, naming it.
+    const org = await createOrganization(t.app.ctx, { name: "Acted Co" }, id, { operator: "cli" });
+    await addMember(t.app.ctx, org.id, other, "member", "cli");
+    expect(await act(`${base}/delete`, { confirm: "acted@example.com" }, base)).toContain("Not deleted. The account cannot be deleted yet: it is the only owner of the organization Acted Co (acted-co)");
+    expect(await exists(id)).toBe(true);
+    await addMember(t.app.ctx, org.id, (await newUser("acted-owner@example.com")), "owner", "cli");
     expect(await act(`${base}/delete`, { confirm: "acted@example.com" }, "/admin/users")).toContain("Deleted acted@example.com.");
     expect(await exists(id)).toBe(false);
     expect(await act(`${base}/verified`, { recipeUserId: id, verified: "1" }, "/admin/users")).toContain("No such user");

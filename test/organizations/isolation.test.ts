@@ -55,17 +55,20 @@ describe.each(backends)("organization isolation ($name)", (backend) => {
     ["POST", `/organizations/${a.id}/invitations/${invitationId}/resend`],
     ["POST", `/organizations/${a.id}/invitations/${invitationId}/revoke`],
     ["PUT", "/organizations/active", { organizationId: a.id }],
+    ["GET", `/organizations/${a.id}/domains`],
+    ["POST", "/organizations/join", { organizationId: a.id }],
   ];
 
   /** Everything an endpoint could change: every row of the three tables, the outbox and the events. */
   async function snapshot() {
     const db = t.app.store.db;
-    const rows = async (table: "organizations" | "organization_members" | "organization_invitations") =>
+    const rows = async (table: "organizations" | "organization_members" | "organization_invitations" | "organization_domains") =>
       JSON.stringify((await db.selectFrom(table).selectAll().execute()).map((r) => JSON.stringify(r)).sort());
     return {
       organizations: await rows("organizations"),
       members: await rows("organization_members"),
       invitations: await rows("organization_invitations"),
+      domains: await rows("organization_domains"),
       mails: (await db.selectFrom("mail_outbox").select("id").execute()).length,
       events: (await db.selectFrom("events").select("id").execute()).length,
     };
@@ -88,7 +91,7 @@ describe.each(backends)("organization isolation ($name)", (backend) => {
 
   it("refuses a member of A the endpoints their role has no permission for (403) and changes nothing", async () => {
     const before = await snapshot();
-    const allowed = new Set([`GET /organizations/${a.id}`, `GET /organizations/${a.id}/members`, `POST /organizations/${a.id}/leave`, "PUT /organizations/active"]);
+    const allowed = new Set([`GET /organizations/${a.id}`, `GET /organizations/${a.id}/members`, `POST /organizations/${a.id}/leave`, "PUT /organizations/active", `GET /organizations/${a.id}/domains`, "POST /organizations/join"]);
     for (const [method, path, body] of endpoints()) {
       if (allowed.has(`${method} ${path}`)) continue;
       expect({ method, path, status: (await call(t, method, path, plainMember, body)).status }).toEqual({ method, path, status: 403 });

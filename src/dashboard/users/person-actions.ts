@@ -3,6 +3,7 @@ import { linkUsers, unlinkUser } from "../../core/linking-admin.js";
 import { revokeAllUserSessions, revokeSessionByHandle } from "../../core/session-admin.js";
 import { findUsersByRef, setUserEmailVerified } from "../../core/user-directory.js";
 import { canonicalEmail } from "../../core/emails.js";
+import { AuthError } from "../../core/errors.js";
 import { deleteUser, getUser, type UserView } from "../../core/users.js";
 import { setPassword } from "../../methods/email-password/accounts.js";
 import { createPasswordResetLink } from "../../methods/email-password/reset-link.js";
@@ -120,6 +121,12 @@ export const removePerson: Action = async (r, p) => {
   const expected = p.email || p.id;
   const typed = field(r, "confirm");
   if (typed.toLowerCase() !== expected.toLowerCase()) return back(p, `Not deleted: type ${expected} exactly to confirm.`, "error");
-  if (!(await deleteUser(r.ctx, p.id, r.source))) return done(USERS_PATH, "No such user.", "error");
+  try {
+    if (!(await deleteUser(r.ctx, p.id, r.source))) return done(USERS_PATH, "No such user.", "error");
+  } catch (err) {
+    // A room's refusal (the only owner of an organization), said on the person's page.
+    if (err instanceof AuthError && err.code === "CONFLICT") return back(p, `Not deleted. ${err.message}`, "error");
+    throw err;
+  }
   return done(USERS_PATH, `Deleted ${expected}.`);
 };

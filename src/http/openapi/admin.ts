@@ -78,8 +78,8 @@ export const adminArea: OpenApiArea = {
     },
     "/users/{id}": {
       get: op("adminGetUser", "One user", { parameters: [userId], responses: { 200: json("the user", userAnswer), ...errorsFor(400) } }),
-      delete: op("adminDeleteUser", "Delete the user with everything attached (sessions, tokens, logins)", {
-        parameters: [userId], responses: { 200: json("deleted", object({ deleted: { type: "string" } })), ...errorsFor(400) },
+      delete: op("adminDeleteUser", "Delete the user with everything attached (sessions, tokens, logins); a feature may refuse (409, the message says why)", {
+        parameters: [userId], responses: { 200: json("deleted", object({ deleted: { type: "string" } })), ...errorsFor(400), 409: error("refused by a feature, e.g. the user is the only owner of an organization that has other members (the message names it); nothing deleted") },
       }),
     },
     "/users/{id}/verified": {
