@@ -71,6 +71,9 @@ describe.each(backends)("lazy migration from an old system's password check ($na
     expect(cred.password_hash).toMatch(/^bcrypt-sha384:\$2b\$04\$/);
     const meta = await s.t.app.store.db.selectFrom("user_metadata").select("data").where("user_id", "=", "cognito|42").executeTakeFirstOrThrow();
     expect(JSON.parse(meta.data)).toEqual({ plan: "pro" });
+    // The app hears of it as a sign-up (events, webhooks) whose source says where the person came from.
+    const event = await s.t.app.store.db.selectFrom("events").select("data").where("type", "=", "user.signed_up").where("user_id", "=", "cognito|42").executeTakeFirstOrThrow();
+    expect(JSON.parse(event.data ?? "null")).toMatchObject({ method: "emailpassword", source: "lazy-migration" });
     // From now on the person is here: neither the right password nor a wrong one asks the old system.
     expect(await s.signIn("ada@example.com", "s3cret")).toMatchObject({ status: "OK", user: { id: "cognito|42" } });
     expect(await s.signIn("ada@example.com", "wrong!")).toMatchObject({ status: "WRONG_CREDENTIALS_ERROR" });
