@@ -135,6 +135,14 @@ describe.each(backends)("lazy migration from an old system's password check ($na
     expect(await s.people("fay@example.com")).toBe(1);
   });
 
+  it("refuses, without a 500, a person whose old id belongs to someone else here", async () => {
+    s.old.answer = knows({ "lee@example.com": { password: "lees-password", user: { id: "legacy-9" } }, "mo@example.com": { password: "mos-password", user: { id: "legacy-9" } } });
+    expect(await s.signIn("lee@example.com", "lees-password")).toMatchObject({ status: "OK", user: { id: "legacy-9" } });
+    expect(await s.signIn("mo@example.com", "mos-password")).toEqual({ http: 200, status: "WRONG_CREDENTIALS_ERROR" });
+    expect(await s.people("mo@example.com")).toBe(0);
+    expect(s.logLines.some((l) => l.includes("could not be created here") && l.includes("legacy-9"))).toBe(true);
+  });
+
   it("keeps every password out of the log", async () => {
     s.old.answer = knows({ "gus@example.com": { password: "gus-Pa55word-in-log?" } });
     await s.signIn("gus@example.com", "gus-wrong-Pa55word");
