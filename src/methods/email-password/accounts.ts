@@ -27,14 +27,17 @@ export type SignInResult =
   | { status: "WRONG_CREDENTIALS_ERROR" }
   | { status: "SIGN_IN_NOT_ALLOWED"; reason: string };
 
+/** What an old system said about a user it vouched for (lazy migration): its id and metadata (JSON text). */
+export interface MovedIn { id?: string; metadata?: string }
+
 export const EMAIL_EXISTS = "This email already exists. Please sign in instead.";
 
 /** Validates sign-up input; errors are listed password first, like the SuperTokens SDK. */
-export function validateSignUp(ctx: CoreContext, rawEmail: string, password: string): { email: string; errors: FieldError[] } {
+export function validateSignUp(ctx: CoreContext, rawEmail: string, password: string, policy = true): { email: string; errors: FieldError[] } {
   const email = canonicalEmail(rawEmail);
   const errors: FieldError[] = [];
   if (password === "") errors.push({ id: "password", error: "Field is not optional" });
-  else {
+  else if (policy) {
     const why = checkPasswordPolicy(password, { minLength: ctx.config.passwordMinLength, email: isValidEmail(email) ? email : undefined });
     if (why) errors.push({ id: "password", error: why });
   }
@@ -51,9 +54,12 @@ export function validateSignUp(ctx: CoreContext, rawEmail: string, password: str
  * password", which proves the address and adds the password to that person. The password is
  * hashed before the write transaction opens; the linking decision is taken again inside it. A
  * concurrent sign-up with the same address loses on the unique index and gets the same answer.
+ * `movedIn` is a user the old system vouched for (lazy-migration.ts): the password it checked is kept
+ * whatever today's policy says (refusing it would lock them out), with its old id (a taken id loses
+ * on the primary key, like a taken address) and its metadata, in the same transaction.
  */
-export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession }): Promise<SignUpResult> {
-  const { email, errors } = validateSignUp(ctx, input.email, input.password);
+export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession; movedIn?: MovedIn }): Promise<SignUpResult> {
+  const { email, errors } = validateSignUp(ctx, input.email, input.password, input.movedIn === undefined);
   if (errors.length) return { status: "FIELD_ERROR", formFields: errors };
   const exists: SignUpResult = { status: "FIELD_ERROR", formFields: [{ id: "email", error: EMAIL_EXISTS }] };
   if (await credentials.findCredentialByEmail(ctx.store.db, email)) return exists;
@@ -70,7 +76,7 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
   if (early.kind === "refused") return { status: "SIGN_UP_NOT_ALLOWED", reason: early.reason };
   const hash = await hashPassword(input.password, ctx.config.bcryptCost);
   const now = ctx.clock.now();
-  const id = createId();
+  const id = input.movedIn?.id ?? createId();
   try {
     const refused = await ctx.store.writeTx(async (tx) => {
       const d = await decide(tx);
@@ -79,6 +85,7 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
       await credentials.insertCredential(tx, { user_id: id, email, password_hash: hash, created_at: now, updated_at: now });
       // Joining a person needs the address verified on their side: it counts for this login too.
       if (input.verified || d.kind === "join") await users.markEmailVerified(tx, id, email, now);
+      if (input.movedIn?.metadata !== undefined) await credentials.insertMovedInMetadata(tx, id, input.movedIn.metadata, now);
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "emailpassword", recipeUserId: id, source: input.source ?? "api" } });
       if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source: input.source ?? "api" });
       return undefined;

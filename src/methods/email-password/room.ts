@@ -3,11 +3,14 @@ import { emailPasswordAdminRoutes } from "./admin.js";
 import { emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
 import { passwordLogins } from "./logins.js";
+import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
 
 /** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
 export const emailPasswordRoom: Room = {
   id: "emailpassword",
   logins: passwordLogins,
+  settings: [lazyMigrationSettings],
+  settingsChecks: lazyMigrationChecks,
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,
   openapi: emailPasswordArea,

@@ -4,6 +4,7 @@ import { admitSignIn, settleSignIn } from "../../../core/limits.js";
 import { recordFailedSignIn } from "../../../core/sign-in-failures.js";
 import { toUserJson } from "../../../core/users.js";
 import { signInWithPassword } from "../accounts.js";
+import { signInThroughOldSystem } from "../lazy-migration.js";
 import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
 import { parseFormFields } from "../../../http/form-fields.js";
@@ -14,7 +15,9 @@ import { readLinkingSessionUser } from "../../../http/linking-session.js";
  * POST /signin (seed #2). Empty fields and malformed addresses are FIELD_ERROR (no password policy
  * here); every credential failure is the same WRONG_CREDENTIALS_ERROR with no session. The
  * address's failure budget is checked (and the attempt counted) before bcrypt runs: a locked
- * address gets 429 even with the right password; a success forgets its failures.
+ * address gets 429 even with the right password; a success forgets its failures. With lazy
+ * migration on, an address nobody has here is checked by the old system instead (lazy-migration.ts),
+ * inside the same budgets.
  */
 export const signIn = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
@@ -30,7 +33,7 @@ export const signIn = (deps: HttpDeps) =>
     }
     const session = await readLinkingSessionUser(event, deps, body);
     const ticket = await admitSignIn(deps.ctx, email);
-    const r = await signInWithPassword(deps.ctx, { email, password, session });
+    const r = (await signInThroughOldSystem(deps.ctx, { email, password, session })) ?? (await signInWithPassword(deps.ctx, { email, password, session }));
     // A refused sign-in had the right password: it does not count as a failure.
     await settleSignIn(deps.ctx, ticket, r.status !== "WRONG_CREDENTIALS_ERROR");
     deps.ctx.metrics.signIn("emailpassword", r.status === "OK" ? "success" : r.status === "SIGN_IN_NOT_ALLOWED" ? "not_allowed" : "wrong_credentials");
