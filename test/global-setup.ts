@@ -11,7 +11,7 @@ export default function setup(): (() => void) | void {
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: "inherit" });
   if (!process.env.AUTHSVC_TEST_PG_URL) {
     return () => {
-      process.stderr.write("NOTE: the PostgreSQL variants of the store and HTTP tests did NOT run; run them with AUTHSVC_TEST_PG_URL=postgres://postgres@127.0.0.1:5432/test npm test\n");
+      process.stderr.write("NOTE: the PostgreSQL variants of the store and HTTP tests, and the moves from a SuperTokens core and a Supabase database, did NOT run; run them with AUTHSVC_TEST_PG_URL=postgres://postgres@127.0.0.1:5432/test npm test\n");
     };
   }
 }

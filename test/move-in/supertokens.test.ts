@@ -22,7 +22,8 @@ function coreRefreshToken(key: string, payload: Record<string, unknown>): string
 }
 
 // The core's database is PostgreSQL by nature; authsvc's own database is each backend in turn.
-describe.each(backends)("users import --from supertokens: a core's PostgreSQL database ($name)", (backend) => {
+// Without AUTHSVC_TEST_PG_URL there is no core to read (the run says so at the end).
+describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --from supertokens: a core's PostgreSQL database ($name)", (backend) => {
   let t: TestApp;
   let source: { url: string; drop(): Promise<void> };
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
