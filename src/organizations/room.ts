@@ -7,10 +7,12 @@ import { createOrgClaim } from "./claims.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
 import { organizationSettings } from "./settings.js";
+import { organizationMail } from "./mail.js";
 
 /** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
 export const organizationsRoom: Room = {
   id: "organizations",
+  mail: organizationMail,
   settings: [organizationSettings],
   routes: organizationRoutes,
   openapi: organizationsArea,

@@ -3,10 +3,12 @@ import { emailPasswordAdminRoutes } from "./admin.js";
 import { emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
 import { passwordLogins } from "./logins.js";
+import { emailPasswordMail } from "./mail.js";
 
 /** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
 export const emailPasswordRoom: Room = {
   id: "emailpassword",
+  mail: emailPasswordMail,
   logins: passwordLogins,
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,
