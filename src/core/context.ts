@@ -13,7 +13,7 @@ import type { PurgeRule } from "./purge.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
- * third-party room's provider registry). Empty here: each room adds its own field by declaration
+ * provider registry of the sign-in with providers). Empty here: each room adds its own field by declaration
  * merging (`declare module ".../core/context.js" { interface RoomState { ... } }`), so the kernel
  * never names a room.
  */

@@ -49,7 +49,8 @@ export function notifyOutbox(ctx: CoreContext): void {
  * A website link with a token, as the SuperTokens frontends expect it (FDI notes §7.3, §8.2). With
  * hosted pages on, the pages live at this server's public URL, so the links point there.
  */
-export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "second-factor" | "webauthn/recover" | "account" | "", token?: string): string {
+/** `page`: a path under the website base path ("reset-password"), or "" for the base path itself. */
+export function websiteLink(ctx: CoreContext, page: string, token?: string): string {
   const origin = ctx.config.hostedPages ? ctx.config.publicUrl : ctx.config.websiteUrl;
   const base = `${origin}${ctx.config.websiteBasePath}${page ? `/${page}` : ""}`;
   return token === undefined ? base : `${base}?token=${encodeURIComponent(token)}&tenantId=public`;
