@@ -5,6 +5,11 @@ declare module "../mail/kinds.js" {
   interface MailKinds { email_change: true; email_changed: true; account_deletion: true }
 }
 
+// A new address's token: `email` is the new address, confirmed by the mail sent to it.
+declare module "../store/schema.js" {
+  interface TokenPurposes { email_change: true }
+}
+
 /** The self-service account's mails: a new address confirmed, the old one told, a deletion's grace. */
 export const accountMail: MailBlock = {
   after: "recover-passkey",
