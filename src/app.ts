@@ -3,7 +3,7 @@ import { ConfigError, describeConfig, type Config, type ResolvedConfig } from ".
 import { checkClaimProviders } from "./core/claims.js";
 import { createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
-import { rooms, tables } from "./rooms.js";
+import { mail, rooms, tables } from "./rooms.js";
 import { createDummyHash } from "./core/passwords.js";
 import { scheduleAccountDeletions } from "./account/deletion.js";
 import { schedulePurge } from "./core/purge.js";
@@ -121,6 +121,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     personDeletion: rooms.flatMap((r) => (r.personDeletion ? [r.personDeletion] : [])),
     purge: rooms.flatMap((r) => r.purge ?? []),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
+    mail,
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };
   // Where mail goes: the relay when configured; in development the built-in catcher (this
@@ -284,5 +285,5 @@ function describeProblem(p: StoreProblem): string {
 
 /** Template overrides; a missing folder or a bad template is a configuration error naming the setting. */
 function loadTemplateOverridesOrFail(dir: string | undefined): ReturnType<typeof loadTemplateOverrides> {
-  try { return loadTemplateOverrides(dir); } catch (err) { throw new ConfigError(`invalid value for mailTemplatesDir (--mail-templates-dir): ${(err as Error).message}`); }
+  try { return loadTemplateOverrides(dir, mail); } catch (err) { throw new ConfigError(`invalid value for mailTemplatesDir (--mail-templates-dir): ${(err as Error).message}`); }
 }

@@ -2,6 +2,8 @@ import { accountRoom } from "./account/room.js";
 import { dashboardRoom } from "./dashboard/room.js";
 import { kernel } from "./http/kernel.js";
 import { assembleHttpTables, type Room } from "./http/room.js";
+import { kernelMail } from "./mail/kernel-mail.js";
+import { assembleMail } from "./mail/kinds.js";
 import { metadataRoom } from "./metadata/room.js";
 import { emailPasswordRoom } from "./methods/email-password/room.js";
 import { passwordlessRoom } from "./methods/passwordless/room.js";
@@ -26,3 +28,6 @@ export const rooms: readonly Room[] = [
 
 /** The HTTP tables built from the list, once. */
 export const tables = assembleHttpTables(rooms);
+
+/** The mail table: the kernel's kinds and every room's, with their actions in one order. */
+export const mail = assembleMail([kernelMail, ...rooms.flatMap((r) => (r.mail ? [r.mail] : []))]);

@@ -47,7 +47,7 @@ export async function requestEmailChange(ctx: CoreContext, s: AccountSubject, ra
       await insertEvent(tx, { at: now, type: "user.email_change_refused", userId: s.personId, data: { email, reason: "address_in_use" } });
       return false;
     }
-    await issueTokenWithMail(tx, ctx, { purpose: "email_change", userId: cred.user_id, email, now, source: "account" });
+    await issueTokenWithMail(tx, ctx, { purpose: "email_change", page: "account", lifetimeMs: ctx.config.emailVerificationTokenLifetimeMs, userId: cred.user_id, email, now, source: "account" });
     return true;
   });
   if (sent) notifyOutbox(ctx);

@@ -6,10 +6,12 @@ import { accountRoutes } from "./routes.js";
 import { accountSettings } from "./settings.js";
 import { cancelDeletionOnJoin } from "./deletion.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
+import { accountMail } from "./mail.js";
 
 /** The self-service account (email, password, sessions, deletion) and its hosted page. */
 export const accountRoom: Room = {
   id: "account",
+  mail: accountMail,
   mergePerson: cancelDeletionOnJoin,
   settings: [accountSettings],
   routes: accountRoutes,

@@ -1,6 +1,8 @@
 import { Command, Option } from "commander";
 import { canonicalEmail } from "../core/emails.js";
-import { caughtActionLabels, caughtActions, viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
+import { viewCaughtMail as viewOf, type CaughtMailView } from "../mail/caught-mail-view.js";
+import type { CaughtMailRow } from "../store/caught-mail.js";
+import { mail } from "../rooms.js";
 import { lastCaughtMailId, listCaughtMail, listLatestCaughtMail } from "../store/caught-mail.js";
 import { openStore, type Store } from "../store/database.js";
 import { isMigrated } from "../store/migrator.js";
@@ -9,6 +11,7 @@ import { maskUrlPassword } from "../util/mask-url.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
+const viewCaughtMail = (row: CaughtMailRow) => viewOf(mail, row);
 
 /**
  * `authsvc tail-mail`: mail caught by the built-in catcher, read from the database (so it works
@@ -28,7 +31,7 @@ export function tailMailCommand(io: CliIO): Command {
     .option("--timeout <seconds>", "with --wait: give up after this long (exit 1)", "60")
     .option("--since <duration>", "with --wait: also accept mail caught this recently (e.g. 30s, 5m), newest first")
     .addOption(new Option("--print <what>", "with --wait: what to print (code: a passwordless sign-in code)").choices(["token", "link", "code"]).default("token"))
-    .addOption(new Option("--action <action>", "only mail of this action").choices([...caughtActions]))
+    .addOption(new Option("--action <action>", "only mail of this action").choices(mail.actions.map((a) => a.action)))
     .option("--poll <ms>", "how often to look for new mail", "250");
   addConfigOptions(cmd, "common");
   return cmd.action(async (flags) => {
@@ -116,7 +119,7 @@ function block(v: CaughtMailView): string {
     `── ${v.receivedAt} ${"─".repeat(40)}`,
     `to:      ${v.to}`,
     `subject: ${v.subject.replace(/[\x00-\x1f\x7f]/g, " ")}`,
-    `action:  ${caughtActionLabels[v.action].toLowerCase()}${v.expiresAt ? `   (expires ${v.expiresAt})` : ""}`,
+    `action:  ${(mail.action(v.action)?.label ?? v.action).toLowerCase()}${v.expiresAt ? `   (expires ${v.expiresAt})` : ""}`,
   ];
   if (v.link) lines.push("link:", v.link);
   if (v.token) lines.push("token:", v.token);

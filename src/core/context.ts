@@ -1,4 +1,5 @@
 import type { Config } from "../config/types.js";
+import type { MailTable } from "../mail/kinds.js";
 import type { TemplateOverrides } from "../mail/templates.js";
 import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";
@@ -13,7 +14,7 @@ import type { PurgeRule } from "./purge.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
- * third-party room's provider registry). Empty here: each room adds its own field by declaration
+ * provider registry of the sign-in with providers). Empty here: each room adds its own field by declaration
  * merging (`declare module ".../core/context.js" { interface RoomState { ... } }`), so the kernel
  * never names a room.
  */
@@ -29,6 +30,8 @@ export interface CoreContext extends RoomState {
   dummyHash: Promise<string>;
   /** Called right after a commit that queued mail, so the outbox worker sends it at once. */
   outboxNotify?: () => void;
+  /** The kinds of mail (the kernel's and the rooms', Room.mail) and their actions. */
+  mail: MailTable;
   /** Operator overrides of the mail templates (config.mailTemplatesDir), loaded once at start. */
   mailTemplates?: TemplateOverrides;
   /** Cached signing keys (JWT signing, verification, JWKS). */

@@ -1,10 +1,7 @@
 import { caughtMailVersion, deleteAllCaughtMail, findCaughtMail, listLatestCaughtMail } from "../store/caught-mail.js";
 import { listLatestEvents } from "../store/events.js";
-import { findPasswordlessCodeExpiry, findToken, tokensVersion } from "../store/one-time-tokens.js";
+import { tokensVersion } from "../store/one-time-tokens.js";
 import { viewCaughtMail, type CaughtMailView } from "../mail/caught-mail-view.js";
-/** The actions as the inbox names them (one list for the inbox and tail-mail). */
-export { caughtActionLabels } from "../mail/caught-mail-view.js";
-import { hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 
 /**
@@ -25,24 +22,19 @@ export interface InboxMessageDetail extends InboxMessage {
   hasHtml: boolean;
 }
 
-const purposes = { "verify-email": "email_verification", "reset-password": "password_reset", "recover-passkey": "webauthn_recovery" } as const;
-
 /**
- * Valid while the token's row exists and has not expired. Tokens are deleted when used (and when a
- * sibling link is used or a reset succeeds), so a missing row before the mail's expiry means used;
- * after it, expired (expired rows are purged too).
+ * Valid while the token's row exists and has not expired, as the mail's action tells
+ * (MailAction.expiry). Tokens are deleted when used (and when a sibling link is used or a reset
+ * succeeds), so a missing row before the mail's expiry means used; after it, expired (expired rows
+ * are purged too).
  */
 async function readTokenState(ctx: CoreContext, v: CaughtMailView): Promise<TokenState | null> {
+  const expiry = ctx.mail.action(v.action)?.expiry;
+  if (!expiry) return null;
   const now = ctx.clock.now();
-  if (v.action === "passwordless" && v.link) {
-    // The link code (the fragment) names the code; the typed code maps to the same row.
-    const expiresAt = await findPasswordlessCodeExpiry(ctx.store.db, hashToken(new URL(v.link).hash.slice(1)));
-    if (expiresAt !== undefined) return expiresAt <= now ? "expired" : "valid";
-    return v.expiresAt && Date.parse(v.expiresAt) <= now ? "expired" : "used";
-  }
-  if (!v.token || !(v.action === "verify-email" || v.action === "reset-password" || v.action === "recover-passkey")) return null;
-  const row = await findToken(ctx.store.db, hashToken(v.token), purposes[v.action]);
-  if (row) return Number(row.expires_at) <= now ? "expired" : "valid";
+  const expiresAt = await expiry(ctx.store.db, v);
+  if (expiresAt === null) return null;
+  if (expiresAt !== undefined) return expiresAt <= now ? "expired" : "valid";
   return v.expiresAt && Date.parse(v.expiresAt) <= now ? "expired" : "used";
 }
 
@@ -53,7 +45,7 @@ async function readTokenState(ctx: CoreContext, v: CaughtMailView): Promise<Toke
 export async function listInbox(ctx: CoreContext, f: { to?: string; action?: string; limit?: number }): Promise<InboxMessage[]> {
   const rows = await listLatestCaughtMail(ctx.store.db, { limit: Math.min(f.limit ?? 200, 500) });
   const needle = f.to?.trim().toLowerCase() ?? "";
-  const views = rows.reverse().map(viewCaughtMail).filter((v) => (!f.action || v.action === f.action) && v.to.includes(needle));
+  const views = rows.reverse().map((r) => viewCaughtMail(ctx.mail, r)).filter((v) => (!f.action || v.action === f.action) && v.to.includes(needle));
   return Promise.all(views.map(async (v) => ({ ...v, tokenState: await readTokenState(ctx, v) })));
 }
 
@@ -61,7 +53,7 @@ export async function listInbox(ctx: CoreContext, f: { to?: string; action?: str
 export async function readInboxMessage(ctx: CoreContext, id: number): Promise<{ detail: InboxMessageDetail; html: string | null } | undefined> {
   const row = await findCaughtMail(ctx.store.db, id);
   if (!row) return undefined;
-  const v = viewCaughtMail(row);
+  const v = viewCaughtMail(ctx.mail, row);
   return { detail: { ...v, tokenState: await readTokenState(ctx, v), from: row.mail_from, text: row.text_body ?? "", hasHtml: !!row.html_body }, html: row.html_body };
 }
 
@@ -72,8 +64,8 @@ export async function clearInbox(ctx: CoreContext): Promise<number> {
 
 /** A fingerprint that changes when mail arrives or goes, or a token is issued or used. */
 export async function readInboxVersion(ctx: CoreContext): Promise<string> {
-  const [m, t] = await Promise.all([caughtMailVersion(ctx.store.db), tokensVersion(ctx.store.db)]);
-  return `${m.lastId}.${m.count}.${t.count}.${t.newest}`;
+  const [m, ...ts] = await Promise.all([caughtMailVersion(ctx.store.db), tokensVersion(ctx.store.db), ...ctx.mail.tokensVersions.map((f) => f(ctx.store.db))]);
+  return `${m.lastId}.${m.count}.${ts.reduce((n, t) => n + t.count, 0)}.${Math.max(...ts.map((t) => t.newest))}`;
 }
 
 /** The latest events for the development home page (data as stored: it never holds a secret). */

@@ -27,7 +27,7 @@ export async function requestEmailVerification(ctx: CoreContext, userId: string,
     const user = await users.findUserById(tx, userId);
     if (!user) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
     if (await users.isEmailVerified(tx, userId, user.email)) return { status: "EMAIL_ALREADY_VERIFIED_ERROR" };
-    const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "email_verification", userId, email: user.email, now, source: opts.source ?? "api" });
+    const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "email_verification", page: "verify-email", lifetimeMs: ctx.config.emailVerificationTokenLifetimeMs, userId, email: user.email, now, source: opts.source ?? "api" });
     return { status: "OK", email: user.email, token, expiresAt };
   });
   if (result.status === "OK") notifyOutbox(ctx);

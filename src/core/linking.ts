@@ -111,7 +111,7 @@ export async function decideSessionLink(db: Kysely<DB>, ctx: CoreContext, p: { s
   return { kind: "join", personId, verified };
 }
 
-/** What a sign-in-or-up method (third-party, passwordless) may do, with the refusal reason to send. */
+/** What a sign-in-or-up method (one call both signs up and signs in) may do, with the refusal reason to send. */
 export type SignInUpDecision = { kind: "new" | "ok" } | { kind: "join"; personId: string; verified?: boolean } | { kind: "refused"; reason: string };
 
 /** A method's fixed reason strings: sign-up refused, sign-in refused, linking to the session user refused. */

@@ -5,35 +5,17 @@ import { insertOutboxMessage } from "../store/outbox.js";
 import { createId } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 
-/** What tail-mail and mail filters see in X-Authsvc-Action. */
-export const mailActions: Record<MailKind, string> = {
-  email_verification: "verify-email",
-  password_reset: "reset-password",
-  third_party_account: "third-party-account",
-  password_changed: "password-changed",
-  passwordless_code: "passwordless",
-  passwordless_link: "passwordless",
-  passwordless_code_link: "passwordless",
-  mfa_recovery_code_used: "mfa-recovery-code-used",
-  mfa_reset: "mfa-reset",
-  webauthn_recovery: "recover-passkey",
-  email_change: "change-email",
-  email_changed: "email-changed",
-  account_deletion: "account-deletion",
-  login_added: "login-added",
-  account_secured: "account-secured",
-  organization_invitation: "organization-invitation",
-};
-
 /**
  * Renders a mail and queues it in the outbox inside the caller's transaction, so the mail exists if
  * and only if the change that caused it committed. The worker sends it after commit; call
  * `notifyOutbox(ctx)` once the transaction has committed. Returns the outbox id.
  */
 export async function queueMail(tx: Kysely<DB>, ctx: CoreContext, m: { kind: MailKind; to: string; vars: Omit<MailVars, "email" | "websiteUrl"> }): Promise<string> {
-  const rendered = renderMail(m.kind, { ...m.vars, email: m.to, websiteUrl: ctx.config.websiteUrl }, ctx.mailTemplates?.[m.kind]);
+  const kind = ctx.mail.kind(m.kind);
+  const rendered = renderMail(kind.template, { ...m.vars, email: m.to, websiteUrl: ctx.config.websiteUrl }, ctx.mailTemplates?.[m.kind]);
   const id = createId();
-  const headers: Record<string, string> = { "X-Authsvc-Action": mailActions[m.kind] };
+  // What tail-mail and mail filters see in X-Authsvc-Action.
+  const headers: Record<string, string> = { "X-Authsvc-Action": kind.action };
   if (m.vars.expiresAt !== undefined) headers["X-Authsvc-Expires-At"] = new Date(m.vars.expiresAt).toISOString();
   const now = ctx.clock.now();
   await insertOutboxMessage(tx, {
@@ -67,7 +49,8 @@ export function notifyOutbox(ctx: CoreContext): void {
  * A website link with a token, as the SuperTokens frontends expect it (FDI notes §7.3, §8.2). With
  * hosted pages on, the pages live at this server's public URL, so the links point there.
  */
-export function websiteLink(ctx: CoreContext, page: "verify-email" | "reset-password" | "second-factor" | "webauthn/recover" | "account" | "", token?: string): string {
+/** `page`: a path under the website base path ("reset-password"), or "" for the base path itself. */
+export function websiteLink(ctx: CoreContext, page: string, token?: string): string {
   const origin = ctx.config.hostedPages ? ctx.config.publicUrl : ctx.config.websiteUrl;
   const base = `${origin}${ctx.config.websiteBasePath}${page ? `/${page}` : ""}`;
   return token === undefined ? base : `${base}?token=${encodeURIComponent(token)}&tenantId=public`;

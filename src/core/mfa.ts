@@ -9,8 +9,8 @@ import { AuthError } from "./errors.js";
 
 /**
  * Multi-factor authentication's kernel (the SDKs' `multifactorauth` recipe): the `st-mfa` claim,
- * each person's requirements and each session's completed factors. Factor rooms (methods/totp, and
- * later otp-email, webauthn…) set a factor up with requireFactor/dropRequiredFactor and report a
+ * each person's requirements and each session's completed factors. Factor rooms (methods/<method>)
+ * set a factor up with requireFactor/dropRequiredFactor and report a
  * completed factor with completeFactor, inside their own transaction.
  */
 export const MFA_CLAIM = "st-mfa";

@@ -5,18 +5,10 @@ import { insertEvent } from "../store/events.js";
 import { createSecretToken, hashToken } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 import { badInput } from "./errors.js";
+import type { MailKind } from "../mail/kinds.js";
 import { queueMail, websiteLink } from "./mail-queue.js";
 
 export type TokenPurpose = tokens.TokenPurpose;
-
-/** The website page each token's link opens (FDI notes §7.3, §8.2). */
-const pages = { email_verification: "verify-email", password_reset: "reset-password", webauthn_recovery: "webauthn/recover", email_change: "account" } as const;
-
-/** How long each purpose's token lives (the settings of the same names); a new address is confirmed like a verification. */
-const lifetimes = {
-  email_verification: "emailVerificationTokenLifetimeMs", password_reset: "passwordResetTokenLifetimeMs",
-  webauthn_recovery: "webauthnRecoveryTokenLifetimeMs", email_change: "emailVerificationTokenLifetimeMs",
-} as const;
 
 /** What stands in for a token in anything kept beyond the mail itself. */
 export const REDACTED_TOKEN = "REDACTED";
@@ -27,20 +19,19 @@ export const REDACTED_TOKEN = "REDACTED";
  * so a link left in an old mail (or a mailbox someone else can read) dies with the next request.
  * The new token: 256 random bits,
  * base64url, of which only the SHA-256 is stored; the `<purpose>.token_created` event; and the
- * mail of the same kind, valid for the purpose's configured lifetime. The events table is
+ * mail of the same kind, valid for `lifetimeMs` (the purpose's setting), its link opening `page`. The events table is
  * append-only and kept for audit, so the event must not hold a usable secret: it keeps the link
  * with the token replaced by REDACTED, plus the first 12 hex characters of the token's SHA-256 so
  * an operator can match it to a one_time_tokens row (or a token a user reports). The raw token
  * leaves this function once, for the caller to return in development mode only.
  */
-export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { purpose: TokenPurpose; userId: string; email: string; now: number; source: string }): Promise<{ token: string; expiresAt: number }> {
-  const lifetimeMs = ctx.config[lifetimes[t.purpose]];
+export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { purpose: TokenPurpose & MailKind; page: string; lifetimeMs: number; userId: string; email: string; now: number; source: string }): Promise<{ token: string; expiresAt: number }> {
+  const { lifetimeMs, page } = t;
   const token = createSecretToken();
   const tokenHash = hashToken(token);
   const expiresAt = t.now + lifetimeMs;
   await tokens.deleteUserTokens(tx, t.userId, t.purpose);
   await tokens.insertToken(tx, { token_hash: tokenHash, purpose: t.purpose, user_id: t.userId, email: t.email, created_at: t.now, expires_at: expiresAt });
-  const page = pages[t.purpose];
   await insertEvent(tx, {
     at: t.now, type: `${t.purpose}.token_created`, userId: t.userId,
     data: { email: t.email, link: websiteLink(ctx, page, REDACTED_TOKEN), tokenHashPrefix: tokenHash.slice(0, 12), expiresAt, source: t.source },

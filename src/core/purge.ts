@@ -16,7 +16,7 @@ export type PurgeResult = { oneTimeTokens: number; sessions: number; refreshToke
  * bounded batches of `limit` (inBatches, one short write transaction each); returns how many went.
  */
 export interface PurgeRule {
-  /** Its count's name in the result and the log ("passwordlessCodes"). */
+  /** Its count's name in the result and the log (camelCase: what it removes). */
   name: string;
   run(ctx: CoreContext, now: number, limit: number): Promise<number>;
 }
@@ -29,7 +29,7 @@ export interface PurgeRule {
  * Work goes in bounded batches, one short write transaction each, with the candidates read before
  * the transaction and a turn of the event loop between batches, so requests keep flowing.
  * Then the rate-limit counters that no longer hold anything back, then each room's rules (ctx.purge:
- * sign-in codes, passkey challenges). The audit log (events) is never touched.
+ * sign-in codes, challenges). The audit log (events) is never touched.
  */
 export async function purgeDeadData(ctx: CoreContext, opts: { batchSize?: number } = {}): Promise<PurgeResult> {
   const limit = opts.batchSize ?? PURGE_BATCH_SIZE;

@@ -49,7 +49,7 @@ export function clientKey(event: H3Event, config: Readonly<Config>): string {
   return ipKey(address) ?? (address || "unknown");
 }
 
-// RESET_PASSWORD_INVALID_TOKEN_ERROR, EMAIL_VERIFICATION_INVALID_TOKEN_ERROR, RECOVER_ACCOUNT_TOKEN_INVALID_ERROR (passkeys).
+// RESET_PASSWORD_INVALID_TOKEN_ERROR, EMAIL_VERIFICATION_INVALID_TOKEN_ERROR, RECOVER_ACCOUNT_TOKEN_INVALID_ERROR (account recovery).
 const isInvalidToken = (r: unknown) => typeof (r as { status?: unknown })?.status === "string" && /_(INVALID_TOKEN|TOKEN_INVALID)_ERROR$/.test((r as { status: string }).status);
 
 /**

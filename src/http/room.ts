@@ -6,6 +6,7 @@ import type { CoreContext, RoomState } from "../core/context.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
 import type { PurgeRule } from "../core/purge.js";
+import type { MailBlock } from "../mail/kinds.js";
 import type { AdminRoute } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { OpenApiArea } from "./openapi/types.js";
@@ -60,6 +61,8 @@ export interface Room {
   personDeletion?: PersonDeletion;
   /** Its purge rules: its rows no request can use any more (expired codes, challenges); core/purge.ts. */
   purge?: readonly PurgeRule[];
+  /** The mail it sends: its kinds with their templates and file stems, and how the inbox names them (mail/kinds.ts). */
+  mail?: MailBlock;
   /** Paths of its own (absolute, a trailing * for a prefix) a hosted sign-in may return to, besides pagesRedirectPaths. */
   returnPaths?(config: Readonly<Config>): readonly string[];
 }

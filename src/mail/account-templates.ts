@@ -5,8 +5,6 @@ import { renderMailLayout } from "./html-layout.js";
  * a recovery that proved the address for the first time removed what no one had proven was the
  * owner's. {{details}} is the login method (login_added) or the login methods that remain.
  */
-export type AccountMailKind = "login_added" | "account_secured";
-
 export const accountTemplates = {
   login_added: {
     subject: "A new way to sign in was added to your account",

@@ -1,27 +1,8 @@
 import type { CaughtMailRow } from "../store/caught-mail.js";
+import type { MailTable } from "./kinds.js";
 
-export type CaughtAction = "verify-email" | "reset-password" | "password-changed" | "third-party-account" | "passwordless" | "mfa-recovery-code-used" | "mfa-reset" | "recover-passkey"
-  | "change-email" | "email-changed" | "account-deletion" | "login-added" | "account-secured" | "organization-invitation" | "other";
-/** Every action, in the order filters list them. */
-export const caughtActions: readonly CaughtAction[] = ["verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset", "recover-passkey", "change-email", "email-changed", "account-deletion", "login-added", "account-secured", "organization-invitation", "other"];
-/** How people read an action (inbox, tail-mail). */
-export const caughtActionLabels: Record<CaughtAction, string> = {
-  "verify-email": "Verify email",
-  "reset-password": "Reset password",
-  "password-changed": "Password changed",
-  "third-party-account": "Third-party account notice",
-  passwordless: "Sign-in code or link",
-  "mfa-recovery-code-used": "Recovery code used",
-  "mfa-reset": "Second factor removed",
-  "recover-passkey": "Recover passkey",
-  "change-email": "Confirm new email",
-  "email-changed": "Email changed",
-  "account-deletion": "Account deletion",
-  "login-added": "Sign-in method added",
-  "account-secured": "Account secured",
-  "organization-invitation": "Organization invitation",
-  other: "Other",
-};
+/** An action (X-Authsvc-Action) as declared with its mail kinds (MailTable.actions), or "other". */
+export type CaughtAction = string;
 
 /** A caught message as `authsvc tail-mail` shows it. */
 export interface CaughtMailView {
@@ -32,7 +13,7 @@ export interface CaughtMailView {
   action: CaughtAction;
   link: string | null;
   token: string | null;
-  /** The one-time code of a passwordless sign-in mail (6 digits), when it has one. */
+  /** The one-time code of a sign-in mail (6 digits), when its action carries one. */
   code: string | null;
   expiresAt: string | null;
 }
@@ -42,7 +23,7 @@ export interface CaughtMailView {
  * when authsvc sent it, else from the first link carrying a `token` parameter (so mail from other
  * local apps that use the same link shape is understood too).
  */
-export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
+export function viewCaughtMail(mail: MailTable, row: CaughtMailRow): CaughtMailView {
   const headers = parseHeaders(row.headers);
   const text = row.text_body ?? "";
   const link = findTokenLink(text) ?? findTokenLink(decodeEntities(row.html_body ?? ""));
@@ -57,9 +38,8 @@ export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
   }
   const header = headers.get("x-authsvc-action");
   // authsvc's own mail says what it is; other mail is read from its link.
-  const action: CaughtAction = header ? (caughtActions.find((a) => a === header && a !== "other") ?? "other")
-    : path.endsWith("/verify-email") ? "verify-email" : path.endsWith("/reset-password") ? "reset-password" : path.endsWith("/verify") ? "passwordless"
-    : path.endsWith("/webauthn/recover") ? "recover-passkey" : "other";
+  const action: CaughtAction = header ? (mail.action(header)?.action ?? "other")
+    : (mail.actions.find((a) => a.linkPathEnd !== undefined && path.endsWith(a.linkPathEnd))?.action ?? "other");
   const expires = headers.get("x-authsvc-expires-at");
   return {
     id: Number(row.id),
@@ -69,7 +49,7 @@ export function viewCaughtMail(row: CaughtMailRow): CaughtMailView {
     action,
     link,
     token,
-    code: action === "passwordless" ? (/code[^\n]*:\s*(\d{6})\b/i.exec(text)?.[1] ?? null) : null,
+    code: mail.action(action)?.code ? (/code[^\n]*:\s*(\d{6})\b/i.exec(text)?.[1] ?? null) : null,
     expiresAt: expires && !Number.isNaN(Date.parse(expires)) ? new Date(expires).toISOString() : null,
   };
 }
@@ -85,7 +65,7 @@ function parseHeaders(json: string | null): Map<string, string> {
 
 function findTokenLink(text: string): string | null {
   const urls = text.match(/https?:\/\/[^\s"'<>]+/g) ?? [];
-  // A token link (verify, reset), or a passwordless sign-in link (its link code is in the fragment).
+  // A token link (verify, reset), or a sign-in link whose link code is in the fragment.
   return urls.find((u) => /[?&](token|preAuthSessionId)=/.test(u)) ?? null;
 }
 

@@ -8,10 +8,12 @@ import { organizationsOnPersonDeletion } from "./deletion.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
 import { organizationSettings } from "./settings.js";
+import { organizationMail } from "./mail.js";
 
 /** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
 export const organizationsRoom: Room = {
   id: "organizations",
+  mail: organizationMail,
   settings: [organizationSettings],
   routes: organizationRoutes,
   openapi: organizationsArea,

@@ -41,13 +41,5 @@ export async function countUserTokens(db: Kysely<DB>, userId: string, purpose?: 
 /** Number of live token rows and the newest creation time: changes whenever one is issued, used or purged. */
 export async function tokensVersion(db: Kysely<DB>): Promise<{ count: number; newest: number }> {
   const r = await db.selectFrom("one_time_tokens").select((eb) => [eb.fn.countAll().as("n"), eb.fn.max("created_at").as("m")]).executeTakeFirst();
-  // Passwordless codes too: the inbox shows theirs as valid, used or expired.
-  const p = await db.selectFrom("passwordless_codes").select((eb) => [eb.fn.countAll().as("n"), eb.fn.max("created_at").as("m")]).executeTakeFirst();
-  return { count: Number(r?.n ?? 0) + Number(p?.n ?? 0), newest: Math.max(Number(r?.m ?? 0), Number(p?.m ?? 0)) };
-}
-
-/** The expiry of a passwordless code by the SHA-256 of its link code, or undefined when it is gone (used, retired, purged). */
-export async function findPasswordlessCodeExpiry(db: Kysely<DB>, linkCodeHash: string): Promise<number | undefined> {
-  const r = await db.selectFrom("passwordless_codes").select("expires_at").where("link_code_hash", "=", linkCodeHash).executeTakeFirst();
-  return r === undefined ? undefined : Number(r.expires_at);
+  return { count: Number(r?.n ?? 0), newest: Number(r?.m ?? 0) };
 }

@@ -26,11 +26,18 @@ export interface VerifiedEmailsTable {
   verified_at: number;
 }
 
-/** One-time tokens (email verification, password reset): only the SHA-256 of the token is kept. */
+/**
+ * What one-time tokens are for: the kernel's, and each room's by declaration merging (its own
+ * `declare module ".../store/schema.js"`). A purpose is also the kind of the mail that carries it.
+ */
+export interface TokenPurposes {
+  email_verification: true;
+}
+
+/** One-time tokens (email verification, and the rooms' links by mail): only the SHA-256 of the token is kept. */
 export interface OneTimeTokensTable {
   token_hash: string;
-  /** email_change: `email` is the new address, confirmed by the mail sent to it (src/account/). */
-  purpose: "email_verification" | "password_reset" | "webauthn_recovery" | "email_change";
+  purpose: keyof TokenPurposes & string;
   user_id: string;
   email: string;
   created_at: number;

@@ -4,6 +4,7 @@ import { createApp } from "../../src/app.js";
 import { testConfig } from "../../src/config.js";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { viewCaughtMail } from "../../src/mail/caught-mail-view.js";
+import { mail as mailTable } from "../../src/rooms.js";
 import { listCaughtMail } from "../../src/store/caught-mail.js";
 import { waitForCaughtMail } from "../helpers/mail.js";
 import { closedPort, CONFIDENTIAL, startOidcProvider, type TestIdp } from "../helpers/oidc-provider.js";
@@ -119,7 +120,7 @@ describe("account linking in the supertokens-auth-react prebuilt UI (Chromium)",
     // The owner learns that a password now opens her account.
     await waitForCaughtMail(api.app, email, { action: "password-changed" });
     // The refused sign-up mailed nothing (no verification link for an account that was not made).
-    const mails = (await listCaughtMail(api.app.store.db, { to: email })).map((m) => viewCaughtMail(m).action);
+    const mails = (await listCaughtMail(api.app.store.db, { to: email })).map((m) => viewCaughtMail(mailTable, m).action);
     expect(mails.sort()).toEqual(["password-changed", "reset-password"]);
 
     // Signing in with the new password: the same person as the Google sign-in, no verify-email screen.

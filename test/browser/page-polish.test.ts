@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "puppeteer-core";
 import { requestPasswordReset } from "../../src/methods/email-password/password-reset.js";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
-import { mailKinds, renderMail } from "../../src/mail/templates.js";
+import { renderMail } from "../../src/mail/templates.js";
+import { mail } from "../../src/rooms.js";
 import { changedPixelShare, expectAccessible, expectNoHorizontalScroll, fill, openTab, SCREENSHOT_TOLERANCE, screenshot, usePagesSuite, waitForText, waitVisible } from "./harness.js";
 
 /** What a screen reader would call the element: its accessible name, from Chromium's accessibility tree. */
@@ -97,12 +98,12 @@ describe("page and mail polish (Chromium)", () => {
     expect(page.problems.filter((p) => !/status of 429/.test(p))).toEqual([]);
   });
 
-  it.each(mailKinds)("the %s mail renders in a phone-width window: nothing runs out of the frame, no serious accessibility fault", async (kind) => {
+  it.each(mail.kinds)("the %s mail renders in a phone-width window: nothing runs out of the frame, no serious accessibility fault", async (kind) => {
     const link = `${suite.s.url}/auth/${kind === "email_verification" ? "verify-email" : "reset-password"}?token=${"A".repeat(43)}&tenantId=public`;
-    const mail = renderMail(kind, { email: "a.rather.long.address@example.com", link, provider: "GitHub", code: "123456", expiresAt: Date.UTC(2030, 0, 1), validForMs: 3_600_000, websiteUrl: suite.s.url });
+    const rendered = renderMail(mail.kind(kind).template, { email: "a.rather.long.address@example.com", link, provider: "GitHub", code: "123456", expiresAt: Date.UTC(2030, 0, 1), validForMs: 3_600_000, websiteUrl: suite.s.url });
     const page = await openTab(suite.browser, "about:", { width: 320, height: 640 });
     await page.setJavaScriptEnabled(false); // as a mail client shows it
-    await page.setContent(mail.html);
+    await page.setContent(rendered.html);
     await expectNoHorizontalScroll(page, `${kind} mail`);
     await page.setJavaScriptEnabled(true);
     await expectAccessible(page, `${kind} mail`);

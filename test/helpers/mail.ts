@@ -7,6 +7,7 @@ import type { CliIO } from "../../src/cli/io.js";
 import type { App } from "../../src/app.js";
 import { listCaughtMail } from "../../src/store/caught-mail.js";
 import { viewCaughtMail, type CaughtMailView } from "../../src/mail/caught-mail-view.js";
+import { mail } from "../../src/rooms.js";
 
 export interface RelayMessage { from: string; to: string[]; messageId: string; subject: string; text: string; headers: Map<string, string> }
 
@@ -62,7 +63,7 @@ export async function waitForCaughtMail(app: App, to: string, opts: { afterId?: 
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   for (;;) {
     const rows = await listCaughtMail(app.store.db, { afterId: opts.afterId, to });
-    const hit = rows.map(viewCaughtMail).find((v) => !opts.action || v.action === opts.action);
+    const hit = rows.map((r) => viewCaughtMail(mail, r)).find((v) => !opts.action || v.action === opts.action);
     if (hit) return hit;
     if (Date.now() > deadline) throw new Error(`no mail to ${to} within the timeout`);
     await new Promise((r) => setTimeout(r, 25));

@@ -2,10 +2,13 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeValidity, mailKinds, renderMail } from "../../src/mail/templates.js";
+import { describeValidity, renderMail as render, type MailKind, type MailVars, type TemplateOverride } from "../../src/mail/templates.js";
 import { viewCaughtMail } from "../../src/mail/caught-mail-view.js";
-import { mailActions } from "../../src/core/mail-queue.js";
+import { mail } from "../../src/rooms.js";
 import { loadTemplateOverrides } from "../../src/mail/template-files.js";
+
+// The templates as the rooms declare them (Room.mail), by kind.
+const renderMail = (kind: MailKind, v: MailVars, o?: TemplateOverride) => render(mail.kind(kind).template, v, o);
 
 const vars = { email: "ada@example.com", link: "http://localhost:3000/auth/reset-password?token=T&tenantId=public", expiresAt: Date.UTC(2030, 0, 1, 12, 0, 0), validForMs: 3_600_000, websiteUrl: "http://localhost:3000" };
 
@@ -31,18 +34,18 @@ describe("mail templates", () => {
     const dir = mkdtempSync(join(tmpdir(), "authsvc-tpl-"));
     writeFileSync(join(dir, "password-reset.subject.txt"), "  Acme: new password for {{email}}\n");
     writeFileSync(join(dir, "password-reset.txt"), "Go to {{link}} within {{validFor}}.");
-    const overrides = loadTemplateOverrides(dir);
+    const overrides = loadTemplateOverrides(dir, mail);
     const m = renderMail("password_reset", vars, overrides.password_reset);
     expect(m.subject).toBe("Acme: new password for ada@example.com");
     expect(m.text).toBe(`Go to ${vars.link} within 1 hour.`);
     expect(m.html).toContain("Choose a new password"); // not overridden: the built-in HTML
     writeFileSync(join(dir, "email-verification.html"), "<p>{{lnk}}</p>");
-    expect(() => loadTemplateOverrides(dir)).toThrow(/email-verification\.html: unknown placeholder \{\{lnk\}\}/);
-    expect(() => loadTemplateOverrides(join(dir, "missing"))).toThrow(/does not exist/);
+    expect(() => loadTemplateOverrides(dir, mail)).toThrow(/email-verification\.html: unknown placeholder \{\{lnk\}\}/);
+    expect(() => loadTemplateOverrides(join(dir, "missing"), mail)).toThrow(/does not exist/);
   });
 
   // The passwordless code-only mail has no link (its code is checked in test/passwordless and page-polish).
-  it.each(mailKinds.filter((k) => k !== "passwordless_code"))("%s: a styled, accessible HTML part (table layout, inline styles, a button and the plain URL that wraps) beside the text part", (kind) => {
+  it.each(mail.kinds.filter((k) => k !== "passwordless_code"))("%s: a styled, accessible HTML part (table layout, inline styles, a button and the plain URL that wraps) beside the text part", (kind) => {
     const long = `http://localhost:3000/auth/reset-password?token=${"x".repeat(120)}&tenantId=public`;
     const m = renderMail(kind, { ...vars, link: long, provider: "GitHub" });
     expect(m.html).toMatch(/^<!doctype html>\n<html lang="en">/);
@@ -59,8 +62,8 @@ describe("mail templates", () => {
     expect(m.text).not.toMatch(/<[a-z]/i);
   });
 
-  it.each(mailKinds)("%s: the development inbox and tail-mail name it by its kind, never \"other\"", (kind) => {
-    const row = { id: 1, received_at: 0, to_address: "ada@example.com", subject: "s", text_body: "t", html_body: null, headers: JSON.stringify([["X-Authsvc-Action", mailActions[kind]]]) };
-    expect(viewCaughtMail(row as never).action).toBe(mailActions[kind]);
+  it.each(mail.kinds)("%s: the development inbox and tail-mail name it by its kind, never \"other\"", (kind) => {
+    const row = { id: 1, received_at: 0, to_address: "ada@example.com", subject: "s", text_body: "t", html_body: null, headers: JSON.stringify([["X-Authsvc-Action", mail.kind(kind).action]]) };
+    expect(viewCaughtMail(mail, row as never).action).toBe(mail.kind(kind).action);
   });
 });

@@ -1,5 +1,5 @@
 import { ADMIN_PREFIX } from "../admin/route.js";
-import { json, ref, sharedSchemas } from "./components.js";
+import { json, ref } from "./components.js";
 import type { Json, OpenApiArea } from "./types.js";
 
 /**
@@ -50,8 +50,6 @@ function op(operationId: string, summary: string, rest: Json): Json {
 
 /** The admin API's building blocks, for the rooms that describe admin routes of their own (src/webhooks, src/roles, src/metadata). */
 export const adminOpenApi = { op, errorsFor, bodyErrors, object, body, param, query, userId };
-
-const user = sharedSchemas.User as { required: string[]; properties: Record<string, Json> };
 
 export const adminArea: OpenApiArea = {
   tag: { name: "admin", description: "The admin API for the app's backend (off unless AUTHSVC_ADMIN_API_KEY is set; no CORS): users, passwords, reset links, sessions" },
@@ -148,7 +146,11 @@ export const adminArea: OpenApiArea = {
     },
   },
   schemas: {
-    AdminUser: { ...user, required: [...user.required, "verified"], properties: { ...user.properties, verified: { type: "boolean", description: "whether the current email is verified" } } },
+    // The USER object (its fields declared by the sign-in methods) and whether the address is verified.
+    AdminUser: (shared) => {
+      const user = shared.User as { required: string[]; properties: Record<string, Json> };
+      return { ...user, required: [...user.required, "verified"], properties: { ...user.properties, verified: { type: "boolean", description: "whether the current email is verified" } } };
+    },
     AdminSession: object({
       handle: { type: "string" }, userId: { type: "string" }, createdAt: { type: "integer" }, expiresAt: { type: "integer" },
       lastRefreshedAt: { type: ["integer", "null"] },

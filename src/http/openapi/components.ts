@@ -1,4 +1,4 @@
-import type { Json } from "./types.js";
+import type { Json, UserSchemaPart } from "./types.js";
 
 /** `$ref` to a schema in components. */
 export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
@@ -46,7 +46,7 @@ export const errorsFor = (...statuses: Status[]): Record<string, Json> =>
 export const bodyErrors = (...more: Status[]) => errorsFor(400, 413, 415, ...more);
 
 /** Schemas every area may use. */
-export const sharedSchemas: Record<string, Json> = {
+const baseSchemas: Record<string, Json> = {
   Message: { type: "object", required: ["message"], properties: { message: { type: "string" } } },
   InvalidClaim: {
     type: "object", required: ["message", "claimValidationErrors"], additionalProperties: false,
@@ -66,35 +66,39 @@ export const sharedSchemas: Record<string, Json> = {
       formFields: { type: "array", minItems: 1, items: { type: "object", required: ["id", "error"], additionalProperties: false, properties: { id: { type: "string" }, error: { type: "string" } } } },
     },
   },
-  LoginMethod: {
-    type: "object", additionalProperties: false,
-    required: ["recipeId", "recipeUserId", "tenantIds", "email", "timeJoined", "verified"],
-    properties: {
-      recipeId: { enum: ["emailpassword", "thirdparty", "passwordless", "webauthn"] }, recipeUserId: { type: "string" },
-      tenantIds: { type: "array", items: { type: "string" } }, email: { type: "string" },
-      timeJoined: { type: "integer" }, verified: { type: "boolean" }, thirdParty: ref("ThirdPartyIdentity"), webauthn: ref("WebauthnIds"),
-    },
-  },
-  ThirdPartyIdentity: {
-    type: "object", required: ["id", "userId"], additionalProperties: false,
-    properties: { id: { type: "string" }, userId: { type: "string" } },
-  },
-  WebauthnIds: {
-    type: "object", required: ["credentialIds"], additionalProperties: false,
-    properties: { credentialIds: { type: "array", items: { type: "string" }, description: "passkey credential ids (base64url)" } },
-  },
-  User: {
-    type: "object", additionalProperties: false,
-    required: ["id", "email", "timeJoined", "emails", "phoneNumbers", "thirdParty", "tenantIds", "isPrimaryUser", "loginMethods"],
-    properties: {
-      id: { type: "string" }, email: { type: "string", format: "email" }, timeJoined: { type: "integer", description: "ms since the epoch" },
-      emails: { type: "array", items: { type: "string" } }, phoneNumbers: { type: "array", maxItems: 0 },
-      thirdParty: { type: "array", items: ref("ThirdPartyIdentity") }, webauthn: ref("WebauthnIds"), tenantIds: { type: "array", items: { const: "public" } },
-      isPrimaryUser: { type: "boolean", description: "true when several login methods are linked into this user (account linking)" }, loginMethods: { type: "array", items: ref("LoginMethod") },
-    },
-  },
-  SessionCreated: sessionCreated(),
 };
+
+/**
+ * The USER object's schemas (LoginMethod, the methods' own, User), from the sign-in methods' parts
+ * (OpenApiArea.user) in the rooms' order, after the schemas every area may use.
+ */
+export function sharedSchemas(parts: readonly UserSchemaPart[]): Record<string, Json> {
+  const own = (f: (p: UserSchemaPart) => Record<string, Json> | undefined) => Object.assign({}, ...parts.map((p) => f(p) ?? {})) as Record<string, Json>;
+  return {
+    ...baseSchemas,
+    LoginMethod: {
+      type: "object", additionalProperties: false,
+      required: ["recipeId", "recipeUserId", "tenantIds", "email", "timeJoined", "verified"],
+      properties: {
+        recipeId: { enum: parts.map((p) => p.recipeId) }, recipeUserId: { type: "string" },
+        tenantIds: { type: "array", items: { type: "string" } }, email: { type: "string" },
+        timeJoined: { type: "integer" }, verified: { type: "boolean" }, ...own((p) => p.loginMethodFields),
+      },
+    },
+    ...own((p) => p.schemas),
+    User: {
+      type: "object", additionalProperties: false,
+      required: ["id", "email", "timeJoined", "emails", "phoneNumbers", ...parts.flatMap((p) => p.required ?? []), "tenantIds", "isPrimaryUser", "loginMethods"],
+      properties: {
+        id: { type: "string" }, email: { type: "string", format: "email" }, timeJoined: { type: "integer", description: "ms since the epoch" },
+        emails: { type: "array", items: { type: "string" } }, phoneNumbers: { type: "array", maxItems: 0 },
+        ...own((p) => p.fields), tenantIds: { type: "array", items: { const: "public" } },
+        isPrimaryUser: { type: "boolean", description: "true when several login methods are linked into this user (account linking)" }, loginMethods: { type: "array", items: ref("LoginMethod") },
+      },
+    },
+    SessionCreated: sessionCreated(),
+  };
+}
 
 /** A signed-in answer: OK with the user (plus `extra`), and the tokens in body mode. */
 export function sessionCreated(extra: Record<string, Json> = {}): Json {

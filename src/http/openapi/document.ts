@@ -46,7 +46,8 @@ export function servedAreas(config: Readonly<Config>, areas: { publicAreas: read
 export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[]): Json {
   const admin = areas.some((a) => a.tag.name === adminArea.tag.name);
   const paths: Record<string, Json> = {};
-  const schemas: Record<string, Json> = { ...sharedSchemas };
+  const shared = sharedSchemas(areas.flatMap((a) => (a.user ? [a.user] : [])));
+  const schemas: Record<string, Json> = { ...shared };
   for (const area of areas) {
     for (const [p, item] of Object.entries(area.paths)) {
       const full = area.prefix(config) + p;
@@ -55,7 +56,7 @@ export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly O
     }
     for (const [name, schema] of Object.entries(area.schemas ?? {})) {
       if (schemas[name]) throw new Error(`OpenAPI: schema ${name} is described twice`);
-      schemas[name] = schema;
+      schemas[name] = typeof schema === "function" ? schema(shared) : schema;
     }
   }
   return {

@@ -13,10 +13,25 @@ export interface OpenApiArea {
   /** Where the area's paths are mounted, e.g. the API base path, or "" for the server root. */
   prefix(config: Readonly<Config>): string;
   paths: Record<string, Json>;
+  /** Its schemas; a function is given the shared ones (the User schema), for a schema built on them. */
+  schemas?: Record<string, Json | ((shared: Readonly<Record<string, Json>>) => Json)>;
+  /** A sign-in method's part of the USER object (components.ts userSchemas). */
+  user?: UserSchemaPart;
+}
+
+/** What a sign-in method adds to the USER object's schemas: its recipe id and its own fields. */
+export interface UserSchemaPart {
+  recipeId: string;
+  /** Its fields at the top of the USER object, and which of them are always there. */
+  fields?: Record<string, Json>;
+  required?: readonly string[];
+  /** Its fields in each of its login methods (loginMethods[]). */
+  loginMethodFields?: Record<string, Json>;
+  /** The schemas those fields refer to. */
   schemas?: Record<string, Json>;
 }
 
 /** An area mounted under the API base path. */
-export function apiArea(name: string, description: string, paths: Record<string, Json>, schemas?: Record<string, Json>): OpenApiArea {
-  return { tag: { name, description }, prefix: (c) => c.apiBasePath, paths, schemas };
+export function apiArea(name: string, description: string, paths: Record<string, Json>, schemas?: Record<string, Json>, user?: UserSchemaPart): OpenApiArea {
+  return { tag: { name, description }, prefix: (c) => c.apiBasePath, paths, schemas, ...(user ? { user } : {}) };
 }

@@ -1,5 +1,5 @@
 import { createError, defineEventHandler, getQuery, getRequestHeader, getRouterParam, type EventHandler } from "h3";
-import { caughtActionLabels, clearInbox, listInbox, readInboxMessage } from "../../core/dev-inbox.js";
+import { clearInbox, listInbox, readInboxMessage } from "../../core/dev-inbox.js";
 import { AuthError } from "../../core/errors.js";
 import type { HttpDeps } from "../deps.js";
 import { setMailFrameHeaders, setPageHeaders } from "./headers.js";
@@ -18,7 +18,7 @@ export const inboxPage = (deps: HttpDeps): EventHandler => {
 <form class="filters" id="filters" role="search" aria-label="Filter mail">
   <div class="field"><label for="filter-to">Recipient</label><input id="filter-to" type="search" autocomplete="off" spellcheck="false"></div>
   <div class="field"><label for="filter-action">Action</label><select id="filter-action">
-    <option value="">All</option>${Object.entries(caughtActionLabels).map(([value, label]) => `<option value="${value}">${label}</option>`).join("")}
+    <option value="">All</option>${deps.ctx.mail.actions.map((a) => `<option value="${a.action}">${a.label}</option>`).join("")}
   </select></div>
   <button type="button" class="secondary" id="delete-all">Delete all mail</button>
 </form>

@@ -80,7 +80,7 @@ export function field(o: { id: string; label: string; type: string; autocomplete
 export const liveRegions = `<p id="status" class="status" role="status" aria-live="polite"></p>
 <p id="form-error" class="error" role="alert"></p>`;
 
-/** The "ask for a link by mail" view (password reset, passkey recovery): `intro` says what the link does. */
+/** The "ask for a link by mail" view (password reset, account recovery): `intro` says what the link does. */
 export function requestLinkView(websiteBasePath: string, title: string, intro: string): string {
   return `<section id="view-request" hidden aria-labelledby="request-title">
   <h1 id="request-title" tabindex="-1">${escapeHtml(title)}</h1>

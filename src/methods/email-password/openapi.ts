@@ -27,7 +27,7 @@ export const emailPasswordArea = apiArea("emailpassword", "Email/password sign-u
         },
       },
     },
-});
+}, undefined, { recipeId: "emailpassword" });
 
 function emailExists(operationId: string) {
   return {

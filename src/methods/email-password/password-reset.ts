@@ -78,14 +78,14 @@ async function issuePasswordReset(ctx: CoreContext, email: string, source: strin
     const [cred, identities] = await Promise.all([credentials.findCredentialByEmail(tx, email), identityStore.findIdentitiesByEmail(tx, email)]);
     if (cred) {
       // The token_created event is the seed's "system event" (its link redacted, see issueTokenWithMail).
-      const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", userId: cred.user_id, email, now, source });
+      const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", page: "reset-password", lifetimeMs: ctx.config.passwordResetTokenLifetimeMs, userId: cred.user_id, email, now, source });
       return { status: "OK", outcome: "token_created", token, expiresAt };
     }
     // Account linking (rule 4): the one person who has this address verified may add a password
     // to it through the mail, which proves the address again. The token names the person.
     const person = await findResetPerson(tx, ctx, email);
     if (person !== undefined) {
-      const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", userId: person, email, now, source });
+      const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", page: "reset-password", lifetimeMs: ctx.config.passwordResetTokenLifetimeMs, userId: person, email, now, source });
       return { status: "OK", outcome: "token_created", token, expiresAt };
     }
     // A stand-in address (provider gave no email) reaches nobody: nothing to tell, nothing queued.

@@ -26,7 +26,7 @@ export async function createPasswordResetLink(ctx: CoreContext, userId: string, 
     const cred = await credentials.findCredentialByUserId(tx, userId);
     if (!cred) return { status: "NO_PASSWORD_LOGIN" };
     if (opts.mail) {
-      const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", userId, email: cred.email, now, source });
+      const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", page: "reset-password", lifetimeMs: ctx.config.passwordResetTokenLifetimeMs, userId, email: cred.email, now, source });
       return { status: "OK", link: websiteLink(ctx, "reset-password", token), expiresAt, mailed: true };
     }
     const token = createSecretToken();

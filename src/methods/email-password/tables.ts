@@ -7,6 +7,9 @@ declare module "../../store/schema.js" {
   interface DB {
     email_password_credentials: EmailPasswordCredentialsTable;
   }
+  interface TokenPurposes {
+    password_reset: true;
+  }
 }
 
 /** One email/password login per user; the email is unique among email/password logins. */

@@ -1,6 +1,6 @@
 import type { Config } from "../../config/types.js";
 import type { FactorId } from "../../core/claims.js";
-import type { PasswordlessMailKind } from "../../mail/passwordless-templates.js";
+import type { PasswordlessMailKind } from "./mail.js";
 
 /** SuperTokens' names of the flow types (the SDKs read `flowType` from /signinup/code). */
 export type FlowType = "USER_INPUT_CODE" | "MAGIC_LINK" | "USER_INPUT_CODE_AND_MAGIC_LINK";

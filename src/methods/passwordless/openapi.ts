@@ -48,4 +48,4 @@ export const passwordlessArea = apiArea("passwordless", "Sign-in without a passw
         responses: { 200: json("OK", statusOnly("OK", { exists: { type: "boolean" } }, ["exists"])), ...errorsFor(400, 429) },
       },
     },
-});
+}, undefined, { recipeId: "passwordless" });

@@ -10,10 +10,12 @@ import { passwordlessSettings } from "./settings.js";
 import { codeLogins } from "./logins.js";
 import { expiredCodes } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
+import { passwordlessMail } from "./mail.js";
 
 /** Sign-in with a mailed code or link: the room's declaration (src/http/room.ts). */
 export const passwordlessRoom: Room = {
   id: "passwordless",
+  mail: passwordlessMail,
   logins: codeLogins,
   purge: [expiredCodes],
   settings: [passwordlessSettings],

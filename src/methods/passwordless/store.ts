@@ -74,3 +74,15 @@ export async function deleteDevicesByEmail(db: Kysely<DB>, email: string): Promi
 export async function codeExists(db: Kysely<DB>, linkCodeHash: string): Promise<boolean> {
   return (await db.selectFrom("passwordless_codes").select("link_code_hash").where("link_code_hash", "=", linkCodeHash).executeTakeFirst()) !== undefined;
 }
+
+/** The expiry of a code by the SHA-256 of its link code, or undefined when it is gone (used, retired, purged). */
+export async function findCodeExpiryByLinkHash(db: Kysely<DB>, linkCodeHash: string): Promise<number | undefined> {
+  const r = await db.selectFrom("passwordless_codes").select("expires_at").where("link_code_hash", "=", linkCodeHash).executeTakeFirst();
+  return r === undefined ? undefined : Number(r.expires_at);
+}
+
+/** Number of live codes and the newest creation time: changes whenever one is issued, used or purged. */
+export async function codesVersion(db: Kysely<DB>): Promise<{ count: number; newest: number }> {
+  const r = await db.selectFrom("passwordless_codes").select((eb) => [eb.fn.countAll().as("n"), eb.fn.max("created_at").as("m")]).executeTakeFirst();
+  return { count: Number(r?.n ?? 0), newest: Number(r?.m ?? 0) };
+}

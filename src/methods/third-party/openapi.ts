@@ -74,7 +74,19 @@ export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenI
         responses: { 303: { description: "to {websiteUrl}{websiteBasePath}/callback/apple with code, state and error", headers: { location: { schema: { type: "string" } } } }, ...errorsFor(413, 415) },
       },
     },
-}, { ThirdPartySessionCreated: sessionCreated({ createdNewRecipeUser: { type: "boolean" } }) });
+}, { ThirdPartySessionCreated: sessionCreated({ createdNewRecipeUser: { type: "boolean" } }) }, {
+  // Its part of the USER object: every provider identity at the top, and each login's own.
+  recipeId: "thirdparty",
+  fields: { thirdParty: { type: "array", items: ref("ThirdPartyIdentity") } },
+  required: ["thirdParty"],
+  loginMethodFields: { thirdParty: ref("ThirdPartyIdentity") },
+  schemas: {
+    ThirdPartyIdentity: {
+      type: "object", required: ["id", "userId"], additionalProperties: false,
+      properties: { id: { type: "string" }, userId: { type: "string" } },
+    },
+  },
+});
 
 function enabled() {
   return { type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } };

@@ -8,10 +8,12 @@ import secondFactorJs from "./pages/second-factor.js?raw";
 import { totpRoutes } from "./routes.js";
 import { mergeSecondFactors } from "./merge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
+import { totpMail } from "./mail.js";
 
 /** The second factor (TOTP devices and recovery codes): the room's declaration (src/http/room.ts). */
 export const totpRoom: Room = {
   id: "totp",
+  mail: totpMail,
   mergePerson: mergeSecondFactors,
   routes: totpRoutes,
   adminRoutes: totpAdminRoutes,

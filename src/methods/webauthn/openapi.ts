@@ -59,4 +59,15 @@ export const webauthnArea = apiArea("webauthn", "Passkeys (WebAuthn): sign-up, s
     requestBody: body({ type: "object", required: ["webauthnCredentialId"], properties: { webauthnCredentialId: str } }),
     responses: { 200: json("OK, CREDENTIAL_NOT_FOUND_ERROR, or GENERAL_ERROR (the last way in)", { oneOf: [statusOnly("OK"), statusOnly("CREDENTIAL_NOT_FOUND_ERROR"), statusOnly("GENERAL_ERROR", { message: str }, ["message"])] }), ...bodyErrors(401) },
   }) },
+}, undefined, {
+  // Its part of the USER object: the passkeys' credential ids, at the top and in each login.
+  recipeId: "webauthn",
+  fields: { webauthn: ref("WebauthnIds") },
+  loginMethodFields: { webauthn: ref("WebauthnIds") },
+  schemas: {
+    WebauthnIds: {
+      type: "object", required: ["credentialIds"], additionalProperties: false,
+      properties: { credentialIds: { type: "array", items: { type: "string" }, description: "passkey credential ids (base64url)" } },
+    },
+  },
 });

@@ -42,7 +42,7 @@ export async function issueRecoveryToken(ctx: CoreContext, email: string, source
       await insertEvent(tx, { at: now, type: "webauthn_recovery.no_account", userId: null, data: { email, source } });
       return false;
     }
-    await issueTokenWithMail(tx, ctx, { purpose: "webauthn_recovery", userId: account.user_id, email, now, source });
+    await issueTokenWithMail(tx, ctx, { purpose: "webauthn_recovery", page: "webauthn/recover", lifetimeMs: ctx.config.webauthnRecoveryTokenLifetimeMs, userId: account.user_id, email, now, source });
     return true;
   });
 }

@@ -10,10 +10,12 @@ import { checkRelyingParty, webauthnSettings } from "./settings.js";
 import { passkeyLogins } from "./logins.js";
 import { expiredOptions } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
+import { webauthnMail } from "./mail.js";
 
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
 export const webauthnRoom: Room = {
   id: "webauthn",
+  mail: webauthnMail,
   logins: passkeyLogins,
   purge: [expiredOptions],
   settings: [webauthnSettings],

@@ -9,6 +9,9 @@ declare module "../../store/schema.js" {
     webauthn_credentials: WebauthnCredentialsTable;
     webauthn_options: WebauthnOptionsTable;
   }
+  interface TokenPurposes {
+    webauthn_recovery: true;
+  }
 }
 
 /** A passkey login (recipe user); the address is unique among passkey logins. */

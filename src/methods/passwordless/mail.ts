@@ -1,4 +1,11 @@
-import { renderMailLayout } from "./html-layout.js";
+import { renderMailLayout } from "../../mail/html-layout.js";
+import type { MailBlock, MailTemplate } from "../../mail/kinds.js";
+import { hashToken } from "../../util/random.js";
+import { codesVersion, findCodeExpiryByLinkHash } from "./store.js";
+
+declare module "../../mail/kinds.js" {
+  interface MailKinds { passwordless_code: true; passwordless_link: true; passwordless_code_link: true }
+}
 
 /**
  * The passwordless sign-in mails, one per flow type (docs/passwordless.md): the code large, the
@@ -13,7 +20,7 @@ const NOT_YOU = "If you did not ask to sign in, you can ignore this mail: no one
 const VALID = "valid for {{validFor}} (until {{expiresAt}}) and works once";
 const VALID_BOTH = "valid for {{validFor}} (until {{expiresAt}}) and work once";
 
-export const passwordlessTemplates: Record<PasswordlessMailKind, { subject: string; text: string; html: string }> = {
+const templates: Record<PasswordlessMailKind, MailTemplate> = {
   passwordless_code: {
     subject: CODE_TITLE,
     text: `${INTRO}\n\nyour code to sign in as {{email}} is:\n\n    {{code}}\n\nType it on the page where you asked for it. The code is ${VALID}.\n${NOT_YOU}\n`,
@@ -45,4 +52,23 @@ export const passwordlessTemplates: Record<PasswordlessMailKind, { subject: stri
       outro: [`Type the code on the page where you asked for it, or use the button. The code and the link are ${VALID_BOTH}. ${NOT_YOU}`],
     }),
   },
+};
+
+/**
+ * Its mails, one action for the three: the inbox says whether a link still works by its link code
+ * (the fragment; the typed code maps to the same row), and tail-mail prints the code.
+ */
+export const passwordlessMail: MailBlock = {
+  after: "third-party-account",
+  actions: [{
+    action: "passwordless", label: "Sign-in code or link", linkPathEnd: "/verify", code: true,
+    expiry: async (db, mail) => (mail.link ? findCodeExpiryByLinkHash(db, hashToken(new URL(mail.link).hash.slice(1))) : null),
+  }],
+  kinds: [
+    { kind: "passwordless_code", stem: "passwordless-code", action: "passwordless", template: templates.passwordless_code },
+    { kind: "passwordless_link", stem: "passwordless-link", action: "passwordless", template: templates.passwordless_link },
+    { kind: "passwordless_code_link", stem: "passwordless-code-link", action: "passwordless", template: templates.passwordless_code_link },
+  ],
+  // Codes are not one-time tokens: the inbox refreshes when one is issued or used too.
+  tokensVersion: codesVersion,
 };

@@ -1,12 +1,15 @@
-import { renderMailLayout } from "./html-layout.js";
+import { renderMailLayout } from "../mail/html-layout.js";
+import type { MailBlock } from "../mail/kinds.js";
+
+declare module "../mail/kinds.js" {
+  interface MailKinds { organization_invitation: true }
+}
 
 /**
  * The invitation to an organization (src/organizations/): {{details}} names the organization and
  * the role ("Acme as admin"); the link carries the invitation's token.
  */
-export type OrganizationMailKind = "organization_invitation";
-
-export const organizationTemplates = {
+const templates = {
   organization_invitation: {
     subject: "Your invitation to join {{details}} here",
     text: "Hello,\n\nyou are invited to join {{details}}. To accept, open this link and sign in (or sign up) with {{email}}:\n\n{{link}}\n\nThe invitation is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not expect it, you can ignore this mail.\n",
@@ -18,3 +21,9 @@ export const organizationTemplates = {
     }),
   },
 } as const;
+
+export const organizationMail: MailBlock = {
+  after: "account-secured",
+  actions: [{ action: "organization-invitation", label: "Organization invitation" }],
+  kinds: [{ kind: "organization_invitation", stem: "organization-invitation", action: "organization-invitation", template: templates.organization_invitation }],
+};
