@@ -1,6 +1,7 @@
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, createResource } from "../../src/oauth-provider/clients.js";
+import type { OauthTables } from "../../src/oauth-provider/schema.js";
 import { listEvents } from "../../src/store/events.js";
 import { toWebhookPayload } from "../../src/webhooks/events.js";
 import { backends } from "../helpers/backends.js";
@@ -81,6 +82,18 @@ describe.each(backends)("connected apps on $name", (backend) => {
     const done = await admin("DELETE", `/users/${me.user.id}/oauth-grants/${grants[0].grantId}`);
     expect(await done.json()).toEqual({ revoked: grants[0].grantId });
     expect((await mine(jar)).apps).toEqual([]);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: MCP })).rejects.toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("deleting the person ends their grants: the app's refresh token is refused and none of their records is left", async () => {
+    const jar = new CookieJar();
+    await signUpInto(jar, s.url, "leaving@example.com");
+    const { config, tokens } = await connect(jar);
+    const me = await (await browse(jar, `${s.url}/auth/account/me`)).json() as { user: { id: string } };
+    const records = async () => (await s.app.ctx.store.db.withTables<OauthTables>().selectFrom("oauth_records").select("model").where("account_id", "=", me.user.id).execute()).map((r) => r.model);
+    expect(await records()).toEqual(expect.arrayContaining(["Grant", "RefreshToken"]));
+    expect((await admin("DELETE", `/users/${me.user.id}`)).status).toBe(200);
+    expect(await records()).toEqual([]);
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource: MCP })).rejects.toMatchObject({ error: "invalid_grant" });
   });
 
