@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "puppeteer-core";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
+import { waitForCaughtMail } from "../helpers/mail.js";
 import { expectAccessible, expectNoHorizontalScroll, fill, openTab, usePagesSuite, waitForText, waitVisible } from "./harness.js";
 
 /** The hosted "My organizations" page (src/organizations/organizations-page.ts) in Chromium at 360 px, with the account page's link. */
@@ -33,7 +34,7 @@ describe("the hosted organizations page (Chromium)", () => {
     await (await li.asElement()!.$(button))!.click();
   }
 
-  it("creates, invites through the mail, manages the member, and switches the active organization", async () => {
+  it("creates, invites through the mail (a new person signs up and accepts), manages the member, and switches the active organization", async () => {
     const page = await openTab(await suite.browser.createBrowserContext(), suite.s.url, phone);
     await page.goto(`${suite.s.url}/auth/my-organizations`);
     await waitVisible(page, "#view-signed-out");
@@ -81,9 +82,16 @@ describe("the hosted organizations page (Chromium)", () => {
     const link = await inbox.$eval("#d-link", (a) => (a as HTMLAnchorElement).href);
     expect(link).toMatch(new RegExp(`^${suite.s.url}/auth/accept-invitation\\?token=`));
 
-    // The second person signs up and accepts.
+    // The second person has no account yet: signs up on the hosted page, confirms the address, accepts.
     const crew = await openTab(await suite.browser.createBrowserContext(), suite.s.url, phone);
-    await signIn(crew, "crew@example.com", "organizations page pass 2");
+    await crew.goto(`${suite.s.url}/auth?show=signup`);
+    await waitForText(crew, "#form-title", /Sign up/);
+    await fill(crew, "#email", "crew@example.com");
+    await fill(crew, "#password", "organizations page pass 2");
+    await crew.click("#submit");
+    await waitVisible(crew, "#view-check-mail");
+    await crew.goto((await waitForCaughtMail(suite.s.app, "crew@example.com", { action: "verify-email" })).link!);
+    await waitVisible(crew, "#view-done");
     await crew.goto(link);
     await waitVisible(crew, "#view-joined");
 
