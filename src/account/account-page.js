@@ -149,6 +149,15 @@ async function showWho() {
   return r.status !== 401;
 }
 
+/** Other rooms' links that asked for a count (e.g. "My organizations (2)"): a GET each, the array's length. */
+async function countLinks() {
+  for (const a of document.querySelectorAll("#account-links a[data-count-path]")) {
+    const r = await callWithSession("GET", a.dataset.countPath, undefined, "session");
+    const list = r.status === 200 && r.json ? r.json[a.dataset.countField] : undefined;
+    if (Array.isArray(list)) a.append(` (${list.length})`);
+  }
+}
+
 if (token) await useToken();
-else if ((await showWho()) && (await loadSessions())) { showView("view-account"); void loadLogins(); }
+else if ((await showWho()) && (await loadSessions())) { showView("view-account"); void loadLogins(); void countLinks(); }
 else showView("view-signed-out");

@@ -1,16 +1,22 @@
 import type { Config } from "../config/types.js";
 import { hostedPage } from "../http/pages/hosted-pages.js";
 import { escapeHtml, field, liveRegions } from "../http/pages/layout.js";
+import type { HttpDeps } from "../http/deps.js";
+import type { AccountLink } from "../http/room.js";
 
 const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
 
+/** A room's link (Room.accountLinks); with `count`, account.js adds the number beside it. */
+const roomLink = (l: AccountLink) => `<li><a href="${escapeHtml(l.path)}"${l.count ? ` data-count-path="${escapeHtml(l.count.path)}" data-count-field="${escapeHtml(l.count.field)}"` : ""}>${escapeHtml(l.label)}</a></li>`;
+
 /**
  * Links to the other account pages. Other rooms add theirs here (second factor, passkeys): one
- * `<li>` each, in this one clearly marked list.
+ * `<li>` each, in this one clearly marked list; rooms that declare accountLinks come first.
  */
-const otherPages = (c: Readonly<Config>) => `<nav aria-label="More account pages" id="account-links">
+const otherPages = (c: Readonly<Config>, links: readonly AccountLink[]) => `<nav aria-label="More account pages" id="account-links">
   <ul>
     <!-- account-links: one <li> per account page -->
+    ${links.map(roomLink).join("")}
     <li><a href="${b(c)}/second-factor">Second factor (authenticator app)</a></li>
     <li><a href="${b(c)}/passkeys">Passkeys</a></li>
     ${c.oauthProvider ? `<li><a href="${b(c)}/connected-apps">Connected apps</a></li>` : ""}
@@ -24,7 +30,7 @@ const otherPages = (c: Readonly<Config>) => `<nav aria-label="More account pages
  * address bar by token.js): confirms an email change, or with ?action=cancel-deletion keeps an
  * account whose deletion is scheduled. Every change is a POST from account.js.
  */
-export const accountPage = hostedPage((c) => ({
+export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
   title: "My account",
   script: "account.js",
   takesToken: true,
@@ -40,7 +46,7 @@ export const accountPage = hostedPage((c) => ({
 <section id="view-account" hidden aria-labelledby="account-title">
   <h1 id="account-title" tabindex="-1">My account</h1>
   <p id="account-who">Signed in as <strong id="account-email"></strong></p>
-  ${otherPages(c)}
+  ${otherPages(c, deps.tables.accountLinks(c))}
   <h2>Where you are signed in</h2>
   <p id="sessions-status" class="status" role="status" aria-live="polite"></p>
   <ul id="sessions" class="sessions"></ul>
@@ -97,4 +103,4 @@ export const accountPage = hostedPage((c) => ({
   <h1 id="token-invalid-title" tabindex="-1">This link no longer works</h1>
   <p id="token-invalid-text">The link has expired, has already been used, or was replaced by a newer one.</p>
 </section>`,
-}));
+}))(deps);

@@ -65,6 +65,18 @@ export interface Room {
   mail?: MailBlock;
   /** Paths of its own (absolute, a trailing * for a prefix) a hosted sign-in may return to, besides pagesRedirectPaths. */
   returnPaths?(config: Readonly<Config>): readonly string[];
+  /** Its links on the hosted account page ("My account"), while its pages are on. */
+  accountLinks?(config: Readonly<Config>): readonly AccountLink[];
+}
+
+/**
+ * A link on the account page to a room's own page. `count`: an API GET (under the API base path,
+ * with the session) whose answer's array `field` is counted beside the link, e.g. "(2)".
+ */
+export interface AccountLink {
+  path: string;
+  label: string;
+  count?: { path: string; field: string };
 }
 
 /** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */
@@ -80,6 +92,8 @@ export interface HttpTables {
   describe: ReadonlyArray<NonNullable<Room["describe"]>>;
   /** Where a hosted sign-in may return: the setting's paths and the rooms' own. */
   returnPaths(config: Readonly<Config>): string[];
+  /** The rooms' links on the account page. */
+  accountLinks(config: Readonly<Config>): AccountLink[];
 }
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -100,6 +114,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     mounts: pick((r) => (r.mount ? { handler: r.mount, path: r.mountPath } : undefined)),
     describe: pick((r) => r.describe),
     returnPaths: (config) => [...config.pagesRedirectPaths, ...rooms.flatMap((r) => r.returnPaths?.(config) ?? [])],
+    accountLinks: (config) => rooms.flatMap((r) => r.accountLinks?.(config) ?? []),
   };
 }
 

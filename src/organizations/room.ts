@@ -1,6 +1,8 @@
 import type { Room } from "../http/room.js";
 import acceptJs from "./accept-invitation.js?raw";
 import { acceptInvitationPage } from "./accept-page.js";
+import organizationsJs from "./my-organizations.js?raw";
+import { organizationsPage, organizationsPagePath } from "./organizations-page.js";
 import { organizationAdminRoutes } from "./admin.js";
 import { organizationsAdminArea } from "./admin-openapi.js";
 import { createOrgClaim } from "./claims.js";
@@ -9,6 +11,7 @@ import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
 import { organizationSettings } from "./settings.js";
 import { organizationMail } from "./mail.js";
+import { hostedPageRoutes } from "../http/pages/route.js";
 
 /** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
 export const organizationsRoom: Room = {
@@ -21,6 +24,7 @@ export const organizationsRoom: Room = {
   adminOpenapi: organizationsAdminArea,
   claims: () => [createOrgClaim()],
   personDeletion: organizationsOnPersonDeletion,
-  assets: { "accept-invitation.js": acceptJs },
-  pages: (config) => (config.hostedPages ? [{ method: "GET", path: `${config.websiteBasePath}/accept-invitation`, handler: acceptInvitationPage }] : []),
+  assets: { "accept-invitation.js": acceptJs, "organizations.js": organizationsJs },
+  pages: (config) => hostedPageRoutes(config, { "/accept-invitation": acceptInvitationPage, [organizationsPagePath]: organizationsPage }),
+  accountLinks: (config) => (config.hostedPages ? [{ path: `${config.websiteBasePath}${organizationsPagePath}`, label: "My organizations", count: { path: "/organizations", field: "organizations" } }] : []),
 };

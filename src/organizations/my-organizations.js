@@ -1,0 +1,183 @@
+// "My organizations" (src/organizations/organizations-page.ts, my-organizations.js): my organizations, switch the active
+// one (the token is re-issued), create one, and manage members and invitations where my role
+// allows. Every call goes to /organizations with the session (refreshed once on a 401).
+import { callWithSession, checkRequired, say, setBusy, showFieldErrors, showView } from "./api.js";
+
+const api = (method, path, body) => callWithSession(method, `/organizations${path}`, body, "session");
+const el = (id) => document.getElementById(id);
+let managed = null; // the organization whose members are shown: {id, name, permissions}
+
+/** A refusal in the page's words: roles, permissions, the last owner; else the server's own sentence. */
+function why(r) {
+  const m = (r.json && r.json.message) || "";
+  const role = /^no such role: (.*)$/.exec(m);
+  if (role) return `There is no role called “${role[1]}”. Use owner, admin, member, or a role your operator defined.`;
+  if (r.status === 403) return m.startsWith("You cannot") ? `Your role here does not allow that: ${m.charAt(0).toLowerCase()}${m.slice(1)}.` : "Your role in this organization does not allow that.";
+  if (m.startsWith("An organization always keeps one owner")) return "An organization always keeps one owner: make another member owner first.";
+  if (r.status === 404) return "That is no longer there: reload the page.";
+  return r.message;
+}
+
+function item(text, ...controls) {
+  const li = document.createElement("li");
+  const span = document.createElement("span");
+  span.textContent = text;
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  actions.append(...controls);
+  li.append(span, actions);
+  return li;
+}
+
+function button(label, cls, onClick, name) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  b.textContent = label;
+  if (name) b.setAttribute("aria-label", name);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+async function loadOrganizations() {
+  const r = await api("GET", "");
+  if (r.status === 401) return false;
+  if (r.status !== 200) { say("orgs-error", r.message); return true; }
+  const orgs = r.json.organizations;
+  el("orgs-empty").hidden = orgs.length > 0;
+  el("orgs").replaceChildren(...orgs.map((o) => {
+    const controls = [];
+    if (o.active) {
+      const badge = document.createElement("span");
+      badge.className = "badge valid active-org";
+      badge.textContent = "Active";
+      controls.push(badge);
+    } else controls.push(button("Make active", "secondary switch-org", () => switchTo(o), `Make active: ${o.name}`));
+    if (o.permissions.includes("members:read")) controls.push(button("Members", "secondary manage-org", () => manage(o), `Members of ${o.name}`));
+    const li = item(`${o.name} (${o.slug}), your role: ${o.role}`, ...controls);
+    li.dataset.organizationId = o.id;
+    return li;
+  }));
+  if (managed) {
+    const again = orgs.find((o) => o.id === managed.id);
+    if (again) await manage(again, false); else el("manage").hidden = true;
+  }
+  return true;
+}
+
+async function switchTo(o) {
+  say("orgs-error", "");
+  const r = await api("PUT", "/active", { organizationId: o.id });
+  if (r.status !== 200) return say("orgs-error", why(r));
+  say("orgs-status", `${o.name} is now your active organization.`);
+  await loadOrganizations();
+}
+
+/** Shows an organization's members and (with invitations:read) its open invitations. */
+async function manage(o, focus = true) {
+  managed = o;
+  el("manage-name").textContent = o.name;
+  el("manage").hidden = false;
+  const can = (p) => o.permissions.includes(p);
+  const r = await api("GET", `/${o.id}/members`);
+  if (r.status !== 200) return say("members-status", why(r));
+  el("members").replaceChildren(...r.json.members.map((m, i) => memberItem(o, m, i, can)));
+  el("invitations-part").hidden = !can("invitations:read");
+  if (can("invitations:read")) await loadInvitations();
+  el("invite-form").hidden = !can("invitations:create");
+  if (focus) el("manage-title").focus();
+}
+
+function memberItem(o, m, i, can) {
+  const controls = [];
+  const error = document.createElement("p");
+  error.className = "field-error";
+  error.id = `member-${i}-error`;
+  error.setAttribute("role", "alert");
+  if (can("members:update")) {
+    const label = document.createElement("label");
+    label.htmlFor = `member-${i}-role`;
+    label.className = "sr-only";
+    label.textContent = `Role of ${m.email}`;
+    const input = document.createElement("input");
+    Object.assign(input, { id: label.htmlFor, type: "text", value: m.role, autocomplete: "off", spellcheck: false });
+    input.setAttribute("list", "role-names");
+    input.setAttribute("aria-describedby", error.id);
+    input.className = "member-role";
+    controls.push(label, input, button("Change role", "secondary change-role", async () => {
+      error.textContent = "";
+      const res = await api("PUT", `/${o.id}/members/${encodeURIComponent(m.userId)}`, { role: input.value.trim() });
+      if (res.status !== 200) { input.setAttribute("aria-invalid", "true"); error.textContent = why(res); return input.focus(); }
+      say("members-status", `${m.email} is now ${res.json.member.role}.`);
+      await loadOrganizations();
+    }, `Change role of ${m.email}`));
+  }
+  if (can("members:remove")) controls.push(button("Remove", "secondary remove-member", async () => {
+    error.textContent = "";
+    const res = await api("POST", `/${o.id}/members/${encodeURIComponent(m.userId)}/remove`, {});
+    if (res.status !== 200) { error.textContent = why(res); return; }
+    say("members-status", `${m.email} was removed.`);
+    await loadOrganizations();
+  }, `Remove ${m.email}`));
+  const li = item(`${m.email}: ${m.role}`, ...controls);
+  li.append(error);
+  li.dataset.email = m.email;
+  return li;
+}
+
+async function loadInvitations() {
+  const o = managed;
+  const r = await api("GET", `/${o.id}/invitations`);
+  if (r.status !== 200) return say("invite-status", why(r));
+  const list = r.json.invitations;
+  el("invitations-empty").hidden = list.length > 0;
+  el("invitations").replaceChildren(...list.map((inv, i) => {
+    const error = document.createElement("p");
+    error.className = "field-error";
+    error.id = `invitation-${i}-error`;
+    error.setAttribute("role", "alert");
+    const act = (what, done) => async () => {
+      error.textContent = "";
+      const res = await api("POST", `/${o.id}/invitations/${encodeURIComponent(inv.id)}/${what}`, {});
+      if (res.status !== 200) { error.textContent = why(res); return; }
+      say("invite-status", done);
+      await loadInvitations();
+    };
+    const controls = [];
+    if (o.permissions.includes("invitations:create")) controls.push(button("Resend", "secondary resend-invitation", act("resend", `A new link was sent to ${inv.email}.`), `Resend the invitation to ${inv.email}`));
+    if (o.permissions.includes("invitations:revoke")) controls.push(button("Revoke", "secondary revoke-invitation", act("revoke", `The invitation to ${inv.email} was revoked.`), `Revoke the invitation to ${inv.email}`));
+    const li = item(`${inv.email} as ${inv.role}, until ${new Date(inv.expiresAt).toLocaleDateString()}`, ...controls);
+    li.append(error);
+    li.dataset.email = inv.email;
+    return li;
+  }));
+}
+
+/** A form's submit: required fields, busy while in flight; `send` answers, `done` shows the result. */
+function onSubmit(id, send, fieldOf, done) {
+  const form = el(id);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (showFieldErrors(form, checkRequired(form))) return;
+    setBusy(form, true);
+    const r = await send();
+    setBusy(form, false);
+    if (r.status !== 200) return void showFieldErrors(form, [{ id: fieldOf(r), error: why(r) }]);
+    form.reset();
+    await done(r.json);
+  });
+}
+
+onSubmit("create-form", () => api("POST", "", { name: el("org-name").value.trim() }), () => "org-name", async (json) => {
+  say("orgs-status", `Created ${json.organization.name} (slug: ${json.organization.slug}). It is now your active organization.`);
+  await loadOrganizations();
+});
+
+onSubmit("invite-form", () => api("POST", `/${managed.id}/invitations`, { email: el("invite-email").value.trim(), role: el("invite-role").value.trim() }),
+  (r) => (/address|email/i.test((r.json && r.json.message) || "") ? "invite-email" : "invite-role"), async (json) => {
+    say("invite-status", `An invitation was sent to ${json.invitation.email} as ${json.invitation.role}.`);
+    await loadInvitations();
+  });
+
+if (await loadOrganizations()) showView("view-organizations");
+else showView("view-signed-out");
