@@ -56,7 +56,7 @@ async function readCapped(res: Response): Promise<string> {
   if (!res.body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {  // Node's web streams are async iterable (the DOM typings of the browser tests' project do not say so)
     size += chunk.byteLength;
     if (size > MAX_ANSWER_BYTES) throw new AnswerTooLarge(`answer larger than ${MAX_ANSWER_BYTES} bytes`);
     chunks.push(chunk);
