@@ -8,7 +8,7 @@ import { createApp, type App } from "../../src/app.js";
 import { testConfig, type Config } from "../../src/config.js";
 import { toNodeListener } from "../../src/http/app.js";
 import type { Clock } from "../../src/util/clock.js";
-import { sqliteBackend } from "../helpers/backends.js";
+import { sqliteBackend, type Backend } from "../helpers/backends.js";
 import { closedPort } from "../helpers/oidc-provider.js";
 
 /** Debian's Chromium (apt-get install chromium); nothing is downloaded. */
@@ -26,17 +26,18 @@ export interface PagesServer {
  * with hosted pages on and its public URL and website URL both its own origin: the pages, the
  * API and the mail links all live at `url`, as on a developer's machine.
  */
-export async function startPagesServer(config: Partial<Config> = {}, overrides: { clock?: Clock } = {}): Promise<PagesServer> {
-  return startAuthsvc((url) => ({ publicUrl: url, websiteUrl: url, corsOrigins: [url], hostedPages: true, ...config }), { port: config.port, clock: overrides.clock });
+export async function startPagesServer(config: Partial<Config> = {}, overrides: { clock?: Clock; backend?: Backend } = {}): Promise<PagesServer> {
+  return startAuthsvc((url) => ({ publicUrl: url, websiteUrl: url, corsOrigins: [url], hostedPages: true, ...config }), { port: config.port, clock: overrides.clock, backend: overrides.backend });
 }
 
 /**
  * authsvc as `serve` runs it in development (migrated, outbox worker and built-in mail catcher
  * started), through the same listener stack, on 127.0.0.1 and a free port (or `port`). `config`
  * gets the server's URL (`host` is the name the browser uses for it) and gives the settings.
+ * The database is a SQLite file unless `backend` says otherwise.
  */
-export async function startAuthsvc(config: (url: string) => Partial<Config>, opts: { port?: number; host?: string; clock?: Clock } = {}): Promise<PagesServer> {
-  const db = await sqliteBackend.create();
+export async function startAuthsvc(config: (url: string) => Partial<Config>, opts: { port?: number; host?: string; clock?: Clock; backend?: Backend } = {}): Promise<PagesServer> {
+  const db = await (opts.backend ?? sqliteBackend).create();
   const port = opts.port || (await closedPort());
   const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
   const app = await createApp(testConfig({ database: db.url, port, mailCatcher: true, mailCatcherPort: 0, ...config(url) }), { clock: opts.clock });
@@ -61,7 +62,7 @@ export async function startAuthsvc(config: (url: string) => Partial<Config>, opt
  * A test file's pages server and browser: started before its tests, closed after them. Read
  * `suite.s` and `suite.browser` inside tests (they are set once `beforeAll` has run).
  */
-export function usePagesSuite(config: Partial<Config> = {}, overrides: { clock?: Clock } = {}): { s: PagesServer; browser: Browser } {
+export function usePagesSuite(config: Partial<Config> = {}, overrides: { clock?: Clock; backend?: Backend } = {}): { s: PagesServer; browser: Browser } {
   const suite = {} as { s: PagesServer; browser: Browser };
   beforeAll(async () => {
     suite.s = await startPagesServer(config, overrides);

@@ -6,6 +6,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
 import { createClient, createResource } from "../../src/oauth-provider/clients.js";
+import { backends } from "../helpers/backends.js";
 import { closedPort } from "../helpers/oidc-provider.js";
 import { fill, openTab, usePagesSuite, waitVisible } from "./harness.js";
 // @ts-expect-error: a plain .mjs example without types, as an app would copy it
@@ -17,8 +18,8 @@ import { startMcpServer } from "../../examples/mcp-server/server.mjs";
  * resource metadata → authsvc's metadata → dynamic registration → the authorization URL in Chromium,
  * sign-in and consent on the hosted pages → the callback → tokens → a tool call → a refresh.
  */
-describe("an MCP client signs in through authsvc to the example MCP server (Chromium)", () => {
-  const suite = usePagesSuite({ oauthDynamicRegistration: true });
+describe.each(backends)("an MCP client signs in through authsvc ($name) to the example MCP server (Chromium)", (backend) => {
+  const suite = usePagesSuite({ oauthDynamicRegistration: true }, { backend });
   let mcp: { port: number; close(): Promise<void> };
   let mcpUrl = "";
   let callback: { server: Server; url: string; codes: Map<string, string> };
