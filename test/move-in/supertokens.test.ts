@@ -2,11 +2,11 @@ import { createCipheriv, createHash, generateKeyPairSync, pbkdf2Sync, randomByte
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTotpSecret } from "../../src/methods/totp/seal.js";
 import { backends, postgresBackend } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
-import { credentials, postJson } from "../helpers/session-client.js";
+import { signInWithProvider, startOidcProvider, CONFIDENTIAL, type TestIdp } from "../helpers/oidc-provider.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
+import { importHarness } from "./harness.js";
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
@@ -24,7 +24,7 @@ function coreRefreshToken(key: string, payload: Record<string, unknown>): string
 // The core's database is PostgreSQL by nature; authsvc's own database is each backend in turn.
 // Without AUTHSVC_TEST_PG_URL there is no core to read (the run says so at the end).
 describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --from supertokens: a core's PostgreSQL database ($name)", (backend) => {
-  let t: TestApp;
+  let t: TestApp, idp: TestIdp;
   let source: { url: string; drop(): Promise<void> };
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const keyCreated = Date.now() - 3_600_000;
@@ -36,7 +36,9 @@ describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --f
   const linChild = coreRefreshToken(refreshKey, { sessionHandle: "st-session-lin", userId: LIN, parentRefreshTokenHash1: sha256(linParent) });
 
   beforeAll(async () => {
-    t = await createTestApp({ backend });
+    idp = await startOidcProvider();
+    const providers = [{ thirdPartyId: "google", name: "Google", oidcDiscoveryEndpoint: idp.discovery, clientId: CONFIDENTIAL.clientId, clientSecret: CONFIDENTIAL.clientSecret, scope: ["openid", "email"] }];
+    t = await createTestApp({ backend, config: { providers } });
     source = await postgresBackend.create();
     const schema = new URL(source.url).searchParams.get("schema")!;
     const c = new pg.Client({ connectionString: process.env.AUTHSVC_TEST_PG_URL });
@@ -54,7 +56,8 @@ describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --f
     await c.query(session, ["st-session-old", ADA, sha256("expired"), Date.now() - 1000, Date.now() - 90_000_000]);
     await c.end();
   });
-  afterAll(async () => { await t.close(); await source.drop(); });
+  afterAll(async () => { await t.close(); await idp.close(); await source.drop(); });
+  const h = importHarness(() => t);
   const cli = (args: string[]) => runCli(["users", "import", "--from", "supertokens", source.url, ...args, "--database", t.config.database]);
   const db = () => t.app.store.db;
 
@@ -80,14 +83,18 @@ describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --f
     expect(real.code).toBe(0);
     expect((await cli([])).stdout).toContain("moved 0 live session(s) (3 here already");
 
-    const ada = await (await postJson(`${t.url}/auth/signin`, credentials("ada@example.com"), { rid: "emailpassword" })).json();
+    const ada = await h.signIn("ada@example.com", "correct horse battery staple");
     expect(ada).toMatchObject({ status: "OK", user: { id: ADA } });
-    // Her Google login kept its own id, linked to her.
-    expect(await db().selectFrom("users").select(["id", "primary_user_id"]).where("id", "=", ADA_GOOGLE).executeTakeFirst()).toEqual({ id: ADA_GOOGLE, primary_user_id: ADA });
-    expect(await db().selectFrom("third_party_identities").select("user_id").where("provider_id", "=", "google").where("provider_user_id", "=", "108410002211223344556").executeTakeFirst()).toEqual({ user_id: ADA_GOOGLE });
+    // Her TOTP device came along: a code from its secret completes the sign-in.
+    expect(await h.totp(ada, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP")).toBe("OK");
+    // Her Google login kept its own id, linked to her: the SDK sees person ADA signed in through recipe user ADA_GOOGLE.
+    idp.accounts.set("108410002211223344556", { email: "ada@example.com", email_verified: true });
+    const google = await signInWithProvider(t.url, "google", "108410002211223344556", { "st-auth-mode": "header" });
+    expect(google.json).toMatchObject({ status: "OK", createdNewRecipeUser: false, user: { id: ADA, isPrimaryUser: true } });
+    expect(google.json.user.loginMethods).toEqual(expect.arrayContaining([expect.objectContaining({ recipeId: "thirdparty", recipeUserId: ADA_GOOGLE, thirdParty: { id: "google", userId: "108410002211223344556" } })]));
+    const claims = JSON.parse(Buffer.from(google.res.headers.get("st-access-token")!.split(".")[1], "base64url").toString());
+    expect(claims).toMatchObject({ sub: ADA, rsub: ADA_GOOGLE });
     expect(await db().selectFrom("user_roles").select("role").where("user_id", "=", ADA).execute()).toEqual([{ role: "admin" }]);
-    const device = await db().selectFrom("totp_devices").selectAll().where("user_id", "=", ADA).executeTakeFirstOrThrow();
-    expect(openTotpSecret(device, t.config.secret)).toBe("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP");
     expect((await db().selectFrom("verified_emails").select("email").where("user_id", "=", LIN).execute())).toEqual([{ email: "lin@example.com" }]);
     expect(await db().selectFrom("passwordless_users").select("email").where("user_id", "=", LIN).executeTakeFirst()).toEqual({ email: "lin@example.com" });
   });
