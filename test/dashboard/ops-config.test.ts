@@ -15,6 +15,8 @@ const NOT_SECRET = new Set([
   "passwordlessCodeLifetimeMs", "metadataClaim", "hashThreads", "hostedPages", "webauthnRpId", "webauthnRpName", "webauthnOrigins",
   "webauthnRecoveryTokenLifetimeMs", "limitMailIp", "limitMailHourly", "limitTokenIp", "limitInvalidTokenIp", "limitAdminKeyIp", "limitAdminSigninEmail",
   "webhookAllowNetworks", "limitOauthIp",
+  // the old system's address (credentials in it are refused: the secret is its own setting) and its timeout
+  "lazyMigrationUrl", "lazyMigrationTimeoutMs",
 ]);
 const SOUNDS_SECRET = /secret|key|password|passphrase|token|credential|private/i;
 
