@@ -59,7 +59,8 @@ describe.each(backends)("webhook targets ($name)", (backend) => {
       ],
     });
     expect((await postJson(`${t.url}/auth/signup`, credentials("ada@example.com"))).status).toBe(200);
-    await eventually(async () => (await listDeliveryViews(t.app.ctx, {})).filter((d) => d.attempts > 0).length === 3);
+    // Wait for each attempt's outcome, not its start: a delivery counts its attempt when it is claimed.
+    await eventually(async () => (await listDeliveryViews(t.app.ctx, {})).filter((d) => d.lastError !== null).length === 3);
     const log = await listDeliveryViews(t.app.ctx, {});
     expect(log.map((d) => [d.lastStatus, d.lastError])).toEqual([[null, "blocked"], [null, "blocked"], [null, "blocked"]]);
     expect(rx.received).toEqual([]);
