@@ -37,17 +37,22 @@ export function describeVersion(): string {
 
 const HELP_WIDTH = 100;
 
-/** Builds the commander program; every command is a factory taking the IO, so tests run it in-process. */
-export function createProgram(io: CliIO): Command {
+const COMMANDS = [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, orgsCommand, oauthCommand, benchCommand];
+
+/**
+ * Builds the commander program; every command is a factory taking the IO, so tests run it
+ * in-process. `only: "serve"` builds that command alone: every command carries every setting as
+ * a flag, and building them all is a good part of a start-up that `serve --workers N` pays once
+ * per process (`authsvc help`, `--help` and the other commands build the whole program).
+ */
+export function createProgram(io: CliIO, only?: "serve"): Command {
   const program = new Command("authsvc")
     .description("Self-hosted user authentication: email/password, verification, reset, third-party sign-in, JWT sessions.")
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, orgsCommand, oauthCommand, benchCommand]) {
-    program.addCommand(make(io));
-  }
-  for (const cmd of backupCommands(io)) program.addCommand(cmd);
+  for (const make of only ? [serveCommand] : COMMANDS) program.addCommand(make(io));
+  if (!only) for (const cmd of backupCommands(io)) program.addCommand(cmd);
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();
     cmd.configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
@@ -68,10 +73,11 @@ export function createProgram(io: CliIO): Command {
 
 /** Runs the CLI; resolves to the process exit code. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const program = createProgram(io);
+  const args = clusterWorkerArgv(argv);
+  const program = createProgram(io, args[2] === "serve" ? "serve" : undefined);
   let code: number | void = 0;
   try {
-    const ran = await program.parseAsync(clusterWorkerArgv(argv));
+    const ran = await program.parseAsync(args);
     code = (ran as unknown as { _exitCode?: number })._exitCode ?? 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
