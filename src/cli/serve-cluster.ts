@@ -12,8 +12,9 @@ import { createServerReadiness, type ReadinessMessage } from "./cluster-readines
 
 /**
  * `serve --workers N` (N > 1) on node:cluster, the primary's side (the workers': cli/cluster-worker.ts).
- * The primary binds the port (http/listen-socket.ts) and forks N HTTP workers at once, so that
- * they load while it opens the database and applies the migrations; once the schema is current
+ * The primary binds the port (http/listen-socket.ts) and forks the first HTTP worker at once, so
+ * that it loads while the primary opens the database and applies the migrations (the other
+ * workers are forked once it listens); once the schema is current
  * they open their apps while it starts what must run once (ops/run-once.ts: mail catcher, outbox
  * worker, webhook worker, purge, backups, metrics listener); then it hands every worker the bound
  * socket, and each listens on it. The kernel queues the
@@ -100,9 +101,9 @@ export interface Cluster {
 const send = (w: Worker, m: ClusterMessage, handle?: object) => { if (w.isConnected()) w.send(m, handle as never, () => {}); };
 
 /**
- * The primary: forks `count` workers at once (they load while the primary starts), hands them the
- * socket on release(), relays their messages, replaces a worker that dies once the server is up,
- * and drains them on stop.
+ * The primary: forks the first worker at once (it loads while the primary starts) and the others
+ * when it listens, hands them the socket on release(), relays their messages, replaces a worker
+ * that dies once the server is up, and drains them on stop.
  */
 export function startCluster(opts: { socket: ListenSocket; config: Readonly<Config>; count: number; logger: Logger }): Cluster {
   const { socket, count, logger } = opts;
@@ -194,13 +195,21 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
   const onListening = (w: Worker) => {
     listeningWorkers.add(w);
     if (replacements.has(w)) logger.info("HTTP worker replaced", { pid: w.process.pid });
-    if (!up && !stopping) { up = true; onFirst(); }
+    if (!up && !stopping) {
+      up = true;
+      onFirst();
+      // The others start now (see below), while the first one serves.
+      for (let i = 1; i < count; i++) fork();
+    }
   };
 
   cluster.setupPrimary(isSingleExecutable() ? { silent: false, exec: SEA_WORKER_ARG, args: process.argv.slice(2) } : { silent: false, execArgv: workerExecArgv() });
   cluster.on("message", onMessage);
   cluster.on("exit", onExit);
-  for (let i = 0; i < count; i++) fork();
+  // One worker first: it loads while this process migrates, without the others taking the CPU
+  // from both (on a 2-core machine three processes loading at once made the first answer wait
+  // for all of them); the rest are forked when it listens (onListening).
+  fork();
 
   return {
     port: socket.port,
