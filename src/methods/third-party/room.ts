@@ -1,6 +1,7 @@
 import { ConfigError } from "../../config/types.js";
 import type { Room } from "../../http/room.js";
 import { listLoginMethods } from "./login-methods.js";
+import { thirdPartyMail } from "./mail.js";
 import { thirdPartyArea } from "./openapi.js";
 import { createThirdPartyRegistry } from "./registry.js";
 import { thirdPartyRoutes } from "./routes.js";
@@ -15,6 +16,7 @@ export const thirdPartyRoom: Room = {
   settingsChecks: [checkProviders],
   routes: thirdPartyRoutes,
   openapi: thirdPartyArea,
+  mail: thirdPartyMail,
   // Providers are checked before anything opens, so a typo stops the start with a clear message.
   init: (config) => {
     try { return { thirdParty: createThirdPartyRegistry(config.providers, config.mode) }; } catch (err) {
