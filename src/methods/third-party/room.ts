@@ -1,8 +1,7 @@
 import { ConfigError } from "../../config/types.js";
 import type { Room } from "../../http/room.js";
-import { listLoginMethods } from "./login-methods.js";
 import { thirdPartyMail } from "./mail.js";
-import { thirdPartyArea } from "./openapi.js";
+import { providersDescribed, thirdPartyArea } from "./openapi.js";
 import { createThirdPartyRegistry } from "./registry.js";
 import { thirdPartyRoutes } from "./routes.js";
 import { checkProviders, thirdPartySettings } from "./settings.js";
@@ -24,8 +23,9 @@ export const thirdPartyRoom: Room = {
     }
   },
   describe: (ctx) => {
-    const { providers } = listLoginMethods(ctx);
+    const providers = ctx.thirdParty.providers.map((p) => ({ id: p.id, name: p.name }));
     const enabled = providers.length > 0;
     return { answer: { thirdParty: { enabled, providers } }, firstFactors: enabled ? ["thirdparty"] : [] };
   },
+  describeSchema: providersDescribed,
 };
