@@ -57,6 +57,12 @@ export interface LoginKind {
   removeUnprovenKeys?(tx: Kysely<DB>, recipeUserId: string, keep: string | undefined): Promise<string[]>;
   /** The address alone signs such a login in (a password): preferred when an address names several users. */
   signsInByAddress?: boolean;
+  /**
+   * Someone asked to recover a login of another kind at `email` (a password reset) and the address
+   * has none: what logins of this kind there tell the address instead. Queues its mail and event in
+   * `tx` and returns the outcome's name (for the CLI), or undefined when it has none at the address.
+   */
+  recoveryNotice?(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; now: number; source: string }): Promise<string | undefined>;
 }
 
 /**

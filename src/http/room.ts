@@ -9,7 +9,7 @@ import type { PurgeRule } from "../core/purge.js";
 import type { MailBlock } from "../mail/kinds.js";
 import type { AdminRoute } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
-import type { OpenApiArea } from "./openapi/types.js";
+import type { Json, OpenApiArea } from "./openapi/types.js";
 import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
 import type { PageRoute } from "./pages/route.js";
 import type { Route } from "./route.js";
@@ -34,11 +34,16 @@ export interface Room {
   pages?(config: Readonly<Config>): PageRoute[];
   /** The static files its pages load (name → text), served beside the kernel's under /_assets. */
   assets?: Readonly<Record<string, string>>;
-  /** Its area of the public OpenAPI document, and of the admin API's. */
-  openapi?: OpenApiArea;
+  /**
+   * Its area of the public OpenAPI document, and of the admin API's. The area that describes GET
+   * /loginmethods is built from every room's part of that answer (describeSchema), in their order.
+   */
+  openapi?: OpenApiArea | ((loginMethods: readonly DescribedPart[]) => OpenApiArea);
   adminOpenapi?: OpenApiArea;
   /** Its part of GET /loginmethods: the answer's field(s), and the first factors it offers now. */
   describe?(ctx: CoreContext): { answer: Record<string, unknown>; firstFactors: readonly string[] };
+  /** The schema of that part, for the OpenAPI document. */
+  describeSchema?: DescribedPart;
   /** Its claims in access tokens (checked for clashes once, core/claims.ts). */
   claims?(config: Readonly<Config>): readonly ClaimProvider[];
   /** Its state in the context, built once at start (a bad setting throws ConfigError). */
@@ -79,6 +84,16 @@ export interface AccountLink {
   count?: { path: string; field: string };
 }
 
+/** The schema of a room's part of GET /loginmethods (Room.describe): its field(s), those always there, its first factors. */
+export interface DescribedPart {
+  fields: Record<string, Json>;
+  required?: readonly string[];
+  firstFactors: readonly string[];
+}
+
+/** The schema of a part that is `{ enabled: boolean }`. */
+export const enabledPart = (): Json => ({ type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } });
+
 /** The HTTP tables assembled from the rooms, which createHttpApp mounts (HttpDeps.tables). */
 export interface HttpTables {
   routes: readonly Route[];
@@ -104,12 +119,13 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     ids.add(r.id);
   }
   const pick = <T>(f: (r: Room) => T | undefined): T[] => rooms.flatMap((r) => { const v = f(r); return v === undefined ? [] : [v]; });
+  const described = pick((r) => r.describeSchema);
   return {
     routes: rooms.flatMap((r) => r.routes ?? []),
     adminRoutes: rooms.flatMap((r) => r.adminRoutes ?? []),
     pages: (config) => rooms.flatMap((r) => r.pages?.(config) ?? []),
     assets: createAssetTable(mergeAssets([kernelPageAssets, ...pick((r) => r.assets)])),
-    publicAreas: pick((r) => r.openapi),
+    publicAreas: pick((r) => (typeof r.openapi === "function" ? r.openapi(described) : r.openapi)),
     adminAreas: pick((r) => r.adminOpenapi),
     mounts: pick((r) => (r.mount ? { handler: r.mount, path: r.mountPath } : undefined)),
     describe: pick((r) => r.describe),

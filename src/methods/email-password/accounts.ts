@@ -114,9 +114,9 @@ export function describeInterruptedSignUp(err: unknown, committed: boolean): unk
 }
 
 /**
- * Checks an email and password. Unknown email, wrong password and third-party-only email all get
- * WRONG_CREDENTIALS_ERROR after one bcrypt verification, so neither body nor time tells them apart.
- * A hash of another scheme or cost is upgraded after a successful check.
+ * Checks an email and password. Unknown email, wrong password and an address with other logins
+ * only all get WRONG_CREDENTIALS_ERROR after one bcrypt verification, so neither body nor time
+ * tells them apart. A hash of another scheme or cost is upgraded after a successful check.
  */
 export async function signInWithPassword(ctx: CoreContext, input: { email: string; password: string; session?: LinkingSession }): Promise<SignInResult> {
   const email = canonicalEmail(input.email);

@@ -3,7 +3,7 @@ import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 
 /**
- * Whether an email/password login exists for the address (third-party-only users do not count),
+ * Whether an email/password login exists for the address (people with other logins only do not count),
  * after the same canonicalisation and validation as sign-up.
  */
 export async function doesEmailPasswordAccountExist(ctx: CoreContext, email: string): Promise<boolean> {

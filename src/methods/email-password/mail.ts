@@ -3,19 +3,18 @@ import { oneTimeTokenExpiry } from "../../mail/kernel-mail.js";
 import type { MailBlock } from "../../mail/kinds.js";
 
 declare module "../../mail/kinds.js" {
-  interface MailKinds { password_reset: true; password_changed: true; third_party_account: true }
+  interface MailKinds { password_reset: true; password_changed: true }
 }
 
 /**
- * The password's mails: the reset link, the notice that the password changed, and the answer to a
- * reset asked for an account that has no password (it names the provider it signs in with).
+ * The password's mails: the reset link and the notice that the password changed. A reset asked for
+ * an address with no password is answered by the kinds of login it has (LoginKind.recoveryNotice).
  */
 export const emailPasswordMail: MailBlock = {
   after: "verify-email",
   actions: [
     { action: "reset-password", label: "Reset password", linkPathEnd: "/reset-password", expiry: oneTimeTokenExpiry("password_reset") },
     { action: "password-changed", label: "Password changed" },
-    { action: "third-party-account", label: "Third-party account notice" },
   ],
   kinds: [
     { kind: "password_reset", stem: "password-reset", action: "reset-password", template: {
@@ -26,16 +25,6 @@ export const emailPasswordMail: MailBlock = {
           intro: ["Hello,", "someone (hopefully you) asked to reset the password of the account <strong>{{email}}</strong>."],
           button: "Choose a new password",
           outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, ignore this mail: your password stays as it is."],
-        }),
-    } },
-    { kind: "third_party_account", stem: "third-party-account", action: "third-party-account", template: {
-        subject: "How you sign in",
-        text: "Hello,\n\nsomeone (hopefully you) asked to reset the password of the account {{email}}. This account has no password: it signs in with {{provider}}. Use the \"Continue with {{provider}}\" button here:\n\n{{link}}\n\nIf you did not ask for this, you can ignore this mail.\n",
-        html: renderMailLayout({
-          title: "How you sign in",
-          intro: ["Hello,", "someone (hopefully you) asked to reset the password of the account <strong>{{email}}</strong>. This account has no password: it signs in with <strong>{{provider}}</strong>. Use the “Continue with {{provider}}” button on the sign-in page."],
-          button: "Sign in with {{provider}}",
-          outro: ["If you did not ask for this, you can ignore this mail."],
         }),
     } },
     { kind: "password_changed", stem: "password-changed", action: "password-changed", template: {

@@ -3,7 +3,6 @@ import type { DB } from "../../store/schema.js";
 import { findPersonId } from "../../store/people.js";
 import { findPeopleByAddress } from "../../core/logins.js";
 import * as users from "../../store/users.js";
-import * as identityStore from "../third-party/store.js";
 import * as credentials from "./store.js";
 import * as tokens from "../../store/one-time-tokens.js";
 import { evictUnproven, isFirstProof } from "../../core/first-proof.js";
@@ -22,8 +21,11 @@ import { linkAfterVerification } from "../../core/linking.js";
 export type PasswordResetRequestResult =
   | {
     status: "OK";
-    /** What happened; the HTTP answer never shows it (no account enumeration), the CLI does. */
-    outcome: "token_created" | "third_party_notice" | "no_account";
+    /**
+     * What happened; the HTTP answer never shows it (no account enumeration), the CLI does. Besides
+     * these two, the outcome of the notice a kind of login sent instead (LoginKind.recoveryNotice).
+     */
+    outcome: "token_created" | "no_account" | (string & {});
     /** The raw token, only when one was created (the handler shows it in development mode only). */
     token?: string;
     expiresAt?: number;
@@ -32,10 +34,11 @@ export type PasswordResetRequestResult =
 
 /**
  * Seed #6. Issues a reset token and queues the reset mail for an account with an email/password
- * login (retiring the user's earlier reset tokens, see issueTokenWithMail); for an address that only
- * signs in with a third-party provider, queues a mail saying so instead (no token); for an unknown
- * address, does nothing but record the request. One write transaction either way; the outcome is
- * for the CLI and development mode. The HTTP answer uses acceptPasswordReset instead.
+ * login (retiring the user's earlier reset tokens, see issueTokenWithMail); for an address that has
+ * logins of other kinds only, queues their notice instead (no token; LoginKind.recoveryNotice, e.g.
+ * the providers it signs in with); for an unknown address, does nothing but record the request.
+ * One write transaction either way; the outcome is for the CLI and development mode. The HTTP
+ * answer uses acceptPasswordReset instead.
  */
 export async function requestPasswordReset(ctx: CoreContext, rawEmail: string, opts: { source?: string } = {}): Promise<PasswordResetRequestResult> {
   const checked = checkResetEmail(rawEmail);
@@ -48,7 +51,7 @@ export async function requestPasswordReset(ctx: CoreContext, rawEmail: string, o
 /**
  * Seed #6 as the HTTP endpoint answers it when the answer carries no token (production): the
  * address is checked, then the answer is "OK" at once and the lookup, the write and the mail run
- * after the answer (ctx.deferred). Known, third-party-only and unknown addresses thus take the same
+ * after the answer (ctx.deferred). Known, other-logins-only and unknown addresses thus take the same
  * time to answer: the work that differs between them happens after the response has been written.
  * The job is still one transaction with its mail in the outbox; if the process dies before it
  * commits, nothing happened and the user asks again.
@@ -75,7 +78,7 @@ function checkResetEmail(rawEmail: string): string | { status: "FIELD_ERROR"; fo
 async function issuePasswordReset(ctx: CoreContext, email: string, source: string): Promise<PasswordResetRequestResult & { status: "OK" }> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    const [cred, identities] = await Promise.all([credentials.findCredentialByEmail(tx, email), identityStore.findIdentitiesByEmail(tx, email)]);
+    const cred = await credentials.findCredentialByEmail(tx, email);
     if (cred) {
       // The token_created event is the seed's "system event" (its link redacted, see issueTokenWithMail).
       const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", page: "reset-password", lifetimeMs: ctx.config.passwordResetTokenLifetimeMs, userId: cred.user_id, email, now, source });
@@ -88,12 +91,12 @@ async function issuePasswordReset(ctx: CoreContext, email: string, source: strin
       const { token, expiresAt } = await issueTokenWithMail(tx, ctx, { purpose: "password_reset", page: "reset-password", lifetimeMs: ctx.config.passwordResetTokenLifetimeMs, userId: person, email, now, source });
       return { status: "OK", outcome: "token_created", token, expiresAt };
     }
-    // A stand-in address (provider gave no email) reaches nobody: nothing to tell, nothing queued.
-    if (identities.length > 0 && !isUndeliverableEmail(email)) {
-      const provider = [...new Set(identities.map((i) => providerName(ctx, i.provider_id)))].join(" or ");
-      await insertEvent(tx, { at: now, type: "password_reset.third_party_notice", userId: identities[0].user_id, data: { email, providers: identities.map((i) => i.provider_id), source } });
-      await queueMail(tx, ctx, { kind: "third_party_account", to: email, vars: { link: websiteLink(ctx, ""), provider } });
-      return { status: "OK", outcome: "third_party_notice" };
+    // A stand-in address (a provider gave no email) reaches nobody: nothing to tell, nothing queued.
+    if (!isUndeliverableEmail(email)) {
+      for (const kind of ctx.logins) {
+        const outcome = await kind.recoveryNotice?.(tx, ctx, { email, now, source });
+        if (outcome !== undefined) return { status: "OK", outcome };
+      }
     }
     await insertEvent(tx, { at: now, type: "password_reset.no_account", userId: null, data: { email, source } });
     return { status: "OK", outcome: "no_account" };
@@ -201,12 +204,4 @@ async function addPasswordWithToken(ctx: CoreContext, p: { tokenHash: string; pa
   });
   if (result.status === "OK") notifyOutbox(ctx);
   return result;
-}
-
-/**
- * Display name of a provider for mails: the registry's (configured `name`, else the preset's, e.g.
- * "GitHub"); an identity whose provider is no longer configured gets its id capitalised.
- */
-function providerName(ctx: CoreContext, id: string): string {
-  return ctx.thirdParty.find(id)?.name ?? id.charAt(0).toUpperCase() + id.slice(1);
 }

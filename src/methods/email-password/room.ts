@@ -1,4 +1,4 @@
-import type { Room } from "../../http/room.js";
+import { enabledPart, type Room } from "../../http/room.js";
 import { emailPasswordAdminRoutes } from "./admin.js";
 import { emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
@@ -17,4 +17,5 @@ export const emailPasswordRoom: Room = {
   adminRoutes: emailPasswordAdminRoutes,
   openapi: emailPasswordArea,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
+  describeSchema: { fields: { emailPassword: enabledPart() }, required: ["emailPassword"], firstFactors: ["emailpassword"] },
 };

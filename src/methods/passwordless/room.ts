@@ -1,4 +1,4 @@
-import type { Room } from "../../http/room.js";
+import { enabledPart, type Room } from "../../http/room.js";
 import { passwordlessFlow } from "./flow-type.js";
 import { passwordlessArea } from "./openapi.js";
 import { signInCodePage, signInLinkPage } from "./pages.js";
@@ -28,4 +28,6 @@ export const passwordlessRoom: Room = {
     const flow = passwordlessFlow(ctx.config);
     return { answer: { passwordless: { enabled: flow !== undefined } }, firstFactors: flow?.factors ?? [] };
   },
+  // Every first factor a flow type may offer (a code by mail, a link by mail).
+  describeSchema: { fields: { passwordless: enabledPart() }, required: ["passwordless"], firstFactors: ["otp-email", "link-email"] },
 };

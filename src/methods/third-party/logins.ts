@@ -1,4 +1,5 @@
 import type { Login, LoginKind } from "../../core/logins.js";
+import { providerResetNotice } from "./reset-notice.js";
 
 /** A provider's login in the USER object: which provider, and the person's id there. */
 export interface ThirdPartyRef { id: string; userId: string }
@@ -29,4 +30,6 @@ export const providerLogins: LoginKind = {
   findByAddress: async (db, email) => (await db.selectFrom("third_party_identities").select("user_id").where("email", "=", email).execute()).map((r) => r.user_id),
   // The USER object lists every provider login of the person at its top.
   userFields: (logins) => ({ thirdParty: logins.map(refOf) }),
+  // A password reset at an address that only signs in with providers: a mail naming them instead.
+  recoveryNotice: providerResetNotice,
 };

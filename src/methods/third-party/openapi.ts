@@ -1,10 +1,26 @@
 import { body, bodyErrors, errorsFor, json, modeParameters, notAllowed, ref, sessionCreated, statusOnly, tokenHeaders } from "../../http/openapi/components.js";
-import { apiArea } from "../../http/openapi/types.js";
+import type { DescribedPart } from "../../http/room.js";
+import { apiArea, type Json } from "../../http/openapi/types.js";
 
 const query = (name: string, required: boolean, description: string) => ({ name, in: "query", required, schema: { type: "string" }, description });
 
-/** Third-party sign-in (PROTOCOL.md §9) and the login-methods answer the prebuilt UI reads. */
-export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenID Connect providers", {
+/** Its part of the login-methods answer: whether providers are on, and which. */
+export const providersDescribed: DescribedPart = {
+  fields: {
+    thirdParty: { type: "object", required: ["enabled", "providers"], additionalProperties: false, properties: {
+      enabled: { type: "boolean" },
+      providers: { type: "array", items: { type: "object", required: ["id", "name"], additionalProperties: false, properties: { id: { type: "string" }, name: { type: "string" } } } },
+    } },
+  },
+  required: ["thirdParty"],
+  firstFactors: ["thirdparty"],
+};
+
+/**
+ * Third-party sign-in (PROTOCOL.md §9) and the login-methods answer the prebuilt UI reads, whose
+ * schema is every room's part (Room.describeSchema, in the rooms' order), this room's own last.
+ */
+export const thirdPartyArea = (parts: readonly DescribedPart[]) => apiArea("thirdparty", "Sign-in with OAuth2 / OpenID Connect providers", {
     "/authorisationurl": {
       get: {
         operationId: "getAuthorisationUrl", tags: ["thirdparty"], summary: "The provider URL to send the browser to (PKCE S256 where possible)",
@@ -55,14 +71,7 @@ export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenI
         operationId: "getLoginMethods", tags: ["thirdparty"], summary: "Which sign-in methods and providers are enabled",
         parameters: [query("clientType", false, "accepted and ignored")],
         responses: {
-          200: json("the methods of the one tenant", statusOnly("OK", {
-            emailPassword: enabled(), passwordless: enabled(), webauthn: enabled(),
-            thirdParty: { type: "object", required: ["enabled", "providers"], additionalProperties: false, properties: {
-              enabled: { type: "boolean" },
-              providers: { type: "array", items: { type: "object", required: ["id", "name"], additionalProperties: false, properties: { id: { type: "string" }, name: { type: "string" } } } },
-            } },
-            firstFactors: { type: "array", items: { enum: ["emailpassword", "thirdparty", "otp-email", "link-email", "webauthn"] } },
-          }, ["emailPassword", "thirdParty", "passwordless", "firstFactors"])),
+          200: json("the methods of the one tenant", loginMethodsAnswer(parts)),
           ...errorsFor(),
         },
       },
@@ -88,6 +97,11 @@ export const thirdPartyArea = apiArea("thirdparty", "Sign-in with OAuth2 / OpenI
   },
 });
 
-function enabled() {
-  return { type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } };
+/** The answer's schema: the other rooms' fields, then this room's, then the first factors of all. */
+function loginMethodsAnswer(parts: readonly DescribedPart[]): Json {
+  const fields = [...parts.filter((p) => p !== providersDescribed), providersDescribed].map((p) => p.fields);
+  return statusOnly("OK", {
+    ...Object.assign({}, ...fields),
+    firstFactors: { type: "array", items: { enum: parts.flatMap((p) => p.firstFactors) } },
+  }, [...parts.flatMap((p) => p.required ?? []), "firstFactors"]);
 }

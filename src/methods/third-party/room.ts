@@ -1,7 +1,7 @@
 import { ConfigError } from "../../config/types.js";
 import type { Room } from "../../http/room.js";
-import { listLoginMethods } from "./login-methods.js";
-import { thirdPartyArea } from "./openapi.js";
+import { thirdPartyMail } from "./mail.js";
+import { providersDescribed, thirdPartyArea } from "./openapi.js";
 import { createThirdPartyRegistry } from "./registry.js";
 import { thirdPartyRoutes } from "./routes.js";
 import { checkProviders, thirdPartySettings } from "./settings.js";
@@ -15,6 +15,7 @@ export const thirdPartyRoom: Room = {
   settingsChecks: [checkProviders],
   routes: thirdPartyRoutes,
   openapi: thirdPartyArea,
+  mail: thirdPartyMail,
   // Providers are checked before anything opens, so a typo stops the start with a clear message.
   init: (config) => {
     try { return { thirdParty: createThirdPartyRegistry(config.providers, config.mode) }; } catch (err) {
@@ -22,8 +23,9 @@ export const thirdPartyRoom: Room = {
     }
   },
   describe: (ctx) => {
-    const { providers } = listLoginMethods(ctx);
+    const providers = ctx.thirdParty.providers.map((p) => ({ id: p.id, name: p.name }));
     const enabled = providers.length > 0;
     return { answer: { thirdParty: { enabled, providers } }, firstFactors: enabled ? ["thirdparty"] : [] };
   },
+  describeSchema: providersDescribed,
 };

@@ -1,4 +1,4 @@
-import type { Room } from "../../http/room.js";
+import { enabledPart, type Room } from "../../http/room.js";
 import { webauthnAdminRoutes } from "./admin.js";
 import { webauthnArea } from "./openapi.js";
 import { passkeyRecoverPage, passkeysPage } from "./pages.js";
@@ -26,4 +26,5 @@ export const webauthnRoom: Room = {
   pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
   describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
+  describeSchema: { fields: { webauthn: enabledPart() }, firstFactors: ["webauthn"] },
 };

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 
 /**
- * Passkeys (WebAuthn). `webauthn_accounts`: one passkey login (a recipe user) per address, like
- * email_password_credentials. `webauthn_credentials`: the public keys registered to it, several per
+ * Passkeys (WebAuthn). `webauthn_accounts`: one passkey login (a recipe user) per address, as a
+ * password login is. `webauthn_credentials`: the public keys registered to it, several per
  * login (one per device), keyed by the authenticator's credential id. `webauthn_options`: the
  * registration and sign-in challenges handed out, each used once and only until it expires.
  */
