@@ -117,6 +117,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     // The kernel's second-factor claim, then each room's (Room.claims).
     claims: checkClaimProviders([createMfaClaim(config), ...rooms.flatMap((r) => r.claims?.(config) ?? [])]),
     logins: rooms.flatMap((r) => (r.logins ? [r.logins] : [])),
+    importParts: rooms.flatMap((r) => (r.importer ? [r.importer] : [])),
     mergePerson: rooms.flatMap((r) => (r.mergePerson ? [r.mergePerson] : [])),
     personDeletion: rooms.flatMap((r) => (r.personDeletion ? [r.personDeletion] : [])),
     purge: rooms.flatMap((r) => r.purge ?? []),

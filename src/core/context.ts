@@ -8,6 +8,7 @@ import type { MetricsSink } from "../util/metrics.js";
 import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
 import type { ClaimProvider } from "./claims.js";
+import type { ImportPart } from "./import-parts.js";
 import type { LoginKind, MergePerson } from "./logins.js";
 import type { PersonDeletion } from "./person-deletion.js";
 import type { PurgeRule } from "./purge.js";
@@ -44,6 +45,8 @@ export interface CoreContext extends RoomState {
   claims: readonly ClaimProvider[];
   /** The kinds of login the sign-in methods declare (Room.logins), in the rooms' order. */
   logins: readonly LoginKind[];
+  /** The rooms' parts of an import record (Room.importer), in the rooms' order. */
+  importParts: readonly ImportPart[];
   /** How each room moves what a person owns when two people are joined (Room.mergePerson). */
   mergePerson: readonly MergePerson[];
   /** What the rooms say before a person is deleted (Room.personDeletion): refusals, and what goes with them. */

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Expression, Kysely } from "kysely";
 import { findPeopleByEmail, type PersonWithEmail } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import type { CoreContext } from "./context.js";
@@ -44,6 +44,8 @@ export interface LoginKind {
   userFields?(logins: readonly Login[]): Record<string, unknown>;
   /** The recipe users with a login of this kind at this address (which may not be the user's current one). */
   findByAddress?(db: Kysely<DB>, email: string): Promise<string[]>;
+  /** Its logins at any of these addresses, with the recipe user each belongs to: a query the kernel unites with the others'. */
+  addressOwners?(db: Kysely<DB>, emails: readonly string[]): Expression<{ email: string; user_id: string }>;
   /**
    * Its logins in `users export`: false keeps them out (a passkey is bound to this server's RP ID);
    * else what each login's record adds to its fields (a password's hash), by recipe user id.
@@ -89,6 +91,18 @@ export function userFieldsOf(kinds: readonly LoginKind[], logins: readonly Login
 export async function findByAddress(db: Kysely<DB>, kinds: readonly LoginKind[], email: string, opts: { preferred?: boolean } = {}): Promise<string[]> {
   const found = await Promise.all(kinds.filter((k) => !opts.preferred || k.signsInByAddress).map((k) => k.findByAddress?.(db, email) ?? []));
   return found.flat();
+}
+
+/**
+ * Which of these addresses belong to a user already (as a user's address or on a login of any
+ * kind), with one owner each: address -> user id. One query, however many kinds.
+ */
+export async function findAddressOwners(db: Kysely<DB>, kinds: readonly LoginKind[], emails: readonly string[]): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map();
+  let q = db.selectFrom("users").select(["email", "id as user_id"]).where("email", "in", emails);
+  for (const k of kinds) if (k.addressOwners) q = q.union(k.addressOwners(db, emails));
+  const rows = await q.execute();
+  return new Map(rows.map((r) => [r.email, r.user_id]));
 }
 
 /** A recovery's eviction of the proving login's other keys, of every kind that holds some: their ids. */

@@ -3,6 +3,7 @@ import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
 import type { ClaimProvider } from "../core/claims.js";
 import type { CoreContext, RoomState } from "../core/context.js";
+import type { ImportPart } from "../core/import-parts.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
 import type { PurgeRule } from "../core/purge.js";
@@ -60,6 +61,8 @@ export interface Room {
    * admin list, search, export, the account page, the notice of a join); core/logins.ts.
    */
   logins?: LoginKind;
+  /** Its part of a `users import` record (login methods, fields at the top) and the rows it writes (core/import-parts.ts). */
+  importer?: ImportPart;
   /** How it moves the rows a person owns when two people are joined (core/person-join.ts). */
   mergePerson?: MergePerson;
   /** What it says before a person is deleted: a refusal, and what it removes with them (core/person-deletion.ts). */

@@ -3,7 +3,6 @@ import { createInterface } from "node:readline";
 import { parse as parseCsvStream } from "csv-parse";
 import { parse as parseCsv } from "csv-parse/sync";
 import type { ImportInput } from "../ops/import-users.js";
-import { parseImportRecord } from "../ops/user-record.js";
 
 /** A user of another system in our import format (ops/user-record.ts), before validation. */
 export type SourceRecord = { [key: string]: unknown };
@@ -46,13 +45,12 @@ export function compact(o: SourceRecord): SourceRecord {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0)));
 }
 
-/** One translated record validated: the row to import, or refused with where it came from. */
+/** One translated record: the row to import (validated by the import, a refusal saying where it came from). */
 export function toInput(n: number, where: string, record: SourceRecord): ImportInput {
-  const parsed = parseImportRecord(record);
-  return "refused" in parsed ? { line: n, refused: `${where}: ${parsed.refused}` } : { line: n, user: parsed };
+  return { line: n, where, record };
 }
 
-/** Validates translated records, numbering them from 1 in the order given. */
+/** Translated records as rows, numbered from 1 in the order given. */
 export function toInputs(records: Iterable<{ where: string; record: SourceRecord }>): ImportInput[] {
   const out: ImportInput[] = [];
   let n = 0;

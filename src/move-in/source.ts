@@ -13,7 +13,8 @@ export interface MoveInSource {
   /** What FILE… are, for the help and errors. */
   files: string;
   /**
-   * The rows, each validated or refused with the file and line (or record) it came from, numbered
+   * The rows: each a record in the import format (ops/user-record.ts; the import validates it with
+   * the rooms' parts) with the file and line (or record) it came from, or refused with them; numbered
    * from 1. A bad file throws MoveInError. Read twice by an import (check, then write): each call
    * reads the source again, so a large export is never held whole.
    */

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { parseImportLine } from "../ops/user-record.js";
+import { readImportLine } from "../ops/user-record.js";
 import { auth0 } from "./auth0.js";
 import { betterAuth } from "./better-auth.js";
 import { clerk } from "./clerk.js";
@@ -24,9 +24,9 @@ const authsvc: MoveInSource = {
         line++;
         const text = line === 1 ? raw.replace(/^\uFEFF/, "") : raw;
         if (text.trim() === "") continue;
-        const parsed = parseImportLine(text);
+        const read = readImportLine(text);
         n++;
-        yield "refused" in parsed ? { line: n, refused: `${file} line ${line}: ${parsed.refused}` } : { line: n, user: parsed };
+        yield "refused" in read ? { line: n, refused: `${file} line ${line}: ${read.refused}` } : { line: n, where: `${file} line ${line}`, record: read.record };
       }
     }
   },

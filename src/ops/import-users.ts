@@ -1,12 +1,12 @@
 import type { Kysely } from "kysely";
 import type { CoreContext } from "../core/context.js";
-import { sealTotpSecret } from "../methods/totp/seal.js";
-import { TOTP_PERIOD_S, TOTP_SKEW } from "../methods/totp/secrets.js";
+import type { ImportPart } from "../core/import-parts.js";
+import { findAddressOwners } from "../core/logins.js";
 import type { DB } from "../store/schema.js";
 import { isUniqueViolation } from "../store/database.js";
-import { findAddressOwners, findExistingIdentities, findExistingUserIds, insertImportRows, type ImportRows } from "../store/user-import.js";
+import { findExistingUserIds, insertImportRows, type ImportRows } from "../store/user-import.js";
 import { createId } from "../util/random.js";
-import { addressesOf, parseImportLine, type ImportUser } from "./user-record.js";
+import { addressesOf, parseImportRecord, readImportLine, type ImportUser } from "./user-record.js";
 
 export interface RowIssue { line: number; reason: string }
 
@@ -27,8 +27,14 @@ export interface ImportReport {
 
 export const MAX_LISTED = 1000;
 
-/** One row to import: parsed, or refused with its reason; `line` is its line (or record) number. */
-export type ImportInput = { line: number; user: ImportUser } | { line: number; refused: string };
+/**
+ * One row to import: a record (the import format, user-record.ts; validated by the import, a refusal
+ * prefixed with `where` when given), or refused with its reason; `line` is its line (or record) number.
+ */
+export type ImportInput = { line: number; record: Record<string, unknown>; where?: string } | { line: number; refused: string };
+
+/** A row validated against the rooms' parts. */
+type ParsedInput = { line: number; user: ImportUser } | { line: number; refused: string };
 
 interface Pending { line: number; user: ImportUser; id: string; ownId: boolean; addresses: string[] }
 
@@ -52,8 +58,8 @@ async function* parseLines(lines: AsyncIterable<string>): AsyncIterable<ImportIn
     lineNo++;
     const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
     if (text.trim() === "") continue;
-    const parsed = parseImportLine(text);
-    yield "refused" in parsed ? { line: lineNo, refused: parsed.refused } : { line: lineNo, user: parsed };
+    const read = readImportLine(text);
+    yield { line: lineNo, ...read };
   }
 }
 
@@ -67,12 +73,15 @@ interface Seen { line: number; id: string; ownId: boolean }
  * - a row whose id exists, or whose address or identity belongs to the same user already (a row
  *   without an id: to any user), is skipped, so a second run of the same file creates nothing and
  *   an interrupted one resumes where it stopped;
- * - a row with an id whose address or third-party identity belongs to another user (in the
- *   database, or on an earlier row of the file with another id) is a conflict: one address, two
- *   people. With any conflict the import stops with the list and writes nothing.
+ * - a row with an id whose address or identity (what a room's part claims, e.g. a provider's
+ *   user) belongs to another user (in the database, or on an earlier row of the file with another
+ *   id) is a conflict: one address, two people. With any conflict the import stops with the list
+ *   and writes nothing.
  * Without conflicts the second pass reads the rows again and writes those the first kept, in
- * batches of `batchSize`, one transaction each, as multi-row INSERTs, each batch checked again
- * inside its transaction. `dryRun` runs the first pass only.
+ * batches of `batchSize`, one transaction each, as multi-row INSERTs (the users, then each room's
+ * part its own rows, core/import-parts.ts), each batch checked again inside its transaction.
+ * Rows are validated by the rooms' parts as they are read, in each pass. `dryRun` runs the first
+ * pass only.
  */
 export async function importRecords(ctx: CoreContext, input: ImportSource, opts: ImportOptions = {}): Promise<ImportReport> {
   const dryRun = opts.dryRun === true;
@@ -81,13 +90,14 @@ export async function importRecords(ctx: CoreContext, input: ImportSource, opts:
   const note = (list: RowIssue[], issue: RowIssue) => { if (list.length < MAX_LISTED) list.push(issue); };
   const skip = (line: number, reason: string) => { report.skipped++; note(report.skippedRows, { line, reason }); };
   const conflict = (line: number, reason: string) => { report.conflicts++; note(report.conflictRows, { line, reason }); };
+  const parts = ctx.importParts;
   const read = rereadable(input);
   // Where each id, address and identity was first seen in this file; the lines the second pass writes.
   const seenIds = new Map<string, number>(), seenKeys = new Map<string, Seen>();
   const write = new Map<number, string>();
   let batch: Pending[] = [];
   const check = async () => {
-    const r = await checkBatch(ctx.store.db, batch);
+    const r = await checkBatch(ctx, ctx.store.db, batch);
     for (const d of r.dup) skip(d.line, d.reason);
     for (const c of r.conflicts) conflict(c.line, c.reason);
     for (const f of r.fresh) write.set(f.line, rowKey(f));
@@ -95,22 +105,23 @@ export async function importRecords(ctx: CoreContext, input: ImportSource, opts:
     opts.onBatch?.(report, "checking", { done: 0, total: 0 });
   };
 
-  for await (const r of await read()) {
+  for await (const input of await read()) {
+    const r = parse(parts, input);
     report.lines++;
     const p = pending(ctx, r, report, note);
     if (!p) continue;
-    const keys = keysOf(p);
+    const keys = keysOf(parts, p);
     const sameId = seenIds.get(p.id);
     if (sameId !== undefined) { skip(r.line, `duplicate of line ${sameId}`); continue; }
-    const clash = keys.map((k) => [k, seenKeys.get(k)] as const).find(([, e]) => e !== undefined);
+    const clash = keys.map((k) => [k, seenKeys.get(k.key)] as const).find(([, e]) => e !== undefined);
     if (clash) {
       const [key, earlier] = clash;
-      if (p.ownId && earlier!.ownId) conflict(r.line, `the ${describeKey(key)} is also on line ${earlier!.line} (user ${earlier!.id}): one address or identity, two people`);
+      if (p.ownId && earlier!.ownId) conflict(r.line, `the ${key.name} is also on line ${earlier!.line} (user ${earlier!.id}): one address or identity, two people`);
       else skip(r.line, `duplicate of line ${earlier!.line}`);
       continue;
     }
     if (p.ownId) seenIds.set(p.id, r.line);
-    for (const k of keys) seenKeys.set(k, { line: p.line, id: p.id, ownId: p.ownId });
+    for (const k of keys) seenKeys.set(k.key, { line: p.line, id: p.id, ownId: p.ownId });
     batch.push(p);
     if (batch.length >= batchSize) await check();
   }
@@ -127,8 +138,8 @@ export async function importRecords(ctx: CoreContext, input: ImportSource, opts:
       batch = [];
       // Checked again inside the transaction: a sign-up may have taken an address since.
       const r = await writeWithRetry(ctx, async (db) => {
-        const checked = await checkBatch(db, rows);
-        if (checked.fresh.length > 0) await insertImportRows(db, toRows(checked.fresh, ctx, opts.source ?? "import"));
+        const checked = await checkBatch(ctx, db, rows);
+        if (checked.fresh.length > 0) await insertRows(ctx, db, checked.fresh, opts.source ?? "import");
         return { ok: checked.fresh.length, late: [...checked.dup, ...checked.conflicts] };
       });
       report.created += r.ok;
@@ -136,10 +147,12 @@ export async function importRecords(ctx: CoreContext, input: ImportSource, opts:
       done += rows.length;
       opts.onBatch?.(report, "writing", { done, total });
     };
-    for await (const r of await read()) {
-      const expected = write.get(r.line);
-      if (expected === undefined || "refused" in r) continue;
-      const p = toPending(r.line, r.user);
+    for await (const input of await read()) {
+      const expected = write.get(input.line);
+      if (expected === undefined) continue;
+      const r = parse(parts, input);
+      if ("refused" in r) continue;
+      const p = toPending(parts, r.line, r.user);
       // A database read twice can change in between: the rows checked are the rows written, or none.
       if (rowKey(p) !== expected) throw new SourceChangedError(`the source changed between the check and the writing (row ${r.line} is another user now); run the import again`);
       batch.push(p);
@@ -162,8 +175,16 @@ function rereadable(input: ImportSource): () => Promise<AsyncIterable<ImportInpu
   };
 }
 
+/** A row validated by the rooms' parts, its refusal saying where it came from. */
+function parse(parts: readonly ImportPart[], r: ImportInput): ParsedInput {
+  if ("refused" in r) return r;
+  const parsed = parseImportRecord(parts, r.record);
+  if (!("refused" in parsed)) return { line: r.line, user: parsed };
+  return { line: r.line, refused: r.where === undefined ? parsed.refused : `${r.where}: ${parsed.refused}` };
+}
+
 /** A row ready to check, or undefined when it is refused (counted and noted in the report). */
-function pending(ctx: CoreContext, r: ImportInput, report: ImportReport, note: (list: RowIssue[], issue: RowIssue) => void): Pending | undefined {
+function pending(ctx: CoreContext, r: ParsedInput, report: ImportReport, note: (list: RowIssue[], issue: RowIssue) => void): Pending | undefined {
   if ("refused" in r) {
     report.refused++;
     note(report.refusedRows, { line: r.line, reason: r.refused });
@@ -175,40 +196,52 @@ function pending(ctx: CoreContext, r: ImportInput, report: ImportReport, note: (
     note(report.refusedRows, { line: r.line, reason: `metadata is ${Buffer.byteLength(user.metadata)} bytes of JSON; the limit is ${ctx.config.metadataMaxBytes} (--metadata-max-bytes)` });
     return undefined;
   }
-  return toPending(r.line, user);
+  return toPending(ctx.importParts, r.line, user);
 }
 
-const toPending = (line: number, user: ImportUser): Pending => ({ line, user, id: user.id ?? createId(), ownId: user.id !== undefined, addresses: addressesOf(user) });
+const toPending = (parts: readonly ImportPart[], line: number, user: ImportUser): Pending => ({ line, user, id: user.id ?? createId(), ownId: user.id !== undefined, addresses: addressesOf(parts, user) });
 /** What names a row across both passes: its own id, or (without one) its address. */
 const rowKey = (p: Pending) => (p.ownId ? `id ${p.id}` : `address ${p.user.email}`);
 
 /** The rows read for writing are not the rows checked: nothing more is written. */
 export class SourceChangedError extends Error {}
 
-const keysOf = (p: Pending) => [...p.addresses.map((a) => `address ${a}`), ...identityKeys(p.user).map((k) => `identity ${k}`), ...p.user.linked.map((l) => `user id ${l.id}`)];
-const identityKeys = (u: ImportUser) => u.identities.map((i) => `${i.providerId}\n${i.providerUserId}`);
-const describeKey = (key: string) => key.startsWith("address ") ? key : `${key.replace("\n", " user ")}`;
+/** What a row holds that only one person may: its addresses, the parts' claims (a provider's user), its linked users' ids. */
+const keysOf = (parts: readonly ImportPart[], p: Pending) => [
+  ...p.addresses.map((a) => ({ key: `address ${a}`, name: `address ${a}` })),
+  ...claimsOf(parts, p.user).map((c) => ({ key: `identity ${c.part}\n${c.key}`, name: `identity ${c.name}` })),
+  ...p.user.linked.map((l) => ({ key: `user id ${l.id}`, name: `user id ${l.id}` })),
+];
+const claimsOf = (parts: readonly ImportPart[], u: ImportUser) => parts.flatMap((part) => (
+  part.claims && u.parts.has(part.id) ? part.claims(u.parts.get(part.id)).map((c) => ({ part: part.id, ...c })) : []));
 
 /** Sorts a batch into rows to create, rows already here (skipped) and rows naming someone else's address or identity. */
-async function checkBatch(db: Kysely<DB>, pending: Pending[]): Promise<{ fresh: Pending[]; dup: RowIssue[]; conflicts: RowIssue[] }> {
-  const [ids, owners, identities] = await Promise.all([
+async function checkBatch(ctx: CoreContext, db: Kysely<DB>, pending: Pending[]): Promise<{ fresh: Pending[]; dup: RowIssue[]; conflicts: RowIssue[] }> {
+  const parts = ctx.importParts;
+  const [ids, owners, ...claimed] = await Promise.all([
     findExistingUserIds(db, pending.flatMap((p) => [p.id, ...p.user.linked.map((l) => l.id)])),
-    findAddressOwners(db, pending.flatMap((p) => p.addresses)),
-    findExistingIdentities(db, pending.flatMap((p) => p.user.identities)),
+    findAddressOwners(db, ctx.logins, pending.flatMap((p) => p.addresses)),
+    // What the parts' claims (a provider's user) belong to already, by "part\nkey".
+    ...parts.map(async (part) => {
+      const held = pending.flatMap((p) => (p.user.parts.has(part.id) ? [p.user.parts.get(part.id)] : []));
+      const found = part.findClaimed && held.length > 0 ? await part.findClaimed(db, held) : new Map<string, string>();
+      return [...found].map(([key, owner]) => [`${part.id}\n${key}`, owner] as const);
+    }),
   ]);
+  const claimOwners = new Map(claimed.flat());
   const fresh: Pending[] = [], dup: RowIssue[] = [], conflicts: RowIssue[] = [];
   for (const p of pending) {
     if (ids.has(p.id)) { dup.push({ line: p.line, reason: `user ${p.id} exists` }); continue; }
     const linkedTaken = p.user.linked.find((l) => ids.has(l.id));
     if (linkedTaken) { conflicts.push({ line: p.line, reason: `user ${linkedTaken.id} (a login method of ${p.id}) exists already as someone else` }); continue; }
-    const identity = p.user.identities.find((i) => identities.has(`${i.providerId}\n${i.providerUserId}`));
+    const claim = claimsOf(parts, p.user).find((c) => claimOwners.has(`${c.part}\n${c.key}`));
     const taken = p.addresses.find((a) => owners.has(a));
-    const owner = identity ? identities.get(`${identity.providerId}\n${identity.providerUserId}`)! : taken ? owners.get(taken)! : undefined;
+    const owner = claim ? claimOwners.get(`${claim.part}\n${claim.key}`)! : taken ? owners.get(taken)! : undefined;
     if (owner === undefined) { fresh.push(p); continue; }
-    const what = identity ? `${identity.providerId} user ${identity.providerUserId}` : `the address ${taken}`;
+    const what = claim ? claim.name : `the address ${taken}`;
     // Without an id of its own the row cannot say whose it is: taken as imported already (a re-run).
     if (p.ownId) conflicts.push({ line: p.line, reason: `${what} belongs to user ${owner}, not ${p.id}: one address or identity, two people` });
-    else dup.push({ line: p.line, reason: identity ? `${what} exists` : `${what} belongs to user ${owner}` });
+    else dup.push({ line: p.line, reason: claim ? `${what} exists` : `${what} belongs to user ${owner}` });
   }
   return { fresh, dup, conflicts };
 }
@@ -228,9 +261,10 @@ async function writeWithRetry<T>(ctx: CoreContext, fn: (db: Kysely<DB>) => Promi
   }
 }
 
-function toRows(list: Pending[], ctx: CoreContext, source: string): ImportRows {
+/** Writes a checked batch: the users and the kernel's rows, then each room's part its own (inside the transaction). */
+async function insertRows(ctx: CoreContext, db: Kysely<DB>, list: Pending[], source: string): Promise<void> {
   const now = ctx.clock.now();
-  const rows: ImportRows = { users: [], credentials: [], identities: [], passwordless: [], verified: [], metadata: [], totp: [], events: [] };
+  const rows: ImportRows = { users: [], verified: [], metadata: [], events: [] };
   for (const { id, user } of list) {
     const joined = user.timeJoined ?? now;
     rows.users.push({ id, email: user.email, time_joined: joined, updated_at: now, primary_user_id: null });
@@ -238,13 +272,13 @@ function toRows(list: Pending[], ctx: CoreContext, source: string): ImportRows {
       rows.users.push({ id: l.id, email: l.email, time_joined: l.createdAt ?? joined, updated_at: now, primary_user_id: id });
       for (const email of l.verifiedEmails) rows.verified.push({ user_id: l.id, email, verified_at: now });
     }
-    if (user.credential) rows.credentials.push({ user_id: user.credential.userId ?? id, email: user.credential.email, password_hash: user.credential.hash, created_at: user.credential.createdAt ?? joined, updated_at: now });
-    for (const i of user.identities) rows.identities.push({ provider_id: i.providerId, provider_user_id: i.providerUserId, user_id: i.userId ?? id, email: i.email, created_at: i.createdAt ?? joined, updated_at: now });
-    if (user.passwordless) rows.passwordless.push({ user_id: user.passwordless.userId ?? id, email: user.passwordless.email, created_at: user.passwordless.createdAt ?? joined });
     for (const email of user.verifiedEmails) rows.verified.push({ user_id: id, email, verified_at: now });
     if (user.metadata) rows.metadata.push({ user_id: id, data: user.metadata, updated_at: now });
-    for (const t of user.totp) rows.totp.push({ user_id: id, name: t.name, secret_enc: sealTotpSecret(t.secret, ctx.config.secret, id, t.name), period: TOTP_PERIOD_S, skew: TOTP_SKEW, created_at: now, verified_at: now });
     rows.events.push({ at: now, type: "user.imported", user_id: id, data: JSON.stringify({ source }) });
   }
-  return rows;
+  await insertImportRows(db, rows);
+  for (const part of ctx.importParts) {
+    const people = list.flatMap(({ id, user }) => (user.parts.has(part.id) ? [{ id, joined: user.timeJoined ?? now, part: user.parts.get(part.id) }] : []));
+    if (people.length > 0) await part.insert(db, people, { now, secret: ctx.config.secret });
+  }
 }

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importRecords, SourceChangedError, type ImportInput } from "../../src/ops/import-users.js";
-import { parseImportRecord, type ImportUser } from "../../src/ops/user-record.js";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
 const HASH = "$2b$04$0tOuCnhzexdGJW6pts3luuTljU2b3Crl2ixNTuFkl3cRZFW744a4m";
-const row = (i: number, prefix = "r"): ImportInput => ({ line: i, user: parseImportRecord({ id: `${prefix}-${i}`, email: `${prefix}${i}@example.com`, passwordHash: HASH }) as ImportUser });
+const row = (i: number, prefix = "r"): ImportInput => ({ line: i, record: { id: `${prefix}-${i}`, email: `${prefix}${i}@example.com`, passwordHash: HASH } });
 /** A source read afresh on each pass, as an export file or another system's database is. */
 const rows = (n: number, prefix = "r") => function* () { for (let i = 1; i <= n; i++) yield row(i, prefix); };
 

@@ -2,7 +2,7 @@ import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import type { LinkingSession } from "../../core/login-policy.js";
 import { verifyPassword } from "../../core/passwords.js";
-import { findAddressOwners } from "../../store/user-import.js";
+import { findAddressOwners } from "../../core/logins.js";
 import { signUpWithPassword, type SignInResult } from "./accounts.js";
 import { askOldSystem } from "./old-system.js";
 import { SIGN_IN_NOT_ALLOWED } from "./refusals.js";
@@ -31,7 +31,7 @@ export async function signInThroughOldSystem(ctx: CoreContext, input: { email: s
   // One at a time per address in this process, so two quick sign-ins create one person and ask the
   // old system once; another instance racing this one loses on the unique address (see below).
   return serialized(ctx, email, async () => {
-    if ((await findAddressOwners(ctx.store.db, [email])).size > 0) return undefined;
+    if ((await findAddressOwners(ctx.store.db, ctx.logins, [email])).size > 0) return undefined;
     const answer = await askOldSystem({ url, secret, timeoutMs: ctx.config.lazyMigrationTimeoutMs, metadataMaxBytes: ctx.config.metadataMaxBytes }, email, input.password);
     if (answer.kind !== "verified") {
       if (answer.kind === "unavailable") ctx.logger.warn("lazy migration: the old system could not check a password; answered as a wrong password", { reason: answer.reason });

@@ -15,5 +15,7 @@ export const passwordLogins: LoginKind = {
   },
   // The address alone signs a password login in: the user an operator means by it.
   signsInByAddress: true,
+  // An address is one person's: a login at it belongs to someone (an import, a lazy migration).
+  addressOwners: (db, emails) => db.selectFrom("email_password_credentials").select(["email", "user_id"]).where("email", "in", emails),
   findByAddress: async (db, email) => (await db.selectFrom("email_password_credentials").select("user_id").where("email", "=", email).execute()).map((r) => r.user_id),
 };

@@ -3,6 +3,7 @@ import { emailPasswordAdminRoutes } from "./admin.js";
 import { emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
 import { passwordLogins } from "./logins.js";
+import { passwordImport } from "./import.js";
 import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
 import { emailPasswordMail } from "./mail.js";
 
@@ -11,6 +12,7 @@ export const emailPasswordRoom: Room = {
   id: "emailpassword",
   mail: emailPasswordMail,
   logins: passwordLogins,
+  importer: passwordImport,
   settings: [lazyMigrationSettings],
   settingsChecks: lazyMigrationChecks,
   routes: emailPasswordRoutes,

@@ -8,6 +8,7 @@ import signInLinkJs from "./pages/sign-in-link.js?raw";
 import { passwordlessRoutes } from "./routes.js";
 import { passwordlessSettings } from "./settings.js";
 import { codeLogins } from "./logins.js";
+import { codeLoginImport } from "./import.js";
 import { expiredCodes } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { passwordlessMail } from "./mail.js";
@@ -17,6 +18,7 @@ export const passwordlessRoom: Room = {
   id: "passwordless",
   mail: passwordlessMail,
   logins: codeLogins,
+  importer: codeLoginImport,
   purge: [expiredCodes],
   settings: [passwordlessSettings],
   routes: passwordlessRoutes,

@@ -26,6 +26,8 @@ export const providerLogins: LoginKind = {
       provider: r.provider_id, fields: { thirdParty: { id: r.provider_id, userId: r.provider_user_id } },
     }));
   },
+  // An address is one person's: a login at it belongs to someone (an import, a lazy migration).
+  addressOwners: (db, emails) => db.selectFrom("third_party_identities").select(["email", "user_id"]).where("email", "in", emails),
   // The provider's address may not be the user's current one; an operator finds the user by it too.
   findByAddress: async (db, email) => (await db.selectFrom("third_party_identities").select("user_id").where("email", "=", email).execute()).map((r) => r.user_id),
   // The USER object lists every provider login of the person at its top.

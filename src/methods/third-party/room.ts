@@ -6,11 +6,13 @@ import { createThirdPartyRegistry } from "./registry.js";
 import { thirdPartyRoutes } from "./routes.js";
 import { checkProviders, thirdPartySettings } from "./settings.js";
 import { providerLogins } from "./logins.js";
+import { providerImport } from "./import.js";
 
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: Room = {
   id: "thirdparty",
   logins: providerLogins,
+  importer: providerImport,
   settings: [thirdPartySettings],
   settingsChecks: [checkProviders],
   routes: thirdPartyRoutes,

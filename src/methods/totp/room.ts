@@ -7,6 +7,7 @@ import recoveryCodesJs from "./pages/recovery-codes.js?raw";
 import secondFactorJs from "./pages/second-factor.js?raw";
 import { totpRoutes } from "./routes.js";
 import { mergeSecondFactors } from "./merge.js";
+import { totpImport } from "./import.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { totpMail } from "./mail.js";
 
@@ -15,6 +16,7 @@ export const totpRoom: Room = {
   id: "totp",
   mail: totpMail,
   mergePerson: mergeSecondFactors,
+  importer: totpImport,
   routes: totpRoutes,
   adminRoutes: totpAdminRoutes,
   openapi: mfaArea,

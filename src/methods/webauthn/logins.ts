@@ -25,6 +25,8 @@ export const passkeyLogins: LoginKind = {
       };
     });
   },
+  // An address is one person's: a login at it belongs to someone (an import, a lazy migration).
+  addressOwners: (db, emails) => db.selectFrom("webauthn_accounts").select(["email", "user_id"]).where("email", "in", emails),
   // A recovery proved the login that received the mail, not the passkeys someone else may have added.
   removeUnprovenKeys: async (db, userId, keep) => {
     let q = db.selectFrom("webauthn_credentials").select("id").where("user_id", "=", userId);

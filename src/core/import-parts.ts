@@ -1,0 +1,58 @@
+import type { Kysely } from "kysely";
+import type { DB } from "../store/schema.js";
+
+/**
+ * A room's part of the import record (`users import`, docs/operations.md "Import and export"; the
+ * export side is LoginKind.exported), declared by the room (Room.importer): the login methods of
+ * its recipe id and its fields at the record's top, parsed and checked row by row, then written
+ * inside the import's transactions (ops/import-users.ts). The kernel reads the rest of a record
+ * (id, address, verified, metadata, linked users), loops over the parts in the rooms' order and
+ * never names one. `P` is what the part keeps of one row.
+ */
+export interface ImportPart<P = unknown> {
+  /** Its key on a parsed row (the room's id). */
+  id: string;
+  /** The login methods it reads (the record's loginMethods[].recipeId). */
+  recipeId?: string;
+  /**
+   * A short form other systems can produce easily: the login method a record without
+   * loginMethods stands for (undefined: not this form), and how a refusal names the form.
+   */
+  shortForm?: { login(record: Record<string, unknown>): Record<string, unknown> | undefined; hint: string };
+  /** Its fields at the record's top (read before the login methods); undefined when the record has none. */
+  top?(record: Record<string, unknown>): P | undefined;
+  /** One of its login methods, added to what the row held of it so far (`held`; undefined at first). */
+  login?(method: Record<string, unknown>, at: ImportedLogin, held: P | undefined): P;
+  /** The addresses its logins use (one address, one person: checked against everyone's). */
+  addresses?(part: P): string[];
+  /** What else only one person may hold (a provider's user): `key` to compare, `name` for the report. */
+  claims?(part: P): Array<{ key: string; name: string }>;
+  /** Which of these rows' claims someone holds already: key -> user id (a fixed number of queries). */
+  findClaimed?(db: Kysely<DB>, parts: P[]): Promise<Map<string, string>>;
+  /** Writes its rows for these people (inside the import's transaction, after their users). */
+  insert(tx: Kysely<DB>, people: ReadonlyArray<ImportedPerson<P>>, at: { now: number; secret: string | undefined }): Promise<void>;
+}
+
+/** Where a login method sits in the record, and what the kernel read of it. */
+export interface ImportedLogin {
+  /** "loginMethods[2]", for refusals. */
+  where: string;
+  /** Its address (the record's when it gives none), canonical. */
+  email: string;
+  createdAt: number | undefined;
+  /** The linked user it belongs to (its recipeUserId); the person's own when undefined. */
+  userId: string | undefined;
+}
+
+/** A person being written, with the part's piece of its row. */
+export interface ImportedPerson<P> {
+  id: string;
+  /** When the person joined (the record's timeJoined, else now): a login's default. */
+  joined: number;
+  part: P;
+}
+
+/** A row refused: the reason, as the import's report lists it. */
+export class ImportRefusal extends Error {}
+
+export const refuseImport = (why: string): never => { throw new ImportRefusal(why); };

@@ -1,0 +1,28 @@
+import { refuseImport as refuse, type ImportPart } from "../../core/import-parts.js";
+import { insertRows } from "../../store/user-import.js";
+import { sealTotpSecret } from "./seal.js";
+import { TOTP_PERIOD_S, TOTP_SKEW } from "./secrets.js";
+
+/**
+ * TOTP devices in `users import` (core/import-parts.ts): the record's "totp", the secrets (Base32)
+ * the source system exported, each becoming a verified device, sealed for its owner and name.
+ */
+export const totpImport: ImportPart<Array<{ secret: string; name: string }>> = {
+  id: "totp",
+  top(o) {
+    if (o.totp === undefined || o.totp === null) return undefined;
+    if (!Array.isArray(o.totp) || o.totp.length > 10) refuse("totp must be a list of at most 10 devices");
+    const devices: Array<{ secret: string; name: string }> = [];
+    (o.totp as unknown[]).forEach((d, i) => {
+      const dev = d as Record<string, unknown> | null;
+      const secret = dev && typeof dev.secret === "string" ? dev.secret.replace(/[\s=]/g, "").toUpperCase() : "";
+      if (!/^[A-Z2-7]{16,128}$/.test(secret)) refuse(`totp[${i}].secret must be a Base32 TOTP secret (16 to 128 characters)`);
+      const name = dev!.name === undefined ? (i === 0 ? "imported" : `imported-${i + 1}`) : dev!.name;
+      if (typeof name !== "string" || !/^[^\x00-\x1f\x7f]{1,64}$/.test(name) || devices.some((t) => t.name === name)) refuse(`totp[${i}].name must be a distinct name of 1 to 64 characters`);
+      devices.push({ secret, name: name as string });
+    });
+    return devices;
+  },
+  insert: (tx, people, { now, secret }) => insertRows(tx, "totp_devices", people.flatMap(({ id, part }) => part.map((t) => (
+    { user_id: id, name: t.name, secret_enc: sealTotpSecret(t.secret, secret, id, t.name), period: TOTP_PERIOD_S, skew: TOTP_SKEW, created_at: now, verified_at: now })))),
+};
