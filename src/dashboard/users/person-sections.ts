@@ -3,6 +3,7 @@ import { csrfField, escapeHtml, formatTime, type DashboardRequest } from "../kit
 import { personPath } from "./list-page.js";
 import type { PersonRecord } from "./person-record.js";
 import type { GrantView } from "../../oauth-provider/grants.js";
+import type { PersonPanelKit, PersonPanelPlace } from "../../http/person-panels.js";
 
 /**
  * The panels of the person page, one function each. Every button names what it does and to whom
@@ -60,17 +61,24 @@ export function renderSessions(r: R, p: PersonRecord): string {
   return panel("sessions", "Sessions", `${table("Live sessions", ["Session", "Started", "Last refreshed", "Expires", "Action"], rows)}\n<div class="actions">${button(r, `${base}/sessions/revoke-all`, "Revoke all sessions", `of ${p.user.email}`, { danger: true })}</div>`);
 }
 
-export function renderSecondFactor(r: R, p: PersonRecord): string {
-  const f = p.secondFactor;
-  const on = f.devices.some((d) => d.verified);
-  const facts = `<dl class="facts">
-<dt>Authenticator app (TOTP)</dt><dd>${on ? badge(true, "set up", "") : f.devices.length ? badge(false, "", "not confirmed") : '<span class="muted">not set up</span>'}${f.devices.length ? ` — ${f.devices.map((d) => escapeHtml(d.name)).join(", ")}` : ""}</dd>
-<dt>Required at sign-in</dt><dd>${f.required ? "yes" : "no"}</dd>
-<dt>Recovery codes left</dt><dd>${f.recoveryCodesLeft}</dd>
-<dt>Passkeys</dt><dd>${p.passkeys.length}</dd>
-</dl>`;
-  const reset = f.devices.length || f.required ? `<div class="actions">${button(r, `${personPath(p.user.id)}/mfa/reset`, "Reset second factor", `of ${p.user.email}`, { danger: true })}</div>` : "";
-  return panel("mfa", "Second factor", facts + reset);
+/** The rooms' panels of one place (Room.personPage), each with its kit: this page's markup and the lines other rooms add to it. */
+export function renderRoomPanels(r: R, p: PersonRecord, place: PersonPanelPlace): string {
+  const base = personPath(p.user.id);
+  const action = (path: string) => `${base}/${path}`;
+  return p.panels.filter(({ part }) => part.place === place).map(({ part, data }) => {
+    const added = () => p.facts.filter((f) => f.part.panel === part.id).map(({ part: f, data: d }) => [f.term, f.render(d, kit)] as const);
+    const kit: PersonPanelKit = {
+      escape: escapeHtml,
+      csrfField: csrfField(r),
+      action,
+      button: (path, label, whom, o = {}) => button(r, action(path), label, whom, { danger: o.danger, fields: Object.entries(o.fields ?? {}).map(([n, v]) => hidden(n, v)).join("") }),
+      badge: (text, tone) => `<span class="badge ${tone}">${escapeHtml(text)}</span>`,
+      facts: (rows) => `<dl class="facts">\n${[...rows, ...added()].map(([term, d]) => `<dt>${escapeHtml(term)}</dt><dd>${d}</dd>`).join("\n")}\n</dl>`,
+      time: formatTime,
+    };
+    const body = part.render(data, kit, p.user);
+    return body ? panel(part.id, escapeHtml(part.title), body) : "";
+  }).filter(Boolean).join("\n");
 }
 
 export function renderLocks(r: R, p: PersonRecord): string {
