@@ -16,10 +16,11 @@ export interface PersonPagePart {
 
 /**
  * Where a room's panel goes on the page, which follows a support call: who they are, their logins
- * and sessions, then "before-locks" (e.g. their second factor), the locks on their addresses, then
- * "after-locks" (e.g. what to do about a password), and last what happened lately and deleting them.
+ * and sessions, then "after-sessions" (e.g. the apps acting for them), "before-locks" (e.g. their
+ * second factor), the locks on their addresses, "after-locks" (e.g. what to do about a password),
+ * and last what happened lately and deleting them.
  */
-export type PersonPanelPlace = "before-locks" | "after-locks";
+export type PersonPanelPlace = "after-sessions" | "before-locks" | "after-locks";
 
 /** A panel of the person page. Panels of one place keep the rooms' order. */
 export interface PersonPanel<T = unknown> {
@@ -66,5 +67,7 @@ export interface PersonPanelKit {
   badge(text: string, tone: "ok" | "warn" | "bad"): string;
   /** The panel's facts (term as text, description as markup) as a list, then the lines other rooms add to it. */
   facts(rows: ReadonlyArray<readonly [term: string, description: string]>): string;
+  /** A table: a caption for screen readers, the column headings (markup), and rows (`<tr>` markup). */
+  table(caption: string, head: readonly string[], rows: readonly string[]): string;
   time(ms: number | null | undefined): string;
 }

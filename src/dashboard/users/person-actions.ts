@@ -7,7 +7,6 @@ import { AuthError } from "../../core/errors.js";
 import { deleteUser, getUser, type UserView } from "../../core/users.js";
 import type { PersonAction } from "../../http/person-panels.js";
 import { listUserSessions } from "../../core/session-admin.js";
-import { revokePersonGrant } from "../../oauth-provider/grants.js";
 import { done, type DashboardRequest, type DashboardResult } from "../kit.js";
 import { personPath, USERS_PATH } from "./list-page.js";
 
@@ -48,11 +47,6 @@ export const revokeOne: Action = async (r, p) => {
   if (!mine) return back(p, "That session is not one of this user's live sessions.", "error");
   const res = await revokeSessionByHandle(r.ctx, handle, r.source);
   return back(p, res.status === "revoked" ? "Session revoked." : "That session had ended already.");
-};
-
-export const revokeGrant: Action = async (r, p) => {
-  const ok = await revokePersonGrant(r.ctx, p.id, field(r, "grantId"), r.source);
-  return back(p, ok ? "The app's grant was revoked: it can no longer refresh its tokens." : "That grant is not one of this user's.", ok ? "ok" : "error");
 };
 
 export const revokeAll: Action = async (r, p) => {

@@ -2,9 +2,8 @@ import { escapeHtml, csrfField, formatTime, type DashboardRequest, type Dashboar
 import { renderDashboardPage } from "../layout.js";
 import { personPath, USERS_PATH } from "./list-page.js";
 import { loadPersonRecord, type PersonRecord } from "./person-record.js";
-import { renderConnectedApps, renderFacts, renderLocks, renderMethods, renderRoomPanels, renderSessions } from "./person-sections.js";
+import { renderFacts, renderLocks, renderMethods, renderRoomPanels, renderSessions } from "./person-sections.js";
 import type { PersonPagePart } from "../../http/person-panels.js";
-import { listPersonGrants } from "../../oauth-provider/grants.js";
 
 /**
  * GET /admin/users/:id: a person (by their id or any login method's), laid out in the order a
@@ -18,9 +17,7 @@ export const showPerson = (rooms: Required<PersonPagePart>) => async (r: Dashboa
   if (!p) {
     return renderDashboardPage(r, { title: "No such user", section: USERS_PATH, status: 404, main: `<p>No user has the id “${escapeHtml(r.params.id ?? "")}”. It may have been deleted.</p><p><a href="${USERS_PATH}">Search users</a></p>` });
   }
-  const grants = r.ctx.config.oauthProvider ? await listPersonGrants(r.ctx, p.user.id) : undefined;
-  const apps = grants ? renderConnectedApps(r, p, grants) : "";
-  const main = [renderFacts(p), renderMethods(r, p), renderSessions(r, p), apps, renderRoomPanels(r, p, "before-locks"), renderLocks(r, p), renderRoomPanels(r, p, "after-locks"), renderActivity(p), renderDelete(r, p)].filter(Boolean).join("\n");
+  const main = [renderFacts(p), renderMethods(r, p), renderSessions(r, p), renderRoomPanels(r, p, "after-sessions"), renderRoomPanels(r, p, "before-locks"), renderLocks(r, p), renderRoomPanels(r, p, "after-locks"), renderActivity(p), renderDelete(r, p)].filter(Boolean).join("\n");
   return renderDashboardPage(r, { title: p.user.email || p.user.id, section: USERS_PATH, main: `<p><a href="${USERS_PATH}">Back to users</a></p>\n${main}` });
 };
 

@@ -1,7 +1,7 @@
 import type { PersonPagePart } from "../../http/person-panels.js";
 import type { DashboardRoute } from "../kit.js";
 import { showUsers, USERS_PATH } from "./list-page.js";
-import { clearLocks, linkOther, markVerified, onPerson, removePerson, revokeAll, revokeGrant, revokeOne, roomAction, unlinkMethod } from "./person-actions.js";
+import { clearLocks, linkOther, markVerified, onPerson, removePerson, revokeAll, revokeOne, roomAction, unlinkMethod } from "./person-actions.js";
 import { showPerson } from "./person-page.js";
 
 const person = `${USERS_PATH}/:id`;
@@ -17,7 +17,6 @@ export function userRoutes(rooms: Required<PersonPagePart>): DashboardRoute[] {
     { method: "POST", path: `${person}/verified`, handler: onPerson(markVerified) },
     { method: "POST", path: `${person}/sessions/revoke`, handler: onPerson(revokeOne) },
     { method: "POST", path: `${person}/sessions/revoke-all`, handler: onPerson(revokeAll) },
-    { method: "POST", path: `${person}/oauth-grants/revoke`, handler: onPerson(revokeGrant) },
     { method: "POST", path: `${person}/locks/clear`, handler: onPerson(clearLocks) },
     { method: "POST", path: `${person}/link`, handler: onPerson(linkOther) },
     { method: "POST", path: `${person}/unlink`, handler: onPerson(unlinkMethod) },
