@@ -33,7 +33,8 @@ export function createDashboardHandler(deps: HttpDeps): EventHandler {
   router.post(`${DASHBOARD_PATH}/sign-out`, signOutAction(deps));
   router.get(`${DASHBOARD_PATH}/_assets/:name`, serveDashboardAsset());
   router.head(`${DASHBOARD_PATH}/_assets/:name`, serveDashboardAsset());
-  const routes = dashboardRoutes.some((r) => r.method === "GET" && r.path === DASHBOARD_PATH) ? dashboardRoutes : [...dashboardRoutes, placeholderOverview];
+  const table = dashboardRoutes(deps.tables);
+  const routes = table.some((r) => r.method === "GET" && r.path === DASHBOARD_PATH) ? table : [...table, placeholderOverview];
   for (const r of [...routes, notFound]) {
     const methods: RouterMethod[] = r.method === "GET" ? ["get", "head"] : ["post"];
     router.add(r.path, runRoute(deps, r), methods);

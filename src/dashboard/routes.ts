@@ -1,3 +1,4 @@
+import type { HttpTables } from "../http/room.js";
 import { accountRoutes } from "./accounts/routes.js";
 import type { DashboardRoute } from "./kit.js";
 import { userRoutes } from "./users/routes.js";
@@ -6,12 +7,13 @@ import { organizationDashboardRoutes } from "./organizations/routes.js";
 
 /**
  * The dashboard's route table (pages and actions behind the admin session; the sign-in pages and
- * assets are the mount's own). Each room lists its slice here, so the whole dashboard reads on one screen.
+ * assets are the mount's own). Each room lists its slice here, so the whole dashboard reads on one
+ * screen; the person page takes the rooms' parts of it from the tables (Room.personPage).
  */
-export const dashboardRoutes: readonly DashboardRoute[] = [
+export const dashboardRoutes = (tables: Pick<HttpTables, "personPage">): readonly DashboardRoute[] => [
   // dashboard-rooms: one spread per room
   ...accountRoutes,
-  ...userRoutes,
+  ...userRoutes(tables.personPage),
   ...organizationDashboardRoutes,
   ...opsRoutes,
 ];

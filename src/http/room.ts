@@ -13,6 +13,7 @@ import type { HttpDeps } from "./deps.js";
 import type { Json, OpenApiArea } from "./openapi/types.js";
 import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
 import type { PageRoute } from "./pages/route.js";
+import type { PersonPagePart } from "./person-panels.js";
 import type { Route } from "./route.js";
 
 /**
@@ -75,6 +76,8 @@ export interface Room {
   returnPaths?(config: Readonly<Config>): readonly string[];
   /** Its links on the hosted account page ("My account"), while its pages are on. */
   accountLinks?(config: Readonly<Config>): readonly AccountLink[];
+  /** Its panels, lines and actions on the admin dashboard's person page (http/person-panels.ts). */
+  personPage?: PersonPagePart;
 }
 
 /**
@@ -112,6 +115,8 @@ export interface HttpTables {
   returnPaths(config: Readonly<Config>): string[];
   /** The rooms' links on the account page. */
   accountLinks(config: Readonly<Config>): AccountLink[];
+  /** The rooms' parts of the dashboard's person page, in the rooms' order. */
+  personPage: Required<PersonPagePart>;
 }
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -134,7 +139,22 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     describe: pick((r) => r.describe),
     returnPaths: (config) => [...config.pagesRedirectPaths, ...rooms.flatMap((r) => r.returnPaths?.(config) ?? [])],
     accountLinks: (config) => rooms.flatMap((r) => r.accountLinks?.(config) ?? []),
+    personPage: {
+      panels: unique("person page panel", rooms.flatMap((r) => r.personPage?.panels ?? []), (p) => p.id),
+      facts: rooms.flatMap((r) => r.personPage?.facts ?? []),
+      actions: unique("person page action", rooms.flatMap((r) => r.personPage?.actions ?? []), (a) => a.path),
+    },
   };
+}
+
+/** The list, when no two of its items share a key (a panel id or an action path twice is a programming error). */
+function unique<T>(what: string, items: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (seen.has(key(item))) throw new Error(`${what} ${key(item)} is declared twice`);
+    seen.add(key(item));
+  }
+  return items;
 }
 
 /** One asset namespace for all pages: a name two rooms both use is a programming error. */

@@ -1,7 +1,7 @@
 import type { Room } from "../http/room.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
 import { oauthAdminRoutes } from "./admin.js";
-import { connectedAppsAdminRoutes, connectedAppsRoutes } from "./connected-apps.js";
+import { connectedAppsAdminRoutes, connectedAppsPersonPage, connectedAppsRoutes } from "./connected-apps.js";
 import { connectedAppsPage } from "./page.js";
 import connectedAppsJs from "./pages/connected-apps.js?raw";
 import { createOauthMount, DISCOVERY_PATHS } from "./mount.js";
@@ -42,4 +42,5 @@ export const oauthProviderRoom: Room = {
   // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
   personDeletion: oauthPersonDeletion,
+  personPage: connectedAppsPersonPage,
 };

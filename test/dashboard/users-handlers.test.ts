@@ -2,6 +2,7 @@ import type { H3Event } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DashboardRequest, DashboardResult } from "../../src/dashboard/kit.js";
 import { userRoutes } from "../../src/dashboard/users/routes.js";
+import { tables } from "../../src/rooms.js";
 import type { HttpDeps } from "../../src/http/deps.js";
 import { createPasswordlessUser } from "../../src/methods/passwordless/consume.js";
 import { generateCode } from "../../src/methods/totp/secrets.js";
@@ -24,7 +25,7 @@ describe.each(backends)("dashboard users room handlers ($name)", (backend) => {
   afterAll(async () => { await t?.close(); });
 
   async function call(method: "GET" | "POST", path: string, o: { query?: Record<string, string>; form?: Record<string, string> } = {}): Promise<DashboardResult> {
-    for (const route of userRoutes) {
+    for (const route of userRoutes(tables.personPage)) {
       if (route.method !== method) continue;
       const names: string[] = [];
       const re = new RegExp(`^${route.path.replace(/:(\w+)/g, (_, n) => { names.push(n); return "([^/]+)"; })}$`);

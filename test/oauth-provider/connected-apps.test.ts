@@ -10,6 +10,7 @@ import { KEY } from "../http/admin/admin-client.js";
 import type { H3Event } from "h3";
 import type { DashboardRequest, DashboardResult } from "../../src/dashboard/kit.js";
 import { userRoutes } from "../../src/dashboard/users/routes.js";
+import { tables } from "../../src/rooms.js";
 import type { HttpDeps } from "../../src/http/deps.js";
 
 const MCP = "https://mcp.example.com/mcp";
@@ -99,7 +100,7 @@ describe.each(backends)("connected apps on $name", (backend) => {
 
   /** The dashboard's route as its mount calls it, for a signed-in admin (the form already CSRF-checked). */
   async function dashboard(method: "GET" | "POST", path: string, form: Record<string, string> = {}): Promise<DashboardResult> {
-    const route = userRoutes.find((r) => r.method === method && new RegExp(`^${r.path.replace(/:id/, "[^/]+")}$`).test(path))!;
+    const route = userRoutes(tables.personPage).find((r) => r.method === method && new RegExp(`^${r.path.replace(/:id/, "[^/]+")}$`).test(path))!;
     const r: DashboardRequest = {
       event: {} as H3Event, deps: {} as HttpDeps, ctx: s.app.ctx, admin: { id: "adm-1", email: "root@example.com" }, csrf: "csrf-token", source: "admin:adm-1",
       params: { id: path.split("/")[3] }, query: new URLSearchParams(), form: new URLSearchParams(form),

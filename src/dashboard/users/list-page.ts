@@ -12,7 +12,7 @@ export function personPath(id: string): string {
   return `${USERS_PATH}/${encodeURIComponent(id)}`;
 }
 
-/** The login methods of a person in a few words ("password, third-party (google)"). */
+/** The login methods of a person in a few words: each kind's short name once (loginName, in the rooms' words). */
 export function describeMethods(kinds: readonly LoginKind[], u: UserView): string {
   const names = u.loginMethods.map((m) => loginName(kinds, m));
   return names.length ? [...new Set(names)].join(", ") : "none";

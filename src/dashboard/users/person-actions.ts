@@ -5,11 +5,8 @@ import { findUsersByRef, setUserEmailVerified } from "../../core/user-directory.
 import { canonicalEmail } from "../../core/emails.js";
 import { AuthError } from "../../core/errors.js";
 import { deleteUser, getUser, type UserView } from "../../core/users.js";
-import { setPassword } from "../../methods/email-password/accounts.js";
-import { createPasswordResetLink } from "../../methods/email-password/reset-link.js";
-import { resetSecondFactor } from "../../methods/totp/reset.js";
+import type { PersonAction } from "../../http/person-panels.js";
 import { listUserSessions } from "../../core/session-admin.js";
-import { revokePersonGrant } from "../../oauth-provider/grants.js";
 import { done, type DashboardRequest, type DashboardResult } from "../kit.js";
 import { personPath, USERS_PATH } from "./list-page.js";
 
@@ -52,20 +49,9 @@ export const revokeOne: Action = async (r, p) => {
   return back(p, res.status === "revoked" ? "Session revoked." : "That session had ended already.");
 };
 
-export const revokeGrant: Action = async (r, p) => {
-  const ok = await revokePersonGrant(r.ctx, p.id, field(r, "grantId"), r.source);
-  return back(p, ok ? "The app's grant was revoked: it can no longer refresh its tokens." : "That grant is not one of this user's.", ok ? "ok" : "error");
-};
-
 export const revokeAll: Action = async (r, p) => {
   const n = await revokeAllUserSessions(r.ctx, p.id, r.source);
   return back(p, n === 0 ? "No live session to revoke." : `Revoked ${n} session${n === 1 ? "" : "s"}.`);
-};
-
-export const resetMfa: Action = async (r, p) => {
-  const res = await resetSecondFactor(r.ctx, p.id, r.source);
-  if (res.status === "NOT_FOUND") return done(USERS_PATH, "No such user.", "error");
-  return back(p, res.changed ? "Second factor reset: they were mailed, and set a new one up at their next sign-in if required." : "They had no second factor to reset.");
 };
 
 export const clearLocks: Action = async (r, p) => {
@@ -76,24 +62,10 @@ export const clearLocks: Action = async (r, p) => {
   return back(p, res.buckets.length ? `Cleared ${res.buckets.join(", ")} on ${email}.` : `Nothing was limiting ${email}.`);
 };
 
-const passwordLogin = (p: UserView) => p.loginMethods.find((m) => m.recipeId === "emailpassword");
-
-export const sendResetLink: Action = async (r, p) => {
-  const login = passwordLogin(p);
-  if (!login) return back(p, "This user has no password login, so there is no password to reset.", "error");
-  // The link goes by mail only: the dashboard never shows a live token.
-  const res = await createPasswordResetLink(r.ctx, login.recipeUserId, { mail: true, source: r.source });
-  if (res.status !== "OK") return back(p, "This user has no password login, so there is no password to reset.", "error");
-  return back(p, `A password-reset link was mailed to ${login.email}.`);
-};
-
-export const changePassword: Action = async (r, p) => {
-  const login = passwordLogin(p);
-  if (!login) return back(p, "This user has no password login.", "error");
-  const res = await setPassword(r.ctx, login.recipeUserId, r.form.get("password") ?? "", r.source);
-  if (res.status === "NO_PASSWORD_LOGIN") return back(p, "This user has no password login.", "error");
-  if (res.status === "FIELD_ERROR") return back(p, `Password not changed: ${res.formFields.map((f) => f.error).join(" ")}`, "error");
-  return back(p, `Password set; ${res.revokedSessions} session${res.revokedSessions === 1 ? "" : "s"} ended.`);
+/** A room's action (Room.personPage): what it answers, shown on the person's page (or the search, when they are gone). */
+export const roomAction = (action: PersonAction): Action => async (r, p) => {
+  const res = await action.run(r.ctx, p, { form: r.form, source: r.source });
+  return res.gone ? done(USERS_PATH, res.text, res.kind) : back(p, res.text, res.kind);
 };
 
 export const linkOther: Action = async (r, p) => {

@@ -2,41 +2,24 @@ import { escapeHtml, csrfField, formatTime, type DashboardRequest, type Dashboar
 import { renderDashboardPage } from "../layout.js";
 import { personPath, USERS_PATH } from "./list-page.js";
 import { loadPersonRecord, type PersonRecord } from "./person-record.js";
-import { renderConnectedApps, renderFacts, renderLocks, renderMethods, renderSecondFactor, renderSessions } from "./person-sections.js";
-import { listPersonGrants } from "../../oauth-provider/grants.js";
+import { renderFacts, renderLocks, renderMethods, renderRoomPanels, renderSessions } from "./person-sections.js";
+import type { PersonPagePart } from "../../http/person-panels.js";
 
 /**
  * GET /admin/users/:id: a person (by their id or any login method's), laid out in the order a
  * support call goes: who they are and how they sign in, their sessions, second factor and locks,
- * then what to do about the password, what happened lately, and at the end deleting them. An id
- * that names no one is a 404 page with a way back to the search.
+ * then what to do about the password, what happened lately, and at the end deleting them (the
+ * rooms' panels, Room.personPage, go before and after the locks). An id that names no one is a
+ * 404 page with a way back to the search.
  */
-export async function showPerson(r: DashboardRequest): Promise<DashboardResult> {
-  const p = await loadPersonRecord(r.ctx, r.params.id ?? "");
+export const showPerson = (rooms: Required<PersonPagePart>) => async (r: DashboardRequest): Promise<DashboardResult> => {
+  const p = await loadPersonRecord(r.ctx, r.params.id ?? "", rooms);
   if (!p) {
     return renderDashboardPage(r, { title: "No such user", section: USERS_PATH, status: 404, main: `<p>No user has the id “${escapeHtml(r.params.id ?? "")}”. It may have been deleted.</p><p><a href="${USERS_PATH}">Search users</a></p>` });
   }
-  const grants = r.ctx.config.oauthProvider ? await listPersonGrants(r.ctx, p.user.id) : undefined;
-  const apps = grants ? renderConnectedApps(r, p, grants) : "";
-  const main = [renderFacts(p), renderMethods(r, p), renderSessions(r, p), apps, renderSecondFactor(r, p), renderLocks(r, p), renderPassword(r, p), renderActivity(p), renderDelete(r, p)].filter(Boolean).join("\n");
+  const main = [renderFacts(p), renderMethods(r, p), renderSessions(r, p), renderRoomPanels(r, p, "after-sessions"), renderRoomPanels(r, p, "before-locks"), renderLocks(r, p), renderRoomPanels(r, p, "after-locks"), renderActivity(p), renderDelete(r, p)].filter(Boolean).join("\n");
   return renderDashboardPage(r, { title: p.user.email || p.user.id, section: USERS_PATH, main: `<p><a href="${USERS_PATH}">Back to users</a></p>\n${main}` });
-}
-
-function renderPassword(r: DashboardRequest, p: PersonRecord): string {
-  const base = personPath(p.user.id);
-  const login = p.user.loginMethods.find((m) => m.recipeId === "emailpassword");
-  if (!login) return `<section class="panel" aria-labelledby="password-h"><h2 id="password-h">Password</h2><p>No password login: they sign in another way.</p></section>`;
-  return `<section class="panel" aria-labelledby="password-h">
-<h2 id="password-h">Password</h2>
-<form method="post" action="${base}/reset-link" class="inline">${csrfField(r)}<button type="submit">Send a password-reset link<span class="sr-only"> to ${escapeHtml(login.email)}</span></button></form>
-<form method="post" action="${base}/password" class="stack">${csrfField(r)}
-<label for="new-password">New password for ${escapeHtml(login.email)}</label>
-<input id="new-password" name="password" type="password" required autocomplete="new-password" aria-describedby="new-password-hint">
-<p id="new-password-hint" class="muted">The password policy applies. Every session of theirs ends, and they get a mail saying the password changed.</p>
-<button type="submit">Set password</button>
-</form>
-</section>`;
-}
+};
 
 /** Where an event came from, without its data (which can hold addresses of others, never secrets, but is noisy). */
 function eventSource(data: string | null): string {

@@ -2,27 +2,21 @@ import type { CoreContext } from "../../core/context.js";
 import { listLimits, type LimitView } from "../../core/limits-admin.js";
 import { listUserSessions, type SessionView } from "../../core/session-admin.js";
 import { getUser, type UserView } from "../../core/users.js";
-import { listPersonCredentials, type CredentialView } from "../../methods/webauthn/credentials.js";
-import { countUnusedRecoveryCodes, findDevices } from "../../methods/totp/store.js";
+import type { PersonFact, PersonPagePart, PersonPanel } from "../../http/person-panels.js";
 import { getUserRoles } from "../../roles/roles.js";
-import { findRequiredFactors } from "../../store/mfa.js";
 import { findPersonMemberIds } from "../../store/people.js";
 import { listRecentEventsOfUsers, listRecentMailsTo, type RecentEventRow, type RecentMailRow } from "../../store/person-activity.js";
 
 /**
  * Everything the person page shows about one person, read through the same functions the CLI and
- * the admin API use (getUser, listUserSessions, listLimits, listPersonCredentials, getUserRoles),
- * plus the few reads only this page needs (second-factor state, recent events and mails). Nothing
- * secret is loaded: no hashes, token values, TOTP secrets or mail bodies.
+ * the admin API use (getUser, listUserSessions, listLimits, getUserRoles), plus the few reads only
+ * this page needs (recent events and mails), and what the rooms' panels and lines read
+ * (Room.personPage), all at once. Nothing secret is loaded: no hashes, token values, secrets or
+ * mail bodies.
  */
 
-export interface SecondFactorState {
-  /** Device names and whether each was confirmed with a code. */
-  devices: Array<{ name: string; verified: boolean }>;
-  recoveryCodesLeft: number;
-  /** The person must pass TOTP at sign-in. */
-  required: boolean;
-}
+/** A room's panel or line with what it read for this person. */
+export interface Loaded<T> { part: T; data: unknown }
 
 export interface PersonRecord {
   user: UserView;
@@ -32,8 +26,9 @@ export interface PersonRecord {
   addresses: string[];
   roles: string[];
   sessions: SessionView[];
-  secondFactor: SecondFactorState;
-  passkeys: CredentialView[];
+  /** The rooms' panels and the lines they add to each other's, in the rooms' order. */
+  panels: Loaded<PersonPanel>[];
+  facts: Loaded<PersonFact>[];
   /** Live rate-limit counters on their addresses (a lock or a wait shows here). */
   locks: LimitView[];
   events: RecentEventRow[];
@@ -43,19 +38,18 @@ export interface PersonRecord {
 export const RECENT_ROWS = 20;
 
 /** The person `id` names (their own id or any login method's), or undefined. */
-export async function loadPersonRecord(ctx: CoreContext, id: string): Promise<PersonRecord | undefined> {
+export async function loadPersonRecord(ctx: CoreContext, id: string, rooms: Required<PersonPagePart>): Promise<PersonRecord | undefined> {
   const user = await getUser(ctx, id);
   if (!user) return undefined;
   const db = ctx.store.db;
   const memberIds = await findPersonMemberIds(db, user.id);
   const addresses = [...new Set([user.email, ...user.loginMethods.map((m) => m.email)])].filter((a) => a.length > 0);
-  const [roles, sessions, devices, codesLeft, required, passkeys, limits, events, mails] = await Promise.all([
+  const load = <T extends PersonPanel | PersonFact>(part: T) => part.load(ctx, user).then((data): Loaded<T> => ({ part, data }));
+  const [roles, sessions, panels, facts, limits, events, mails] = await Promise.all([
     getUserRoles(ctx, user.id),
     listUserSessions(ctx, user.id),
-    findDevices(db, user.id),
-    countUnusedRecoveryCodes(db, user.id),
-    findRequiredFactors(db, user.id),
-    listPersonCredentials(ctx, user.id),
+    Promise.all(rooms.panels.map(load)),
+    Promise.all(rooms.facts.map(load)),
     listLimits(ctx),
     listRecentEventsOfUsers(db, memberIds, RECENT_ROWS),
     listRecentMailsTo(db, addresses, RECENT_ROWS),
@@ -66,8 +60,8 @@ export async function loadPersonRecord(ctx: CoreContext, id: string): Promise<Pe
     addresses,
     roles: roles?.roles ?? [],
     sessions,
-    secondFactor: { devices: devices.map((d) => ({ name: d.name, verified: d.verified_at !== null })), recoveryCodesLeft: codesLeft, required: required.includes("totp") },
-    passkeys: passkeys ?? [],
+    panels,
+    facts,
     locks: limits.filter((l) => addresses.includes(l.key)),
     events,
     mails,

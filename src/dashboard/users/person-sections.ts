@@ -2,7 +2,7 @@ import { loginName } from "../../core/logins.js";
 import { csrfField, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
 import { personPath } from "./list-page.js";
 import type { PersonRecord } from "./person-record.js";
-import type { GrantView } from "../../oauth-provider/grants.js";
+import type { PersonPanelKit, PersonPanelPlace } from "../../http/person-panels.js";
 
 /**
  * The panels of the person page, one function each. Every button names what it does and to whom
@@ -21,7 +21,7 @@ const hidden = (name: string, value: string) => `<input type="hidden" name="${na
 const badge = (ok: boolean, yes: string, no: string, bad = false) => `<span class="badge ${ok ? "ok" : bad ? "bad" : "warn"}">${ok ? yes : no}</span>`;
 const short = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
 const panel = (id: string, title: string, body: string) => `<section class="panel" aria-labelledby="${id}-h">\n<h2 id="${id}-h">${title}</h2>\n${body}\n</section>`;
-function table(caption: string, head: string[], rows: string[]): string {
+function table(caption: string, head: readonly string[], rows: readonly string[]): string {
   return `<div class="table-wrap"><table>\n<caption class="sr-only">${escapeHtml(caption)}</caption>\n<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
 }
 
@@ -60,17 +60,25 @@ export function renderSessions(r: R, p: PersonRecord): string {
   return panel("sessions", "Sessions", `${table("Live sessions", ["Session", "Started", "Last refreshed", "Expires", "Action"], rows)}\n<div class="actions">${button(r, `${base}/sessions/revoke-all`, "Revoke all sessions", `of ${p.user.email}`, { danger: true })}</div>`);
 }
 
-export function renderSecondFactor(r: R, p: PersonRecord): string {
-  const f = p.secondFactor;
-  const on = f.devices.some((d) => d.verified);
-  const facts = `<dl class="facts">
-<dt>Authenticator app (TOTP)</dt><dd>${on ? badge(true, "set up", "") : f.devices.length ? badge(false, "", "not confirmed") : '<span class="muted">not set up</span>'}${f.devices.length ? ` — ${f.devices.map((d) => escapeHtml(d.name)).join(", ")}` : ""}</dd>
-<dt>Required at sign-in</dt><dd>${f.required ? "yes" : "no"}</dd>
-<dt>Recovery codes left</dt><dd>${f.recoveryCodesLeft}</dd>
-<dt>Passkeys</dt><dd>${p.passkeys.length}</dd>
-</dl>`;
-  const reset = f.devices.length || f.required ? `<div class="actions">${button(r, `${personPath(p.user.id)}/mfa/reset`, "Reset second factor", `of ${p.user.email}`, { danger: true })}</div>` : "";
-  return panel("mfa", "Second factor", facts + reset);
+/** The rooms' panels of one place (Room.personPage), each with its kit: this page's markup and the lines other rooms add to it. */
+export function renderRoomPanels(r: R, p: PersonRecord, place: PersonPanelPlace): string {
+  const base = personPath(p.user.id);
+  const action = (path: string) => `${base}/${path}`;
+  return p.panels.filter(({ part }) => part.place === place).map(({ part, data }) => {
+    const added = () => p.facts.filter((f) => f.part.panel === part.id).map(({ part: f, data: d }) => [f.term, f.render(d, kit)] as const);
+    const kit: PersonPanelKit = {
+      escape: escapeHtml,
+      csrfField: csrfField(r),
+      action,
+      button: (path, label, whom, o = {}) => button(r, action(path), label, whom, { danger: o.danger, fields: Object.entries(o.fields ?? {}).map(([n, v]) => hidden(n, v)).join("") }),
+      badge: (text, tone) => `<span class="badge ${tone}">${escapeHtml(text)}</span>`,
+      facts: (rows) => `<dl class="facts">\n${[...rows, ...added()].map(([term, d]) => `<dt>${escapeHtml(term)}</dt><dd>${d}</dd>`).join("\n")}\n</dl>`,
+      table,
+      time: formatTime,
+    };
+    const body = part.render(data, kit, p.user);
+    return body ? panel(part.id, escapeHtml(part.title), body) : "";
+  }).filter(Boolean).join("\n");
 }
 
 export function renderLocks(r: R, p: PersonRecord): string {
@@ -79,14 +87,4 @@ export function renderLocks(r: R, p: PersonRecord): string {
   const keys = [...new Set(p.locks.map((l) => l.key))];
   const clear = keys.map((k) => button(r, `${personPath(p.user.id)}/locks/clear`, "Clear", `limits on ${k}`, { fields: hidden("email", k) })).join("");
   return panel("locks", "Locks", `${table("Rate limits on their addresses", ["Bucket", "Address", "State", "Count", "Until"], rows)}\n<div class="actions">${clear}</div>`);
-}
-
-/** The apps the person allowed (OAuth grants), each revocable: the app's refresh tokens end with it. */
-export function renderConnectedApps(r: R, p: PersonRecord, grants: GrantView[]): string {
-  if (grants.length === 0) return panel("apps", "Connected apps", "<p>No app was allowed to use this account.</p>");
-  const rows = grants.map((g) => {
-    const access = [...g.resources.map((x) => `${x.resource}${x.scopes.length ? ` (${x.scopes.join(", ")})` : ""}`), ...(g.scopes.length ? [g.scopes.join(", ")] : [])].join("; ");
-    return `<tr><th scope="row">${escapeHtml(g.clientName)}</th><td>${escapeHtml(g.redirectHosts.join(", "))}</td><td>${escapeHtml(access)}</td><td>${formatTime(g.grantedAt)}</td><td>${button(r, `${personPath(p.user.id)}/oauth-grants/revoke`, "Revoke", `the grant of ${g.clientName}`, { danger: true, fields: hidden("grantId", g.grantId) })}</td></tr>`;
-  });
-  return panel("apps", "Connected apps", table("Apps allowed to use this account", ["App", "Returns to", "Access", "Allowed", "Action"], rows));
 }

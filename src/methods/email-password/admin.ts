@@ -6,6 +6,8 @@ import { booleanField, pathParam, stringField } from "../../http/admin/input.js"
 import { fieldError, notFound } from "../../http/admin/users.js";
 import { readJsonBody } from "../../http/body.js";
 import type { HttpDeps } from "../../http/deps.js";
+import type { PersonAction, PersonPagePart, PersonPanel } from "../../http/person-panels.js";
+import type { LoginMethod, UserView } from "../../core/users.js";
 import { setPassword } from "./accounts.js";
 import { createPasswordResetLink } from "./reset-link.js";
 
@@ -40,3 +42,51 @@ export const emailPasswordAdminRoutes: readonly AdminRoute[] = [
   { method: "PUT", path: "/users/:id/password", handler: setPasswordHandler },
   { method: "POST", path: "/users/:id/reset-link", handler: resetLinkHandler },
 ];
+
+const passwordLogin = (p: UserView) => p.loginMethods.find((m) => m.recipeId === "emailpassword");
+const noPassword = (text: string) => ({ kind: "error" as const, text });
+
+/** The dashboard's POST …/reset-link: the link goes by mail only, the dashboard never shows a live token. */
+const sendResetLink: PersonAction = {
+  path: "reset-link",
+  run: async (ctx, p, { source }) => {
+    const login = passwordLogin(p);
+    const res = login && await createPasswordResetLink(ctx, login.recipeUserId, { mail: true, source });
+    if (!login || res?.status !== "OK") return noPassword("This user has no password login, so there is no password to reset.");
+    return { kind: "ok", text: `A password-reset link was mailed to ${login.email}.` };
+  },
+};
+
+/** The dashboard's POST …/password: policy-checked, and every session of theirs ends. */
+const changePassword: PersonAction = {
+  path: "password",
+  run: async (ctx, p, { form, source }) => {
+    const login = passwordLogin(p);
+    if (!login) return noPassword("This user has no password login.");
+    const res = await setPassword(ctx, login.recipeUserId, form.get("password") ?? "", source);
+    if (res.status === "NO_PASSWORD_LOGIN") return noPassword("This user has no password login.");
+    if (res.status === "FIELD_ERROR") return { kind: "error", text: `Password not changed: ${res.formFields.map((f) => f.error).join(" ")}` };
+    return { kind: "ok", text: `Password set; ${res.revokedSessions} session${res.revokedSessions === 1 ? "" : "s"} ended.` };
+  },
+};
+
+/** The person page's "Password" panel: mail a reset link, or set a password. */
+const passwordPanel: PersonPanel<LoginMethod | undefined> = {
+  id: "password",
+  title: "Password",
+  place: "after-locks",
+  load: async (_ctx, p) => passwordLogin(p),
+  render: (login, k) => {
+    if (!login) return "<p>No password login: they sign in another way.</p>";
+    return `${k.button("reset-link", "Send a password-reset link", `to ${login.email}`)}
+<form method="post" action="${k.escape(k.action("password"))}" class="stack">${k.csrfField}
+<label for="new-password">New password for ${k.escape(login.email)}</label>
+<input id="new-password" name="password" type="password" required autocomplete="new-password" aria-describedby="new-password-hint">
+<p id="new-password-hint" class="muted">The password policy applies. Every session of theirs ends, and they get a mail saying the password changed.</p>
+<button type="submit">Set password</button>
+</form>`;
+  },
+};
+
+/** Passwords on the dashboard's person page: the panel and its two actions. */
+export const passwordPersonPage: PersonPagePart = { panels: [passwordPanel], actions: [sendResetLink, changePassword] };

@@ -1,5 +1,5 @@
 import { enabledPart, type Room } from "../../http/room.js";
-import { emailPasswordAdminRoutes } from "./admin.js";
+import { emailPasswordAdminRoutes, passwordPersonPage } from "./admin.js";
 import { emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
 import { passwordLogins } from "./logins.js";
@@ -17,6 +17,7 @@ export const emailPasswordRoom: Room = {
   settingsChecks: lazyMigrationChecks,
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,
+  personPage: passwordPersonPage,
   openapi: emailPasswordArea,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
   describeSchema: { fields: { emailPassword: enabledPart() }, required: ["emailPassword"], firstFactors: ["emailpassword"] },

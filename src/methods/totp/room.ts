@@ -1,5 +1,5 @@
 import type { Room } from "../../http/room.js";
-import { totpAdminRoutes } from "./admin.js";
+import { totpAdminRoutes, totpPersonPage } from "./admin.js";
 import { mfaArea } from "./openapi.js";
 import { mfaPage, secondFactorPage } from "./pages.js";
 import mfaJs from "./pages/mfa.js?raw";
@@ -19,6 +19,7 @@ export const totpRoom: Room = {
   importer: totpImport,
   routes: totpRoutes,
   adminRoutes: totpAdminRoutes,
+  personPage: totpPersonPage,
   openapi: mfaArea,
   pages: (c) => hostedPageRoutes(c, { "/mfa": mfaPage, "/second-factor": secondFactorPage }),
   assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },

@@ -4,6 +4,7 @@ import { AuthError } from "../../core/errors.js";
 import { listPersonCredentials, removeCredential } from "./credentials.js";
 import type { HttpDeps } from "../../http/deps.js";
 import { pathParam } from "../../http/admin/input.js";
+import type { PersonPagePart } from "../../http/person-panels.js";
 
 /** GET /users/:id/passkeys: the user's passkeys (ids and times, never a key). */
 export const userPasskeys = (deps: HttpDeps) =>
@@ -27,3 +28,8 @@ export const webauthnAdminRoutes: readonly AdminRoute[] = [
   { method: "GET", path: "/users/:id/passkeys", handler: userPasskeys },
   { method: "DELETE", path: "/users/:id/passkeys/:credentialId", handler: removeUserPasskey },
 ];
+
+/** On the dashboard's person page: how many passkeys they have, a line of the second factor's panel. */
+export const webauthnPersonPage: PersonPagePart = {
+  facts: [{ panel: "mfa", term: "Passkeys", load: async (ctx, person) => (await listPersonCredentials(ctx, person.id))?.length ?? 0, render: (n) => String(n) }],
+};

@@ -1,5 +1,5 @@
 import { enabledPart, type Room } from "../../http/room.js";
-import { webauthnAdminRoutes } from "./admin.js";
+import { webauthnAdminRoutes, webauthnPersonPage } from "./admin.js";
 import { webauthnArea } from "./openapi.js";
 import { passkeyRecoverPage, passkeysPage } from "./pages.js";
 import passkeyListJs from "./pages/passkey-list.js?raw";
@@ -22,6 +22,7 @@ export const webauthnRoom: Room = {
   settingsChecks: [checkRelyingParty],
   routes: webauthnRoutes,
   adminRoutes: webauthnAdminRoutes,
+  personPage: webauthnPersonPage,
   openapi: webauthnArea,
   pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
