@@ -54,7 +54,7 @@ export function benchCommand(io: CliIO): Command {
   addConfigOptions(cmd, "common");
   // serve's --workers, which every command accepts, says here how many workers the bench's server runs.
   const workersOption = cmd.options.find((o) => o.long === "--workers");
-  if (workersOption) Object.assign(workersOption, { hidden: false, description: "run the server as `serve --workers <n>` child processes (only this flag counts: without it, one process, whatever the environment or config file say)" });
+  if (workersOption) Object.assign(workersOption, { hidden: false, description: "run the server as `serve --workers N`, N worker processes as children of this one (only this flag counts: without it, one process, whatever the environment or config file say)" });
   return cmd.action(async (flags: Record<string, unknown> & { duration: string; connections: string; databaseUrl?: string; instances: string; json?: boolean }) => {
     const seconds = Number(flags.duration);
     const connections = Number(flags.connections);
