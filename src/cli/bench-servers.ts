@@ -61,7 +61,6 @@ export function childServers(o: { resolved: ResolvedConfig; flags: Record<string
   const env = { ...o.env };
   for (const s of settings) if (OVERRIDDEN.has(s.key)) delete env[s.env];
   delete env.AUTHSVC_CONFIG;
-  delete env.npm_command; // the children follow this process by being stopped, not by watching it
   const servers: BenchServers = {
     urls: [],
     inProcess: false,
