@@ -17,6 +17,9 @@ export async function renderCliReference() {
   const { createProgram } = await importSource("src/cli/main.ts");
   const { settings } = await importSource("src/config.ts");
   const settingFlags = new Set(settings.filter((s) => s.flag).flatMap((s) => [`--${s.flag}`, `--no-${s.flag}`]));
+  // A setting's flag a command gives a meaning of its own (bench's --workers) is listed as the command's.
+  const settingDocs = new Map(settings.filter((s) => s.flag).map((s) => [`--${s.flag}`, s.doc]));
+  const redefined = (o) => settingDocs.has(o.long) && !o.description.startsWith(settingDocs.get(o.long));
   const silent = { out() {}, err() {}, env: {}, stdin: process.stdin, isTTY: false };
   const program = createProgram(silent);
   const lines = [
@@ -35,7 +38,7 @@ export async function renderCliReference() {
       if (sub.commands.length && !sub.options.length) { walk(sub, [...path, sub.name()]); continue; }
       const args = sub.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`)).join(" ");
       lines.push(`## authsvc ${name}${args ? " " + args : ""}`, "", sub.description(), "");
-      const own = sub.options.filter((o) => !settingFlags.has(o.long) && o.long !== "--config" && o.long !== "--production");
+      const own = sub.options.filter((o) => (!settingFlags.has(o.long) || redefined(o)) && o.long !== "--config" && o.long !== "--production");
       const shared = sub.options.filter((o) => settingFlags.has(o.long) && !o.long.startsWith("--no-"));
       if (own.length) {
         lines.push("| Option | Meaning |", "|---|---|");

@@ -2,7 +2,8 @@ import { Worker } from "node:worker_threads";
 
 /** What one load run asks for: the requests one connection repeats, as fast as answers come. */
 export interface LoadSpec {
-  url: string;
+  /** The servers: connection i goes to urls[i % urls.length]. */
+  urls: string[];
   kind: "signin" | "refresh" | "get";
   connections: number;
   seconds: number;
@@ -32,7 +33,7 @@ const LOAD_THREAD = String.raw`
 const { parentPort, workerData: spec } = require("node:worker_threads");
 const http = require("node:http");
 const { performance } = require("node:perf_hooks");
-const u = new URL(spec.url);
+const targets = spec.urls.map((url) => new URL(url));
 const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
 const paths = { signin: "/auth/signin", refresh: "/auth/session/refresh", get: "/auth/user/email/verify" };
 let ok = 0, failed = 0, stopped = false;
@@ -43,6 +44,7 @@ function once(i) {
     if (spec.kind === "signin") { body = spec.bodies[i % spec.bodies.length]; headers["content-type"] = "application/json"; headers["content-length"] = Buffer.byteLength(body); }
     if (spec.kind === "refresh") headers.authorization = "Bearer " + spec.refreshTokens[i];
     if (spec.kind === "get") headers.authorization = "Bearer " + spec.accessToken;
+    const u = targets[i % targets.length];
     const req = http.request({ host: u.hostname, port: u.port, method: spec.kind === "get" ? "GET" : "POST", path: paths[spec.kind], headers, agent }, (res) => {
       if (spec.kind === "refresh" && res.statusCode === 200) spec.refreshTokens[i] = res.headers["st-refresh-token"];
       res.resume();
@@ -75,13 +77,19 @@ Promise.all(Array.from({ length: spec.connections }, (_, i) => connection(i))).t
 });
 `;
 
-/** Runs one load on a thread of its own; `progress` hears the requests answered so far. */
-export function runLoad(spec: LoadSpec, progress: (answered: number) => void = () => {}): Promise<LoadResult & { refreshTokens?: string[] }> {
+/**
+ * Runs one load on a thread of its own; `progress` hears the requests answered so far. An abort
+ * (Ctrl-C) ends the thread at once and rejects.
+ */
+export function runLoad(spec: LoadSpec, progress: (answered: number) => void = () => {}, signal?: AbortSignal): Promise<LoadResult & { refreshTokens?: string[] }> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
     const worker = new Worker(LOAD_THREAD, { eval: true, workerData: spec });
+    const onAbort = () => { reject(signal!.reason); void worker.terminate(); };
+    signal?.addEventListener("abort", onAbort, { once: true });
     worker.on("message", (m: { progress?: number; done?: LoadResult & { refreshTokens?: string[] } }) => {
       if (m.progress !== undefined) progress(m.progress);
-      if (m.done) { resolve(m.done); void worker.terminate(); }
+      if (m.done) { signal?.removeEventListener("abort", onAbort); resolve(m.done); void worker.terminate(); }
     });
     worker.on("error", reject);
     worker.on("exit", (code) => { if (code !== 0 && code !== 1) reject(new Error(`the load thread exited with ${code}`)); });

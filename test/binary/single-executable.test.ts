@@ -182,4 +182,18 @@ describe.each(backends)("authsvc bench from the single executable on $name", (ba
     expect(report.signin.ratio).toBeGreaterThan(0);
     expect(report.refresh.ratio).toBeGreaterThan(0);
   });
+
+  it(`runs its servers as child processes of the executable (${backend.name === "postgres" ? "--instances 2" : "--workers 2"})`, async () => {
+    const args = ["bench", "--duration", "0.5", "--connections", "2", "--bcrypt-cost", "4", "--json"];
+    args.push(...(backend.name === "postgres" ? ["--instances", "2", "--database-url", process.env.AUTHSVC_TEST_PG_URL!] : ["--workers", "2"]));
+    const r = await bin.run(args);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect([report.workers, report.instances]).toEqual(backend.name === "postgres" ? [1, 2] : [2, 1]);
+    for (const f of [report.signin, report.refresh, report.authenticated]) {
+      expect(f.failed).toBe(0);
+      expect(f.requests).toBeGreaterThan(0);
+      expect(f.cores).toBeGreaterThan(0);
+    }
+  }, 180_000);
 });
