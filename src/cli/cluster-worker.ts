@@ -152,9 +152,8 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
       logger.debug("worker got the socket", { sinceLaunchMs: Math.round(performance.now()) });
       // A primary gone while this worker started: nobody would stop or replace it; do not listen.
       if (!socket || !process.connected) return;
-      // The pool is sized now; its threads start meanwhile, the listen does not wait for them.
-      const lowered = lowerHashingPriority(10, hashThreadsPerWorker(config));
-      lowered.then((threads) => logger.debug("password hashing threads lowered", { threads }), (err) => logger.warn("password hashing threads did not start", { err }));
+      // The pool is sized now; a thread starts at the first hash.
+      lowerHashingPriority(10, hashThreadsPerWorker(config), (lowered) => logger.debug("password hashing thread started", { lowered }));
       const http = await startHttpServer(app.http, { port: socket.port, host: config.host, bodyLimit: config.bodyLimit, logger, handle: socket.handle, onFatal: () => { fatal = true; onStop("fatal error"); } })
         .catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
       // A Ctrl-C reaches every process of the group: the primary drains the workers, and a worker

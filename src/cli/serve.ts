@@ -135,8 +135,8 @@ async function startServer(o: {
       return { app, http: whole };
     }
     // bcrypt yields the CPU to request handling (docs/performance.md); measured by npm run bench.
-    // The pool is sized now; its threads start meanwhile, the listen does not wait for them.
-    lowerHashingPriority(10, config.hashThreads).then((threads) => logger.debug("password hashing threads lowered", { threads }), (err) => logger.warn("password hashing threads did not start", { err }));
+    // The pool is sized now; a thread starts at the first hash.
+    lowerHashingPriority(10, config.hashThreads, (lowered) => logger.debug("password hashing thread started", { lowered }));
     // An uncaught error that belongs to no request leaves the process in an unknown state:
     // shut down cleanly (exit 1) so the supervisor starts a fresh one.
     const http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: o.onFatal });

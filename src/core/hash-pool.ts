@@ -68,6 +68,8 @@ export interface HashPoolOptions {
   nice: number;
   /** A thread with no hash to do for this long ends (default IDLE_THREAD_MS); the next hash starts one again. */
   idleMs?: number;
+  /** Hears each thread that started, and whether it lowered its priority (serve logs it). */
+  onThreadStart?: (lowered: boolean) => void;
 }
 
 /**
@@ -78,7 +80,7 @@ export interface HashPoolOptions {
 export const IDLE_THREAD_MS = 30_000;
 
 interface Job { op: "hash" | "verify" | "phpass"; a: string; b: string | number; resolve: (v: unknown) => void; reject: (e: Error) => void }
-interface Thread { worker: Worker; job: Job | undefined; ready: Promise<boolean>; idle?: NodeJS.Timeout }
+interface Thread { worker: Worker; job: Job | undefined; idle?: NodeJS.Timeout }
 
 /**
  * bcrypt on a pool of its own (not libuv's, where file I/O and DNS would queue behind hashes, and
@@ -112,16 +114,6 @@ export class HashPool {
    */
   phpass(password: string, stored: string): Promise<string> {
     return this.run("phpass", password, stored) as Promise<string>;
-  }
-
-  /** Starts every thread and resolves with how many lowered their priority (for the start-up log and tests). */
-  async warm(): Promise<number> {
-    while (!this.broken && this.threads.length < this.options.threads) if (!this.spawn()) break;
-    // Awaited: the threads must keep the process alive until they said they are ready.
-    for (const t of this.threads) t.worker.ref();
-    const lowered = await Promise.all(this.threads.map((t) => t.ready));
-    for (const t of this.threads) if (!t.job) { t.worker.unref(); this.idleFrom(t); }
-    return lowered.filter(Boolean).length;
   }
 
   /** Stops taking work; threads end once their current hash is done. */
@@ -164,10 +156,9 @@ export class HashPool {
       this.fallBack();
       return undefined;
     }
-    let onReady!: (lowered: boolean) => void;
-    const thread: Thread = { worker, job: undefined, ready: new Promise((r) => { onReady = r; }) };
+    const thread: Thread = { worker, job: undefined };
     worker.on("message", (m: { ready: true; lowered: boolean } | [number, unknown, string?]) => {
-      if (!Array.isArray(m)) return onReady(m.lowered);
+      if (!Array.isArray(m)) return this.options.onThreadStart?.(m.lowered);
       const [id, value, error] = m;
       const p = this.pending.get(id);
       if (!p) return;
@@ -182,7 +173,6 @@ export class HashPool {
     });
     const gone = () => {
       clearTimeout(thread.idle);
-      onReady(false);
       const at = this.threads.indexOf(thread);
       if (at >= 0) this.threads.splice(at, 1);
       // A job on a thread that died is not lost: it runs again elsewhere.

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
+import { prepareQuery } from "../store/prepared.js";
 import type { DB } from "../store/schema.js";
 import type { OrganizationDomainsTable, OrganizationInvitationsTable, OrganizationsTable } from "./schema.js";
 import "./schema.js";
@@ -64,11 +65,15 @@ export async function findPersonOrganizations(db: Kysely<DB>, personId: string):
 
 /** The organization the person made active last (undefined: none, or no membership left). */
 export async function findActiveMembership(db: Kysely<DB>, personId: string): Promise<(MemberRow & { slug: string }) | undefined> {
-  return db.selectFrom("organization_members as m").innerJoin("organizations as o", "o.id", "m.organization_id")
+  return (await activeMembershipQuery(db, personId)).rows[0];
+}
+
+// Every sign-in, sign-up and refresh builds the organization claim with this (store/prepared.ts).
+const activeMembershipQuery = prepareQuery<[string], MemberRow & { slug: string }>(1, (db, personId) =>
+  db.selectFrom("organization_members as m").innerJoin("organizations as o", "o.id", "m.organization_id")
     .selectAll("m").select("o.slug")
     .where("m.user_id", "in", personRows(db, personId)).where("m.active_at", "is not", null)
-    .orderBy("m.active_at", "desc").orderBy("m.organization_id").executeTakeFirst();
-}
+    .orderBy("m.active_at", "desc").orderBy("m.organization_id").limit(1));
 
 export async function insertMember(db: Kysely<DB>, row: MemberRow): Promise<void> {
   await db.insertInto("organization_members").values(row).execute();

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { prepareQuery } from "../store/prepared.js";
 import type { DB } from "../store/schema.js";
 
 /** Roles, their permissions and who has them. No rules here (see roles.ts). */
@@ -66,8 +67,7 @@ export async function deleteUserRole(db: Kysely<DB>, userIds: readonly string[],
  * linking keep the roles each had). One query each: this runs at every refresh.
  */
 export async function findPersonRoles(db: Kysely<DB>, personId: string): Promise<{ roles: string[]; permissions: string[] }> {
-  const members = db.selectFrom("users").select("id").where((w) => w.or([w("id", "=", personId), w("primary_user_id", "=", personId)]));
-  const roles = await db.selectFrom("user_roles").select("role").distinct().where("user_id", "in", members).orderBy("role").execute();
+  const roles = (await personRolesQuery(db, personId)).rows;
   if (roles.length === 0) return { roles: [], permissions: [] };
   const perms = await db.selectFrom("role_permissions").select("permission").distinct()
     .where("role", "in", roles.map((r) => r.role)).orderBy("permission").execute();
@@ -92,3 +92,9 @@ export async function hasRole(db: Kysely<DB>, userIds: readonly string[], role: 
   if (userIds.length === 0) return false;
   return (await db.selectFrom("user_roles").select("user_id").where("user_id", "in", userIds).where("role", "=", role).executeTakeFirst()) !== undefined;
 }
+
+// Every sign-in, sign-up and refresh builds the roles claim with this (store/prepared.ts).
+const personRolesQuery = prepareQuery<[string], { role: string }>(1, (db, personId) =>
+  db.selectFrom("user_roles").select("role").distinct()
+    .where("user_id", "in", db.selectFrom("users").select("id").where((w) => w.or([w("id", "=", personId), w("primary_user_id", "=", personId)])))
+    .orderBy("role"));

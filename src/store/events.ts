@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { prepareQuery } from "./prepared.js";
 import type { DB } from "./schema.js";
 
 export interface NewEvent {
@@ -23,7 +24,7 @@ export function setEventHook(name: string, hook: EventHook): void {
  * in the same transaction: what they queue exists if and only if the event committed.
  */
 export async function insertEvent(db: Kysely<DB>, e: NewEvent): Promise<void> {
-  await db.insertInto("events").values({ at: e.at, type: e.type, user_id: e.userId, data: e.data === undefined ? null : JSON.stringify(e.data), admin_id: e.adminId ?? readAdminSource(e.data) }).execute();
+  await insertEventQuery(db, e.at, e.type, e.userId, e.data === undefined ? null : JSON.stringify(e.data), e.adminId ?? readAdminSource(e.data));
   for (const hook of hooks.values()) await hook(db, e);
 }
 
@@ -49,3 +50,7 @@ export async function listEvents(db: Kysely<DB>, opts: { type?: string; userId?:
 export async function listLatestEvents(db: Kysely<DB>, limit: number) {
   return db.selectFrom("events").selectAll().orderBy("id", "desc").limit(limit).execute();
 }
+
+// Every sign-in, sign-up and refresh that records an event runs this (prepared.ts).
+const insertEventQuery = prepareQuery<[number, string, string | null, string | null, string | null], unknown>(5, (db, at, type, user_id, data, admin_id) =>
+  db.insertInto("events").values({ at, type, user_id, data, admin_id }));

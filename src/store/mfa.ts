@@ -1,21 +1,30 @@
 import type { Kysely } from "kysely";
+import { prepareQuery } from "./prepared.js";
 import type { DB } from "./schema.js";
 
 /** Records that a session completed a factor (again: the newer time wins). */
 export async function upsertSessionFactor(db: Kysely<DB>, sessionHandle: string, factorId: string, at: number): Promise<void> {
-  await db.insertInto("mfa_session_factors").values({ session_handle: sessionHandle, factor_id: factorId, completed_at: at })
-    .onConflict((oc) => oc.columns(["session_handle", "factor_id"]).doUpdateSet({ completed_at: at })).execute();
+  await upsertSessionFactorQuery(db, sessionHandle, factorId, at);
 }
+
+// Every sign-in, sign-up and refresh runs these (prepared.ts).
+const upsertSessionFactorQuery = prepareQuery<[string, string, number], unknown>(3, (db, session_handle, factor_id, completed_at) =>
+  db.insertInto("mfa_session_factors").values({ session_handle, factor_id, completed_at })
+    .onConflict((oc) => oc.columns(["session_handle", "factor_id"]).doUpdateSet({ completed_at })));
+const sessionFactorsQuery = prepareQuery<[string], { factor_id: string; completed_at: number }>(1, (db, handle) =>
+  db.selectFrom("mfa_session_factors").select(["factor_id", "completed_at"]).where("session_handle", "=", handle));
+const requiredFactorsQuery = prepareQuery<[string], { factor_id: string }>(1, (db, userId) =>
+  db.selectFrom("mfa_required_factors").select("factor_id").where("user_id", "=", userId).orderBy("factor_id"));
 
 /** The factors a session has completed, with when (ms). */
 export async function findSessionFactors(db: Kysely<DB>, sessionHandle: string): Promise<Array<{ factor_id: string; completed_at: number }>> {
-  const rows = await db.selectFrom("mfa_session_factors").select(["factor_id", "completed_at"]).where("session_handle", "=", sessionHandle).execute();
+  const { rows } = await sessionFactorsQuery(db, sessionHandle);
   return rows.map((r) => ({ factor_id: r.factor_id, completed_at: Number(r.completed_at) }));
 }
 
 /** The secondary factors a person requires at sign-in. */
 export async function findRequiredFactors(db: Kysely<DB>, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom("mfa_required_factors").select("factor_id").where("user_id", "=", userId).orderBy("factor_id").execute();
+  const { rows } = await requiredFactorsQuery(db, userId);
   return rows.map((r) => r.factor_id);
 }
 

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely } from "kysely";
+import { prepareQuery } from "./prepared.js";
 import type { DB } from "./schema.js";
 
 /**
@@ -22,15 +23,21 @@ export async function lockAddress(db: Kysely<DB>, email: string): Promise<void> 
 
 /** The person a recipe user belongs to, or undefined when the row does not exist. */
 export async function findPersonId(db: Kysely<DB>, recipeUserId: string): Promise<string | undefined> {
-  const r = await db.selectFrom("users").select(["id", "primary_user_id"]).where("id", "=", recipeUserId).executeTakeFirst();
+  const r = (await personIdQuery(db, recipeUserId)).rows[0];
   return r ? (r.primary_user_id ?? r.id) : undefined;
 }
 
+// Every sign-in, sign-up and refresh runs these: built and compiled once (prepared.ts).
+const personIdQuery = prepareQuery<[string], { id: string; primary_user_id: string | null }>(1, (db, id) =>
+  db.selectFrom("users").select(["id", "primary_user_id"]).where("id", "=", id));
+const memberIdsQuery = prepareQuery<[string], { id: string; time_joined: number }>(1, (db, personId) =>
+  db.selectFrom("users").select(["id", "time_joined"])
+    .where((eb) => eb.or([eb("id", "=", personId), eb("primary_user_id", "=", personId)]))
+    .orderBy("time_joined").orderBy("id"));
+
 /** Every recipe user id of a person (the person's own row first), oldest first after it. */
 export async function findPersonMemberIds(db: Kysely<DB>, personId: string): Promise<string[]> {
-  const rows = await db.selectFrom("users").select(["id", "time_joined"])
-    .where((eb) => eb.or([eb("id", "=", personId), eb("primary_user_id", "=", personId)]))
-    .orderBy("time_joined").orderBy("id").execute();
+  const { rows } = await memberIdsQuery(db, personId);
   return rows.map((r) => r.id).sort((a, b) => (a === personId ? -1 : b === personId ? 1 : 0));
 }
 
@@ -61,12 +68,14 @@ export async function findPeopleByEmail(db: Kysely<DB>, email: string, loginUser
 
 /** Whether any method of the person has `email` verified. */
 export async function isVerifiedForPerson(db: Kysely<DB>, personId: string, email: string): Promise<boolean> {
-  const r = await db.selectFrom("verified_emails as v").innerJoin("users as u", "u.id", "v.user_id").select("v.user_id")
+  return (await verifiedForPersonQuery(db, email, personId)).rows.length > 0;
+}
+
+const verifiedForPersonQuery = prepareQuery<[string, string], { user_id: string }>(2, (db, email, personId) =>
+  db.selectFrom("verified_emails as v").innerJoin("users as u", "u.id", "v.user_id").select("v.user_id")
     .where("v.email", "=", email)
     .where((eb) => eb.or([eb("u.id", "=", personId), eb("u.primary_user_id", "=", personId)]))
-    .executeTakeFirst();
-  return r !== undefined;
-}
+    .limit(1));
 
 /**
  * Moves every recipe user of person `fromPersonId` to person `toPersonId`, with their sessions

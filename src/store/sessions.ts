@@ -22,9 +22,7 @@ export async function revokeSessionsBeyond(db: Kysely<DB>, userId: string, keep:
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await db.selectFrom("users").select("id").where("id", "=", userId).forUpdate().execute();
   }
-  const excess = await db.selectFrom("sessions").select("handle")
-    .where("user_id", "=", userId).where("revoked_at", "is", null).where("expires_at", ">", now)
-    .orderBy("created_at", "desc").orderBy("handle", "desc").limit(1_000_000_000).offset(keep).execute();
+  const excess = (await liveSessionsBeyondQuery(db, userId, now, keep)).rows;
   if (excess.length === 0) return 0;
   await db.updateTable("sessions").set({ revoked_at: now, revoke_reason: reason })
     .where("handle", "in", excess.map((r) => r.handle)).where("revoked_at", "is", null).execute();
@@ -32,8 +30,17 @@ export async function revokeSessionsBeyond(db: Kysely<DB>, userId: string, keep:
 }
 
 export async function insertSession(db: Kysely<DB>, row: Insertable<SessionsTable>): Promise<void> {
-  await db.insertInto("sessions").values(row).execute();
+  await insertSessionQuery(db, row.handle, row.user_id, row.created_at, row.expires_at, row.last_refreshed_at ?? null, row.revoked_at ?? null, row.revoke_reason ?? null, row.client_ip ?? null, row.user_agent ?? null);
 }
+
+// Every sign-in and sign-up runs these two (prepared.ts).
+const liveSessionsBeyondQuery = prepareQuery<[string, number, number], { handle: string }>(3, (db, userId, now, keep) =>
+  db.selectFrom("sessions").select("handle")
+    .where("user_id", "=", userId).where("revoked_at", "is", null).where("expires_at", ">", now)
+    .orderBy("created_at", "desc").orderBy("handle", "desc").limit(1_000_000_000).offset(keep));
+const insertSessionQuery = prepareQuery<[string, string, number, number, number | null, number | null, string | null, string | null, string | null], unknown>(9,
+  (db, handle, user_id, created_at, expires_at, last_refreshed_at, revoked_at, revoke_reason, client_ip, user_agent) =>
+    db.insertInto("sessions").values({ handle, user_id, created_at, expires_at, last_refreshed_at, revoked_at, revoke_reason, client_ip, user_agent }));
 
 // The refresh path and the authenticated GET run these on every request: built and compiled once
 // (prepared statements on PostgreSQL), see prepared.ts.

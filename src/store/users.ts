@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
+import { prepareQuery } from "./prepared.js";
 import type { DB, UsersTable } from "./schema.js";
 
 export type UserRow = Selectable<UsersTable>;
@@ -9,8 +10,11 @@ export async function insertUser(db: Kysely<DB>, row: Insertable<UsersTable>): P
 }
 
 export async function findUserById(db: Kysely<DB>, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  return (await userByIdQuery(db, id)).rows[0];
 }
+
+// Every sign-in and sign-up reads the user it answers with (prepared.ts).
+const userByIdQuery = prepareQuery<[string], UserRow>(1, (db, id) => db.selectFrom("users").selectAll().where("id", "=", id));
 
 /** Users whose current email is `email` (several may share it: one per login method family). */
 export async function findUsersByEmail(db: Kysely<DB>, email: string): Promise<UserRow[]> {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
+import { prepareQuery } from "../../store/prepared.js";
 import type { DB } from "../../store/schema.js";
 import type { EmailPasswordCredentialsTable } from "./tables.js";
 
@@ -10,8 +11,12 @@ export async function insertCredential(db: Kysely<DB>, row: CredentialRow): Prom
 }
 
 export async function findCredentialByEmail(db: Kysely<DB>, email: string): Promise<CredentialRow | undefined> {
-  return db.selectFrom("email_password_credentials").selectAll().where("email", "=", email).executeTakeFirst();
+  return (await credentialByEmailQuery(db, email)).rows[0];
 }
+
+// Every sign-in and sign-up looks the address up (store/prepared.ts).
+const credentialByEmailQuery = prepareQuery<[string], CredentialRow>(1, (db, email) =>
+  db.selectFrom("email_password_credentials").selectAll().where("email", "=", email));
 
 export async function findCredentialByUserId(db: Kysely<DB>, userId: string): Promise<CredentialRow | undefined> {
   return db.selectFrom("email_password_credentials").selectAll().where("user_id", "=", userId).executeTakeFirst();
