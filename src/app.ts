@@ -1,7 +1,7 @@
 import type { App as H3App } from "h3";
 import { ConfigError, describeConfig, type Config, type ResolvedConfig } from "./config.js";
 import { checkClaimProviders } from "./core/claims.js";
-import { createMfaClaim } from "./core/mfa.js";
+import { checkFactors, createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
 import { mail, rooms, tables } from "./rooms.js";
 import { createDummyHash } from "./core/passwords.js";
@@ -110,12 +110,14 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   let metricsServer: { host: string; port: number; close(): Promise<void> } | undefined;
   let backups: BackupSchedule | undefined;
   const deferred = createDeferredWork(logger);
+  const factors = checkFactors(rooms.flatMap((r) => r.factors ?? []));
   const ctx: CoreContext = {
     metrics: metrics?.sink ?? noMetrics,
     ...roomState,
     config, store, clock, logger, dummyHash, keys, deferred,
     // The kernel's second-factor claim, then each room's (Room.claims).
-    claims: checkClaimProviders([createMfaClaim(config), ...rooms.flatMap((r) => r.claims?.(config) ?? [])]),
+    claims: checkClaimProviders([createMfaClaim({ config, factors }), ...rooms.flatMap((r) => r.claims?.(config) ?? [])]),
+    factors,
     logins: rooms.flatMap((r) => (r.logins ? [r.logins] : [])),
     mergePerson: rooms.flatMap((r) => (r.mergePerson ? [r.mergePerson] : [])),
     personDeletion: rooms.flatMap((r) => (r.personDeletion ? [r.personDeletion] : [])),

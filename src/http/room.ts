@@ -1,7 +1,7 @@
 import type { EventHandler } from "h3";
 import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
-import type { ClaimProvider } from "../core/claims.js";
+import type { ClaimProvider, Factor } from "../core/claims.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
@@ -39,6 +39,8 @@ export interface Room {
   adminOpenapi?: OpenApiArea;
   /** Its part of GET /loginmethods: the answer's field(s), and the first factors it offers now. */
   describe?(ctx: CoreContext): { answer: Record<string, unknown>; firstFactors: readonly string[] };
+  /** The MFA factors it provides, first or secondary, under their SDK factor ids (core/mfa.ts). */
+  factors?: readonly Factor[];
   /** Its claims in access tokens (checked for clashes once, core/claims.ts). */
   claims?(config: Readonly<Config>): readonly ClaimProvider[];
   /** Its state in the context, built once at start (a bad setting throws ConfigError). */

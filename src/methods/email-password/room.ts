@@ -9,6 +9,7 @@ import { emailPasswordMail } from "./mail.js";
 /** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
 export const emailPasswordRoom: Room = {
   id: "emailpassword",
+  factors: [{ id: "emailpassword", proves: "email" }],
   mail: emailPasswordMail,
   logins: passwordLogins,
   settings: [lazyMigrationSettings],

@@ -10,6 +10,7 @@ import { providerLogins } from "./logins.js";
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: Room = {
   id: "thirdparty",
+  factors: [{ id: "thirdparty" }],
   logins: providerLogins,
   settings: [thirdPartySettings],
   settingsChecks: [checkProviders],

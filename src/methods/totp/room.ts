@@ -13,6 +13,7 @@ import { totpMail } from "./mail.js";
 /** The second factor (TOTP devices and recovery codes): the room's declaration (src/http/room.ts). */
 export const totpRoom: Room = {
   id: "totp",
+  factors: [{ id: "totp", secondary: true }],
   mail: totpMail,
   mergePerson: mergeSecondFactors,
   routes: totpRoutes,

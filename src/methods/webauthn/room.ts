@@ -15,6 +15,7 @@ import { webauthnMail } from "./mail.js";
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
 export const webauthnRoom: Room = {
   id: "webauthn",
+  factors: [{ id: "webauthn" }],
   mail: webauthnMail,
   logins: passkeyLogins,
   purge: [expiredOptions],
