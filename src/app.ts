@@ -3,7 +3,7 @@ import { ConfigError, describeConfig, type Config, type ResolvedConfig } from ".
 import { checkClaimProviders } from "./core/claims.js";
 import { checkFactors, createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
-import { mail, rooms, tables } from "./rooms.js";
+import { mail, rooms, tables, webhookEvents } from "./rooms.js";
 import { createDummyHash } from "./core/passwords.js";
 import { scheduleAccountDeletions } from "./account/deletion.js";
 import { schedulePurge } from "./core/purge.js";
@@ -32,14 +32,14 @@ import { isPostgresUrl, sqliteFilePath } from "./store/database.js";
 import { findLoosePaths } from "./util/private-files.js";
 import { dirname, resolve } from "node:path";
 import { setEventHook } from "./store/events.js";
-import { queueWebhookDeliveries } from "./webhooks/queue.js";
+import { webhookDeliveryHook } from "./webhooks/queue.js";
 import { syncConfiguredEndpoints } from "./webhooks/endpoints.js";
 import { createWebhookWorker } from "./webhooks/worker.js";
 import { webhookTargetPolicy } from "./webhooks/targets.js";
 import type { QueueWorker } from "./store/queue-worker.js";
 
 // Every event queues its webhook deliveries in its own transaction (src/webhooks/queue.ts).
-setEventHook("webhooks", queueWebhookDeliveries);
+setEventHook("webhooks", webhookDeliveryHook(webhookEvents));
 
 export interface AppOverrides {
   clock?: Clock;

@@ -69,7 +69,15 @@ export interface Room {
   returnPaths?(config: Readonly<Config>): readonly string[];
   /** Its links on the hosted account page ("My account"), while its pages are on. */
   accountLinks?(config: Readonly<Config>): readonly AccountLink[];
+  /** Its internal events that are published as webhooks, with their public names (the webhooks room's table). */
+  events?: PublicEvents;
 }
+
+/**
+ * Internal events (store/events.ts insertEvent types) published as webhooks: each one's public
+ * `type`, and `data` its public payload always has (on top of the event's own data and userId).
+ */
+export type PublicEvents = Readonly<Record<string, { type: string; data?: Readonly<Record<string, unknown>> }>>;
 
 /**
  * A link on the account page to a room's own page. `count`: an API GET (under the API base path,

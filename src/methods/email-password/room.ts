@@ -10,6 +10,7 @@ import { emailPasswordMail } from "./mail.js";
 export const emailPasswordRoom: Room = {
   id: "emailpassword",
   factors: [{ id: "emailpassword", proves: "email" }],
+  events: { "password_reset.completed": { type: "user.password_reset" } },
   mail: emailPasswordMail,
   logins: passwordLogins,
   settings: [lazyMigrationSettings],

@@ -16,6 +16,11 @@ import { webauthnMail } from "./mail.js";
 export const webauthnRoom: Room = {
   id: "webauthn",
   factors: [{ id: "webauthn" }],
+  events: {
+    "webauthn.credential_added": { type: "user.passkey_added" },
+    "webauthn.credential_removed": { type: "user.passkey_removed" },
+    "webauthn.account_recovered": { type: "user.account_recovered", data: { method: "webauthn" } },
+  },
   mail: webauthnMail,
   logins: passkeyLogins,
   purge: [expiredOptions],
