@@ -22,6 +22,8 @@ export interface Setting {
   doc: string;
   /** Default, possibly depending on settings resolved before it (order matters). */
   default: (c: Partial<Config>) => unknown;
+  /** A rate-limit budget's value in development mode on a loopback address (config/limit-defaults.ts limitSetting). */
+  localDevelopment?: string;
   /** A secret value that is a list of objects: only their secret fields are masked (providers, webhooks). */
   maskFields?: boolean;
 }

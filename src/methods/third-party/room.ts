@@ -4,7 +4,7 @@ import { listLoginMethods } from "./login-methods.js";
 import { thirdPartyArea } from "./openapi.js";
 import { createThirdPartyRegistry } from "./registry.js";
 import { thirdPartyRoutes } from "./routes.js";
-import { checkProviders, thirdPartySettings } from "./settings.js";
+import { checkProviders, thirdPartyLimitSettings, thirdPartySettings } from "./settings.js";
 import { providerLogins } from "./logins.js";
 
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
@@ -12,7 +12,7 @@ export const thirdPartyRoom: Room = {
   id: "thirdparty",
   factors: [{ id: "thirdparty" }],
   logins: providerLogins,
-  settings: [thirdPartySettings],
+  settings: [thirdPartySettings, thirdPartyLimitSettings],
   settingsChecks: [checkProviders],
   routes: thirdPartyRoutes,
   openapi: thirdPartyArea,
