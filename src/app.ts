@@ -1,9 +1,9 @@
 import type { App as H3App } from "h3";
 import { ConfigError, describeConfig, type Config, type ResolvedConfig } from "./config.js";
 import { checkClaimProviders } from "./core/claims.js";
-import { createMfaClaim } from "./core/mfa.js";
+import { checkFactors, createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
-import { mail, rooms, tables } from "./rooms.js";
+import { mail, rooms, tables, webhookEvents } from "./rooms.js";
 import { createDummyHash } from "./core/passwords.js";
 import { scheduleAccountDeletions } from "./account/deletion.js";
 import { schedulePurge } from "./core/purge.js";
@@ -32,14 +32,14 @@ import { isPostgresUrl, sqliteFilePath } from "./store/database.js";
 import { findLoosePaths } from "./util/private-files.js";
 import { dirname, resolve } from "node:path";
 import { setEventHook } from "./store/events.js";
-import { queueWebhookDeliveries } from "./webhooks/queue.js";
+import { webhookDeliveryHook } from "./webhooks/queue.js";
 import { syncConfiguredEndpoints } from "./webhooks/endpoints.js";
 import { createWebhookWorker } from "./webhooks/worker.js";
 import { webhookTargetPolicy } from "./webhooks/targets.js";
 import type { QueueWorker } from "./store/queue-worker.js";
 
 // Every event queues its webhook deliveries in its own transaction (src/webhooks/queue.ts).
-setEventHook("webhooks", queueWebhookDeliveries);
+setEventHook("webhooks", webhookDeliveryHook(webhookEvents));
 
 export interface AppOverrides {
   clock?: Clock;
@@ -110,12 +110,14 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   let metricsServer: { host: string; port: number; close(): Promise<void> } | undefined;
   let backups: BackupSchedule | undefined;
   const deferred = createDeferredWork(logger);
+  const factors = checkFactors(rooms.flatMap((r) => r.factors ?? []));
   const ctx: CoreContext = {
     metrics: metrics?.sink ?? noMetrics,
     ...roomState,
     config, store, clock, logger, dummyHash, keys, deferred,
     // The kernel's second-factor claim, then each room's (Room.claims).
-    claims: checkClaimProviders([createMfaClaim(config), ...rooms.flatMap((r) => r.claims?.(config) ?? [])]),
+    claims: checkClaimProviders([createMfaClaim({ config, factors }), ...rooms.flatMap((r) => r.claims?.(config) ?? [])]),
+    factors,
     logins: rooms.flatMap((r) => (r.logins ? [r.logins] : [])),
     importParts: rooms.flatMap((r) => (r.importer ? [r.importer] : [])),
     mergePerson: rooms.flatMap((r) => (r.mergePerson ? [r.mergePerson] : [])),

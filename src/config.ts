@@ -1,12 +1,10 @@
 import { describeSettings, orderSettings, resolveSettings, type ConfigInput, type Setting } from "./config/engine.js";
 import { kernelChecks, kernelLateChecks, kernelSettings } from "./config/kernel-settings.js";
-import { localDevelopmentLimits } from "./config/limit-defaults.js";
 import type { Config, ConfigRow, ResolvedConfig } from "./config/types.js";
 import { rooms } from "./rooms.js";
 import { maskUrlPassword } from "./util/mask-url.js";
 
 export { parseLimitSpec, type LimitSpec } from "./util/limit-spec.js";
-export { localDevelopmentLimits };
 export { fileKey, type ConfigInput } from "./config/engine.js";
 export { ConfigError, type Config, type ConfigRow, type Mode, type ResolvedConfig, type SameSite, type Source } from "./config/types.js";
 
@@ -18,6 +16,8 @@ export { ConfigError, type Config, type ConfigRow, type Mode, type ResolvedConfi
  * reads the Config type (config/types.ts), never this table.
  */
 export const settings: readonly Setting[] = orderSettings(kernelSettings, rooms.flatMap((r) => r.settings ?? []));
+/** The rate-limit budgets of development mode on a loopback address, by setting (config/limit-defaults.ts). */
+export const localDevelopmentLimits: Readonly<Partial<Record<keyof Config, string>>> = Object.fromEntries(settings.flatMap((s) => (s.localDevelopment === undefined ? [] : [[s.key, s.localDevelopment]])));
 const checks = [...kernelChecks, ...rooms.flatMap((r) => r.settingsChecks ?? []), ...kernelLateChecks];
 
 /** Resolves, validates and freezes the configuration. Throws ConfigError naming the bad setting. */

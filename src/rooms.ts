@@ -13,18 +13,26 @@ import { webauthnRoom } from "./methods/webauthn/room.js";
 import { organizationsRoom } from "./organizations/room.js";
 import { oauthProviderRoom } from "./oauth-provider/room.js";
 import { rolesRoom } from "./roles/room.js";
-import { webhooksRoom } from "./webhooks/room.js";
+import { webhookEventTable } from "./webhooks/events.js";
+import { createWebhooksRoom } from "./webhooks/room.js";
 
 /**
  * Every room, and the kernel's own slices, in one list: the composition root (app.ts) and the
  * docs generators assemble the route tables, the OpenAPI document, /loginmethods, the claims and
  * the rooms' context state from it. The order is the order the OpenAPI document and
  * /loginmethods show them. A new sign-in method adds one line here (docs/architecture.md).
+ * The webhooks room sits among them and publishes the events the others declare (Room.events).
  */
-export const rooms: readonly Room[] = [
+const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, webhooksRoom, oauthProviderRoom, kernel.pages, dashboardRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom,
 ];
+const afterWebhooks: readonly Room[] = [oauthProviderRoom, kernel.pages, dashboardRoom];
+
+/** The events published as webhooks: the kernel's and every room's (webhooks/events.ts). */
+export const webhookEvents = webhookEventTable([...beforeWebhooks, ...afterWebhooks].flatMap((r) => (r.events ? [r.events] : [])));
+
+export const rooms: readonly Room[] = [...beforeWebhooks, createWebhooksRoom(webhookEvents), ...afterWebhooks];
 
 /** The HTTP tables built from the list, once. */
 export const tables = assembleHttpTables(rooms);

@@ -11,6 +11,10 @@ import { accountMail } from "./mail.js";
 /** The self-service account (email, password, sessions, deletion) and its hosted page. */
 export const accountRoom: Room = {
   id: "account",
+  events: {
+    "user.deletion_scheduled": { type: "user.deletion_scheduled" },
+    "user.deletion_cancelled": { type: "user.deletion_cancelled" },
+  },
   mail: accountMail,
   mergePerson: cancelDeletionOnJoin,
   settings: [accountSettings],

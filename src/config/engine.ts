@@ -22,32 +22,39 @@ export interface Setting {
   doc: string;
   /** Default, possibly depending on settings resolved before it (order matters). */
   default: (c: Partial<Config>) => unknown;
+  /** A rate-limit budget's value in development mode on a loopback address (config/limit-defaults.ts limitSetting). */
+  localDevelopment?: string;
   /** A secret value that is a list of objects: only their secret fields are masked (providers, webhooks). */
   maskFields?: boolean;
 }
 
-/** A room's rows, placed after the row `after` (so the table keeps one documented order), or at the end. */
-export interface SettingsBlock { after?: keyof Config; rows: readonly Setting[] }
+/**
+ * A room's rows, placed after the row `after` (so the table keeps one documented order), or just
+ * before the row `before` (a block that follows other rooms' blocks without naming them), or at the end.
+ */
+export interface SettingsBlock { after?: keyof Config; before?: keyof Config; rows: readonly Setting[] }
 
 /** A check that spans settings (run after every one resolved); throws ConfigError. */
 export type SettingsCheck = (c: Readonly<Config>, sources: Readonly<Record<keyof Config, Source>>) => void;
 
 /**
- * The one table: the kernel's rows with each room's blocks placed after their anchor row, in the
- * rooms' order (a block may anchor on another room's row). A missing anchor or a key declared twice
- * is a programming error.
+ * The one table: the kernel's rows with each room's blocks placed after (or before) their anchor
+ * row, in the rooms' order (a block may anchor on another room's row). A missing anchor or a key
+ * declared twice is a programming error.
  */
 export function orderSettings(kernel: readonly Setting[], blocks: readonly SettingsBlock[]): Setting[] {
   const out = [...kernel];
   let pending = [...blocks];
   while (pending.length) {
     const left = pending.filter((b) => {
-      const at = b.after === undefined ? out.length - 1 : out.findIndex((s) => s.key === b.after);
-      if (at < 0) return true;
+      const anchor = b.after ?? b.before;
+      const found = anchor === undefined ? out.length - 1 : out.findIndex((s) => s.key === anchor);
+      if (found < 0) return true;
+      const at = b.after === undefined && b.before !== undefined ? found - 1 : found;
       out.splice(at + 1, 0, ...b.rows);
       return false;
     });
-    if (left.length === pending.length) throw new Error(`settings: no row ${String(left[0].after)} to place a block after`);
+    if (left.length === pending.length) throw new Error(`settings: no row ${String(left[0].after ?? left[0].before)} to place a block beside`);
     pending = left;
   }
   const seen = new Set<string>();

@@ -2,15 +2,9 @@ import { availableParallelism } from "node:os";
 import { parseLimitSpec } from "../util/limit-spec.js";
 import type { Setting, SettingsCheck } from "./engine.js";
 import { describeProductionRefusal } from "./guards.js";
-import { isLocalDevelopment, localDevelopmentLimits } from "./limit-defaults.js";
-import { adminKey, basePath, bool, cidrList, database, duration, fail, int, limitSpec, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
+import { limitSetting as limit } from "./limit-defaults.js";
+import { adminKey, basePath, bool, cidrList, database, duration, fail, int, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
 import { ConfigError, type Config } from "./types.js";
-
-const limit = (key: keyof Config, name: string, def: string, doc: string, buckets = `bucket ${name}`): Setting => ({
-  key, flag: `limit-${name}`, env: `AUTHSVC_LIMIT_${name.toUpperCase().replace(/-/g, "_")}`, parse: limitSpec,
-  default: (c) => (isLocalDevelopment(c) ? localDevelopmentLimits[key] ?? def : def),
-  doc: `${doc} (${buckets}; N/window or off)`,
-});
 
 /** The kernel's settings, in resolution order (later defaults may read earlier values). */
 export const kernelSettings: readonly Setting[] = [
@@ -79,16 +73,15 @@ export const kernelSettings: readonly Setting[] = [
   limit("limitSigninFailures", "signin-failures", "20/1h", "consecutive failed sign-ins per address before it is locked / how long the lock lasts (failures are forgotten that long after the last)"),
   { key: "limitSigninFreeFailures", flag: "limit-signin-free-failures", env: "AUTHSVC_LIMIT_SIGNIN_FREE_FAILURES", parse: int(1, 1000), default: () => 5, doc: "failed sign-ins per address answered without delay; each further one doubles the wait, from 1 s" },
   { key: "limitSigninMaxDelayMs", flag: "limit-signin-max-delay", env: "AUTHSVC_LIMIT_SIGNIN_MAX_DELAY", parse: duration(1000, 86_400_000), default: () => 60_000, doc: "longest wait between failed sign-ins before the lock" },
-  limit("limitSigninIp", "signin-ip", "100/15m", "sign-in attempts per client IP"),
-  limit("limitSignupIp", "signup-ip", "20/1h", "sign-ups per client IP"),
-  limit("limitEmailExistsIp", "email-exists-ip", "100/15m", "email-exists checks per client IP"),
-  limit("limitRefreshIp", "refresh-ip", "600/15m", "session refreshes per client IP"),
-  limit("limitSigninupIp", "signinup-ip", "60/15m", "third-party sign-ins (POST /signinup) per client IP"),
-  limit("limitMailIp", "mail-ip", "20/1h", "mail requests (password reset, email verification, passwordless codes) per client IP"),
-  limit("limitMailCooldown", "mail-cooldown", "1/1m", "mail requests per address and kind: the cooldown", "buckets reset-cooldown, verify-cooldown"),
-  limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address (passwordless codes and resends included): the longer cap"),
-  limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP"),
-  limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused"),
+  limit("limitSigninIp", "signin-ip", "100/15m", "sign-in attempts per client IP", { dev: "1000/15m" }),
+  limit("limitSignupIp", "signup-ip", "20/1h", "sign-ups per client IP", { dev: "1000/1h" }),
+  limit("limitEmailExistsIp", "email-exists-ip", "100/15m", "email-exists checks per client IP", { dev: "1000/15m" }),
+  limit("limitRefreshIp", "refresh-ip", "600/15m", "session refreshes per client IP", { dev: "6000/15m" }),
+  limit("limitMailIp", "mail-ip", "20/1h", "mail requests (password reset, email verification, passwordless codes) per client IP", { dev: "1000/1h" }),
+  limit("limitMailCooldown", "mail-cooldown", "1/1m", "mail requests per address and kind: the cooldown", { dev: "10/1m", buckets: "buckets reset-cooldown, verify-cooldown" }),
+  limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address (passwordless codes and resends included): the longer cap", { dev: "100/1h" }),
+  limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP", { dev: "500/15m" }),
+  limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused", { dev: "200/1h" }),
   limit("limitAdminKeyIp", "admin-key-ip", "20/1h", "wrong admin API keys per client IP (guessing); over it, every admin request from that client is refused"),
   // Admin dashboard (docs/admin-dashboard.md): its accounts have sessions and budgets of their own.
   { key: "adminSessionIdleMs", flag: "admin-session-idle", env: "AUTHSVC_ADMIN_SESSION_IDLE", parse: duration(60_000, 86_400_000), default: () => 30 * 60_000, doc: "admin dashboard: a session unused this long ends" },

@@ -39,11 +39,6 @@ export const origin: Parser = (v) => {
   if (u.pathname !== "/" || u.search || u.hash || u.username) fail("expected an origin only (scheme, host and port; no path, query or credentials)");
   return u.origin;
 };
-/** A WebAuthn relying party ID: a bare host name (no scheme, port or path), lowercased. */
-export const rpId: Parser = (v) => {
-  const s = (str(v) as string).trim().toLowerCase();
-  return /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(s) ? s : fail("expected a host name such as example.com (no scheme, port or path)");
-};
 export const originList: Parser = (v) => {
   const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : fail("expected a comma-separated list of origins");
   const out = (items as unknown[]).map((x) => origin(x) as string);

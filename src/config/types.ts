@@ -82,7 +82,6 @@ export interface Config {
   limitSignupIp: string;
   limitEmailExistsIp: string;
   limitRefreshIp: string;
-  limitSigninupIp: string;
   limitMailIp: string;
   limitMailCooldown: string;
   limitMailHourly: string;

@@ -1,8 +1,20 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
 
-/** The SDKs' factor ids (N `multifactorauth/types.ts`): how a session's sign-in was proven. */
-export type FactorId = "emailpassword" | "thirdparty" | "otp-email" | "otp-phone" | "link-email" | "link-phone" | "totp" | "webauthn";
+/**
+ * One of the SDKs' factor ids (N `multifactorauth/types.ts`): how a session's sign-in was proven.
+ * A wire string, declared by the room that provides the factor (Room.factors, core/mfa.ts).
+ */
+export type FactorId = string;
+
+/** A factor a room provides (Room.factors), under its SDK factor id; core/mfa.ts loops over them. */
+export interface Factor {
+  id: FactorId;
+  /** A second factor: one a person sets up, and `--mfa required` makes every person complete one of them. Else a first factor (a sign-in). */
+  secondary?: boolean;
+  /** The kind of address its sign-in proves: PUT /mfa/info lists the person's addresses of that kind under its id (`emails`, `phoneNumbers`). */
+  proves?: "email" | "phone";
+}
 
 /** Whose session a claim is computed for. */
 export interface ClaimSubject {

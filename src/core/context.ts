@@ -7,7 +7,7 @@ import type { Logger } from "../util/logger.js";
 import type { MetricsSink } from "../util/metrics.js";
 import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
-import type { ClaimProvider } from "./claims.js";
+import type { ClaimProvider, Factor } from "./claims.js";
 import type { ImportPart } from "./import-parts.js";
 import type { LoginKind, MergePerson } from "./logins.js";
 import type { PersonDeletion } from "./person-deletion.js";
@@ -43,6 +43,8 @@ export interface CoreContext extends RoomState {
   metrics: MetricsSink;
   /** The claims the rooms add to every access token (checked once by checkClaimProviders). */
   claims: readonly ClaimProvider[];
+  /** The factors the rooms provide (Room.factors), in the rooms' order (checked once by checkFactors). */
+  factors: readonly Factor[];
   /** The kinds of login the sign-in methods declare (Room.logins), in the rooms' order. */
   logins: readonly LoginKind[];
   /** The rooms' parts of an import record (Room.importer), in the rooms' order. */

@@ -13,7 +13,7 @@ export type ErrorCode =
   | "NOT_FOUND" // 404
   | "CONFLICT" // 409
   | "RATE_LIMITED" // 429 + Retry-After
-  | "PROVIDER_ERROR" // 502: a third-party provider failed
+  | "PROVIDER_ERROR" // 502: an outside provider the server called failed (the message names it)
   | "UNAVAILABLE"; // 503 + Retry-After: database locked, overloaded, away, read-only or full
 
 export class AuthError extends Error {

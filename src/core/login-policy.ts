@@ -41,7 +41,7 @@ export const FRESH_SIGN_IN_CLAIM = "st-fresh-sign-in";
  * for the real owner of the address (a pre-registered account).
  */
 export async function checkMayAddLogin(db: Kysely<DB>, ctx: CoreContext, personId: string, session: LinkingSession): Promise<"ok" | "EMAIL_VERIFICATION_REQUIRED"> {
-  assertMfaComplete(await readMfaState(db, ctx.config, personId, session.sessionHandle));
+  assertMfaComplete(await readMfaState(db, ctx, personId, session.sessionHandle));
   const proof = await people.findSessionLastProof(db, session.sessionHandle);
   if (proof === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
   if (ctx.clock.now() - proof > LINK_FRESHNESS_MS) {

@@ -114,14 +114,14 @@ export async function removeUnprovenKeys(tx: Kysely<DB>, kinds: readonly LoginKi
 
 const kindOf = (kinds: readonly LoginKind[], m: LoginMethod) => kinds.find((k) => k.recipeId === m.recipeId);
 
-/** A login in a few words, for the CLI: its recipe id and what tells it apart ("thirdparty:google"); `detail` adds more. */
+/** A login in a few words, for the CLI: its recipe id and what tells it apart (`<recipeId>:<which>`, which the kind says); `detail` adds more. */
 export function loginRef(kinds: readonly LoginKind[], m: LoginMethod, opts: { detail?: boolean } = {}): string {
   const which = kindOf(kinds, m)?.which?.(m);
   if (!which) return m.recipeId;
   return opts.detail ? `${m.recipeId} (${which.id}, ${which.detail})` : `${m.recipeId}:${which.id}`;
 }
 
-/** A login's name in an operator's list ("password", "third-party (google)") or, `label`, on a person's page. */
+/** A login's name in an operator's list (the kind's short name, what tells it apart in brackets) or, `label`, on a person's page. */
 export function loginName(kinds: readonly LoginKind[], m: LoginMethod, opts: { label?: boolean } = {}): string {
   const kind = kindOf(kinds, m);
   if (!kind) return m.recipeId;

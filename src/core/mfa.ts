@@ -1,25 +1,38 @@
 import type { Kysely } from "kysely";
-import type { Config } from "../config/types.js";
 import type { DB } from "../store/schema.js";
 import { addRequiredFactor, findRequiredFactors, findSessionFactors, removeRequiredFactor, upsertSessionFactor } from "../store/mfa.js";
 import { findUserById } from "../store/users.js";
-import type { ClaimProvider, FactorId } from "./claims.js";
+import type { ClaimProvider, Factor, FactorId } from "./claims.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
 
 /**
  * Multi-factor authentication's kernel (the SDKs' `multifactorauth` recipe): the `st-mfa` claim,
- * each person's requirements and each session's completed factors. Factor rooms (methods/<method>)
- * set a factor up with requireFactor/dropRequiredFactor and report a
- * completed factor with completeFactor, inside their own transaction.
+ * each person's requirements and each session's completed factors. Each room declares the factors
+ * it provides (Room.factors); the kernel loops over them. Factor rooms (methods/<method>) set a
+ * factor up with requireFactor/dropRequiredFactor and report a completed factor with
+ * completeFactor, inside their own transaction.
  */
 export const MFA_CLAIM = "st-mfa";
 
+/** What MFA reads from the context: the configuration and the rooms' factors (CoreContext.factors). */
+export type MfaContext = Pick<CoreContext, "config" | "factors">;
+
+/** Checks the rooms' factors once, at start: each id declared by one room only. */
+export function checkFactors(factors: readonly Factor[]): readonly Factor[] {
+  const seen = new Set<string>();
+  for (const f of factors) {
+    if (seen.has(f.id)) throw new Error(`factor "${f.id}" is declared twice`);
+    seen.add(f.id);
+  }
+  return factors;
+}
+
+/** The second factors the rooms offer. */
+const secondaryFactors = (ctx: MfaContext): FactorId[] => ctx.factors.filter((f) => f.secondary).map((f) => f.id);
+
 /** The claim's value (N `multiFactorAuthClaim.ts`): completed factors (epoch seconds) and whether the requirements are met. */
 export interface MfaClaimValue { c: Record<string, number>; v: boolean }
-
-/** Second factors this server offers; `--mfa required` makes every person complete one of them. */
-export const secondaryFactors: readonly FactorId[] = ["totp"];
 
 /** The SDK's 403 bodies (`claimValidationErrors`). */
 const notSatisfied = "MFA requirement for auth is not satisfied";
@@ -36,10 +49,10 @@ export interface MfaState {
 }
 
 /** The claim and requirements of a session, read inside `tx`. */
-export async function readMfaState(tx: Kysely<DB>, config: Readonly<Config>, personId: string, sessionHandle: string): Promise<MfaState> {
+export async function readMfaState(tx: Kysely<DB>, ctx: MfaContext, personId: string, sessionHandle: string): Promise<MfaState> {
   const done = await findSessionFactors(tx, sessionHandle);
-  const setUp = (await findRequiredFactors(tx, personId)) as FactorId[];
-  const required = [...new Set<FactorId>([...setUp, ...(config.mfa === "required" ? secondaryFactors : [])])];
+  const setUp: FactorId[] = await findRequiredFactors(tx, personId);
+  const required = [...new Set<FactorId>([...setUp, ...(ctx.config.mfa === "required" ? secondaryFactors(ctx) : [])])];
   const c: Record<string, number> = {};
   for (const f of done) c[f.factor_id] = Math.floor(f.completed_at / 1000);
   const v = required.length === 0 || required.some((f) => f in c);
@@ -51,14 +64,14 @@ export async function readMfaState(tx: Kysely<DB>, config: Readonly<Config>, per
  * at every refresh the value is recomputed from the stored factors and the current requirements,
  * so a requirement added meanwhile (or `--mfa required`) takes effect at the next refresh.
  */
-export function createMfaClaim(config: Readonly<Config>): ClaimProvider {
+export function createMfaClaim(ctx: MfaContext): ClaimProvider {
   return {
     keys: [MFA_CLAIM],
     async onSessionStart(tx, subject, now) {
       await upsertSessionFactor(tx, subject.sessionHandle, subject.firstFactor, now);
     },
     async compute(tx, subject) {
-      return { [MFA_CLAIM]: (await readMfaState(tx, config, subject.personId, subject.sessionHandle)).claim };
+      return { [MFA_CLAIM]: (await readMfaState(tx, ctx, subject.personId, subject.sessionHandle)).claim };
     },
   };
 }
@@ -69,7 +82,7 @@ export function createMfaClaim(config: Readonly<Config>): ClaimProvider {
  */
 export async function completeFactor(tx: Kysely<DB>, ctx: CoreContext, s: { personId: string; sessionHandle: string }, factor: FactorId): Promise<MfaClaimValue> {
   await upsertSessionFactor(tx, s.sessionHandle, factor, ctx.clock.now());
-  return (await readMfaState(tx, ctx.config, s.personId, s.sessionHandle)).claim;
+  return (await readMfaState(tx, ctx, s.personId, s.sessionHandle)).claim;
 }
 
 /** Marks a factor as set up for a person: from now on every sign-in needs it (or another required one). */
@@ -119,22 +132,25 @@ export interface MfaInfo {
 /** The session's MFA picture: what is set up, what may be set up, what comes next. */
 export async function getMfaInfo(ctx: CoreContext, s: { userId: string; personId: string; sessionHandle: string }): Promise<MfaInfo> {
   const tx = ctx.store.db;
-  const state = await readMfaState(tx, ctx.config, s.personId, s.sessionHandle);
+  const state = await readMfaState(tx, ctx, s.personId, s.sessionHandle);
   const user = await findUserById(tx, s.userId);
-  const firstFactors = Object.keys(state.claim.c).filter((f) => !secondaryFactors.includes(f as FactorId)) as FactorId[];
+  const secondary = secondaryFactors(ctx);
+  const firstFactors = Object.keys(state.claim.c).filter((f) => !secondary.includes(f));
   const alreadySetup = [...new Set<FactorId>([...firstFactors, ...state.setUp])];
-  const allowedToSetup = secondaryFactors.filter((f) => !alreadySetup.includes(f) && isAllowed(state, f));
+  const allowedToSetup = secondary.filter((f) => !alreadySetup.includes(f) && isAllowed(state, f));
   let next: FactorId[] = [];
   if (!state.claim.v) {
     const setUpInGroup = state.required.filter((f) => alreadySetup.includes(f));
     next = setUpInGroup.length > 0 ? setUpInGroup : state.required.filter((f) => allowedToSetup.includes(f));
   }
   const emails = user ? [user.email] : [];
+  // Under each factor that proves an address, the person's addresses of that kind (no phone numbers are kept).
+  const byFactor = (kind: Factor["proves"], addresses: string[]) => Object.fromEntries(ctx.factors.filter((f) => f.proves === kind).map((f) => [f.id, addresses]));
   return {
     claim: state.claim,
     factors: { next, alreadySetup, allowedToSetup },
-    emails: { emailpassword: emails, "otp-email": emails, "link-email": emails },
-    phoneNumbers: { "otp-phone": [], "link-phone": [] },
+    emails: byFactor("email", emails),
+    phoneNumbers: byFactor("phone", []),
   };
 }
 

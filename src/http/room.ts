@@ -1,7 +1,7 @@
 import type { EventHandler } from "h3";
 import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
-import type { ClaimProvider } from "../core/claims.js";
+import type { ClaimProvider, Factor } from "../core/claims.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { ImportPart } from "../core/import-parts.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
@@ -46,6 +46,8 @@ export interface Room {
   describe?(ctx: CoreContext): { answer: Record<string, unknown>; firstFactors: readonly string[] };
   /** The schema of that part, for the OpenAPI document. */
   describeSchema?: DescribedPart;
+  /** The MFA factors it provides, first or secondary, under their SDK factor ids (core/mfa.ts). */
+  factors?: readonly Factor[];
   /** Its claims in access tokens (checked for clashes once, core/claims.ts). */
   claims?(config: Readonly<Config>): readonly ClaimProvider[];
   /** Its state in the context, built once at start (a bad setting throws ConfigError). */
@@ -78,7 +80,15 @@ export interface Room {
   accountLinks?(config: Readonly<Config>): readonly AccountLink[];
   /** Its panels, lines and actions on the admin dashboard's person page (http/person-panels.ts). */
   personPage?: PersonPagePart;
+  /** Its internal events that are published as webhooks, with their public names (the webhooks room's table). */
+  events?: PublicEvents;
 }
+
+/**
+ * Internal events (store/events.ts insertEvent types) published as webhooks: each one's public
+ * `type`, and `data` its public payload always has (on top of the event's own data and userId).
+ */
+export type PublicEvents = Readonly<Record<string, { type: string; data?: Readonly<Record<string, unknown>> }>>;
 
 /**
  * A link on the account page to a room's own page. `count`: an API GET (under the API base path,

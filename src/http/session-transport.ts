@@ -38,7 +38,7 @@ export function cookiePolicy(config: Readonly<Config>): CookiePolicy {
   return p;
 }
 
-/** The mode a sign-up/sign-in/third-party request asks for. */
+/** The mode a request that starts a session (a sign-up or sign-in of any method) asks for. */
 export function selectCreationMode(event: H3Event, config: Readonly<Config>): AuthMode {
   if (wantsBodyMode(event, config)) return "body";
   return String(readHeader(event, "st-auth-mode") ?? "").trim().toLowerCase() === "header" ? "header" : "cookie";

@@ -8,6 +8,7 @@ import { mergeMetadata } from "./merge.js";
 /** User metadata: admin routes and, when configured, its copy in access tokens. */
 export const metadataRoom: Room = {
   id: "metadata",
+  events: { "user.metadata_changed": { type: "user.metadata_changed" } },
   mergePerson: mergeMetadata,
   settings: [metadataSettings],
   adminRoutes: metadataAdminRoutes,

@@ -28,6 +28,11 @@ const oauthPersonDeletion: PersonDeletion = {
  */
 export const oauthProviderRoom: Room = {
   id: "oauth-provider",
+  // Its webhooks: a person allowed an app (consent), or the grant was revoked.
+  events: {
+    "oauth.grant_given": { type: "oauth.grant_created" },
+    "oauth.grant_revoked": { type: "oauth.grant_revoked" },
+  },
   settings: [oauthSettings],
   mount: createOauthMount,
   // Only these paths reach the provider: the API's hot path passes it by.

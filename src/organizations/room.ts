@@ -16,6 +16,22 @@ import { hostedPageRoutes } from "../http/pages/route.js";
 /** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
 export const organizationsRoom: Room = {
   id: "organizations",
+  // Its webhooks: the organization, its members and its invitations.
+  events: {
+    "organization.created": { type: "organization.created" },
+    "organization.updated": { type: "organization.updated" },
+    "organization.deleted": { type: "organization.deleted" },
+    "organization.member_added": { type: "organization.member_added" },
+    "organization.member_role_changed": { type: "organization.member_role_changed" },
+    "organization.member_removed": { type: "organization.member_removed" },
+    "organization.member_left": { type: "organization.member_removed", data: { reason: "left" } },
+    "organization.invitation_created": { type: "organization.invitation_created" },
+    "organization.invitation_resent": { type: "organization.invitation_created", data: { resent: true } },
+    "organization.invitation_revoked": { type: "organization.invitation_revoked" },
+    "organization.invitation_accepted": { type: "organization.invitation_accepted" },
+    "organization.domain_added": { type: "organization.domain_added" },
+    "organization.domain_removed": { type: "organization.domain_removed" },
+  },
   mail: organizationMail,
   settings: [organizationSettings],
   routes: organizationRoutes,

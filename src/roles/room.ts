@@ -7,6 +7,7 @@ import { mergeRoles } from "./merge.js";
 /** Roles and permissions: admin routes and the access token's role claims. */
 export const rolesRoom: Room = {
   id: "roles",
+  events: { "user.roles_changed": { type: "user.roles_changed" } },
   mergePerson: mergeRoles,
   adminRoutes: roleAdminRoutes,
   adminOpenapi: rolesAdminArea,

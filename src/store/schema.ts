@@ -192,10 +192,6 @@ export interface UserRolesTable { user_id: string; role: string; created_at: num
 export interface UserMetadataTable { user_id: string; data: string; updated_at: number }
 /** A self-service deletion waiting for its grace period to pass (src/account/). */
 export interface AccountDeletionsTable { user_id: string; requested_at: number; delete_at: number; cancel_token_hash: string }
-/** A dashboard admin (src/dashboard/accounts/): not an app user. `totp_secret_enc` NULL = no second factor. */
-export interface AdminsTable { id: string; email: string; password_hash: string; totp_secret_enc: string | null; totp_last_step: number; created_at: number; updated_at: number }
-/** A dashboard session: only the SHA-256 of its token; idle and absolute limits are checked on use. */
-export interface AdminSessionsTable { token_hash: string; admin_id: string; created_at: number; last_seen_at: number; expires_at: number; ip: string | null; user_agent: string | null }
 
 /** Every table; a sign-in method adds its tables here from its room (declare module). */
 export interface DB {
@@ -217,8 +213,6 @@ export interface DB {
   user_roles: UserRolesTable;
   user_metadata: UserMetadataTable;
   account_deletions: AccountDeletionsTable;
-  admins: AdminsTable;
-  admin_sessions: AdminSessionsTable;
   moved_refresh_tokens: MovedRefreshTokensTable;
   moved_refresh_keys: MovedRefreshKeysTable;
 }

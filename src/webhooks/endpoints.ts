@@ -43,7 +43,7 @@ export async function addEndpoint(ctx: CoreContext, input: { url: unknown; event
   let url: string, secret: string, events: string[] | "*";
   try {
     url = checkEndpointUrl(input.url);
-    events = normaliseEventList(input.events);
+    events = normaliseEventList(ctx.webhookEvents, input.events);
     secret = checkSecret(input.secret);
   } catch (err) { throw badInput((err as Error).message); }
   await assertAllowedTarget(webhookTargetPolicy(ctx.config), new URL(url)).catch(() => { throw badInput(BLOCKED_TARGET_MESSAGE); });

@@ -3,7 +3,7 @@ import { afterCommit } from "../store/after-commit.js";
 import type { NewEvent } from "../store/events.js";
 import type { DB } from "../store/schema.js";
 import { createId } from "../util/random.js";
-import { toWebhookPayload } from "./events.js";
+import { toWebhookPayload, type EventTable } from "./events.js";
 import { findUserEmail, queueDeliveries } from "./store.js";
 
 // Every webhook worker of this process; a commit that queued deliveries kicks them all (each finds
@@ -24,12 +24,15 @@ export function kickWorkersAfterCommit(tx: object): void {
 }
 
 /**
- * The event hook (store/events.ts): turns an internal event into its public payload and queues one
- * delivery per subscribed endpoint in the event's own transaction, so a rollback sends nothing and
- * a commit cannot lose one. The workers are kicked after the commit, never before it.
+ * The event hook (store/events.ts) over the table of published events: turns an internal event into
+ * its public payload and queues one delivery per subscribed endpoint in the event's own
+ * transaction, so a rollback sends nothing and a commit cannot lose one. The workers are kicked
+ * after the commit, never before it.
  */
-export async function queueWebhookDeliveries(tx: Kysely<DB>, e: NewEvent): Promise<void> {
-  const payload = toWebhookPayload(e);
+export const webhookDeliveryHook = (table: EventTable) => (tx: Kysely<DB>, e: NewEvent) => queueWebhookDeliveries(table, tx, e);
+
+async function queueWebhookDeliveries(table: EventTable, tx: Kysely<DB>, e: NewEvent): Promise<void> {
+  const payload = toWebhookPayload(table, e);
   if (!payload) return;
   if (payload.type === "user.created") {
     const id = typeof payload.data.recipeUserId === "string" ? payload.data.recipeUserId : e.userId;

@@ -1,12 +1,26 @@
 import type { Room } from "../http/room.js";
 import { webhookAdminRoutes } from "./admin.js";
+import type { EventTable } from "./events.js";
 import { webhooksAdminArea } from "./openapi.js";
 import { webhookSettings } from "./settings.js";
 
-/** Webhooks: endpoints managed under /admin/v1 (deliveries run in the worker, app.ts). */
-export const webhooksRoom: Room = {
-  id: "webhooks",
-  settings: [webhookSettings],
-  adminRoutes: webhookAdminRoutes,
-  adminOpenapi: webhooksAdminArea,
-};
+declare module "../core/context.js" {
+  interface RoomState {
+    /** The published events (webhooks/events.ts): what an endpoint may subscribe to. */
+    webhookEvents: EventTable;
+  }
+}
+
+/**
+ * Webhooks: endpoints managed under /admin/v1 (deliveries run in the worker, app.ts), over the
+ * table of published events the composition root assembles from every room's (Room.events).
+ */
+export function createWebhooksRoom(table: EventTable): Room {
+  return {
+    id: "webhooks",
+    settings: [webhookSettings(table)],
+    adminRoutes: webhookAdminRoutes,
+    adminOpenapi: webhooksAdminArea(table),
+    init: () => ({ webhookEvents: table }),
+  };
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { SettingsBlock } from "../config/engine.js";
 import { cidrList, duration, int } from "../config/parsers.js";
-import { normaliseEventList } from "./events.js";
+import { normaliseEventList, type EventTable } from "./events.js";
 
 /** The webhook settings' checks (config.ts calls them; so do the CLI and the admin API). */
 
@@ -28,7 +28,7 @@ export function checkSecret(raw: unknown): string {
 }
 
 /** The webhooks setting (config file or AUTHSVC_WEBHOOKS): a JSON array of {url, secret, events?, description?}. Throws a message. */
-export function parseWebhooksSetting(v: unknown): ConfiguredEndpoint[] {
+export function parseWebhooksSetting(v: unknown, table: EventTable): ConfiguredEndpoint[] {
   let arr = v;
   if (typeof v === "string") {
     try { arr = JSON.parse(v); } catch { throw "expected a JSON array of {url, secret, events} objects"; }
@@ -39,7 +39,7 @@ export function parseWebhooksSetting(v: unknown): ConfiguredEndpoint[] {
     const o = e as Record<string, unknown>;
     try {
       if (o.secret === undefined) throw new Error("secret is required (whsec_…; `authsvc webhooks secret` makes one)");
-      return { url: checkEndpointUrl(o.url), secret: checkSecret(o.secret), events: normaliseEventList(o.events), ...(typeof o.description === "string" ? { description: o.description } : {}) };
+      return { url: checkEndpointUrl(o.url), secret: checkSecret(o.secret), events: normaliseEventList(table, o.events), ...(typeof o.description === "string" ? { description: o.description } : {}) };
     } catch (err) { throw `entry ${i}: ${(err as Error).message}`; }
   });
   if (new Set(out.map((e) => e.url)).size !== out.length) throw "every endpoint URL may appear once";
@@ -56,9 +56,9 @@ declare module "../config/types.js" {
 }
 
 /** Webhooks' settings (docs/webhooks.md), at the end of the table; endpoints may also be added with `authsvc webhooks add` or the admin API. */
-export const webhookSettings: SettingsBlock = { rows: [
-  { key: "webhooks", env: "AUTHSVC_WEBHOOKS", parse: (v) => parseWebhooksSetting(v), secret: "all", maskFields: true, default: () => [], doc: "webhook endpoints (JSON array of {url, secret, events}; config file or env; see docs/webhooks.md)" },
+export const webhookSettings = (table: EventTable): SettingsBlock => ({ rows: [
+  { key: "webhooks", env: "AUTHSVC_WEBHOOKS", parse: (v) => parseWebhooksSetting(v, table), secret: "all", maskFields: true, default: () => [], doc: "webhook endpoints (JSON array of {url, secret, events}; config file or env; see docs/webhooks.md)" },
   { key: "webhookTimeoutMs", flag: "webhook-timeout", env: "AUTHSVC_WEBHOOK_TIMEOUT", parse: duration(1000, 60_000), default: () => 10_000, doc: "how long a webhook endpoint may take to answer before the attempt counts as failed" },
   { key: "webhookFailureLimit", flag: "webhook-failure-limit", env: "AUTHSVC_WEBHOOK_FAILURE_LIMIT", parse: int(1, 1_000_000), default: () => 200, doc: "failed webhook attempts in a row after which an endpoint is disabled (with a webhook.endpoint_disabled event)" },
   { key: "webhookAllowNetworks", flag: "webhook-allow-networks", env: "AUTHSVC_WEBHOOK_ALLOW_NETWORKS", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of non-public networks webhook endpoints may reach (loopback, private, link-local and metadata addresses are refused otherwise; development mode allows loopback)" },
-] };
+] });

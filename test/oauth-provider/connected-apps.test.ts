@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, createResource } from "../../src/oauth-provider/clients.js";
 import type { OauthTables } from "../../src/oauth-provider/schema.js";
 import { listEvents } from "../../src/store/events.js";
+import { webhookEvents } from "../../src/rooms.js";
 import { toWebhookPayload } from "../../src/webhooks/events.js";
 import { backends } from "../helpers/backends.js";
 import { authorizeInBrowser, browse, CookieJar, signUpInto, startOauthServer, type OauthServer } from "../helpers/oauth.js";
@@ -65,7 +66,7 @@ describe.each(backends)("connected apps on $name", (backend) => {
     await expect(oidc.refreshTokenGrant(config, rotated.refresh_token!, { resource: MCP })).rejects.toMatchObject({ error: "invalid_grant" });
 
     const events = (await listEvents(s.app.ctx.store.db, { limit: 200 })).filter((e) => e.type.startsWith("oauth.grant"));
-    const hooks = events.map((e) => toWebhookPayload({ at: Number(e.at), type: e.type, userId: e.user_id, data: JSON.parse(e.data ?? "{}") })?.type);
+    const hooks = events.map((e) => toWebhookPayload(webhookEvents, { at: Number(e.at), type: e.type, userId: e.user_id, data: JSON.parse(e.data ?? "{}") })?.type);
     expect(hooks.sort()).toEqual(["oauth.grant_created", "oauth.grant_revoked"]);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, describeConfig, resolveConfig } from "../../src/config.js";
-import { toWebhookPayload, webhookEventTypes } from "../../src/webhooks/events.js";
+import { webhookEvents } from "../../src/rooms.js";
+import { toWebhookPayload } from "../../src/webhooks/events.js";
 
 const secret = `whsec_${Buffer.alloc(32, 2).toString("base64")}`;
 
@@ -32,10 +33,10 @@ describe("the webhooks setting", () => {
 
 describe("the event table", () => {
   it("maps internal events to public payloads and leaves the rest on the server", () => {
-    expect(toWebhookPayload({ at: Date.UTC(2026, 0, 2), type: "session.token_theft_detected", userId: "u1", data: { sessionHandle: "h" } }))
+    expect(toWebhookPayload(webhookEvents, { at: Date.UTC(2026, 0, 2), type: "session.token_theft_detected", userId: "u1", data: { sessionHandle: "h" } }))
       .toEqual({ type: "session.revoked", timestamp: "2026-01-02T00:00:00.000Z", data: { userId: "u1", sessionHandle: "h", reason: "token_theft" } });
-    expect(toWebhookPayload({ at: 0, type: "password_reset.no_account", userId: null, data: { email: "x@y" } })).toBeUndefined();
-    expect(webhookEventTypes).toContain("user.created");
-    expect(webhookEventTypes).toContain("webhook.endpoint_disabled");
+    expect(toWebhookPayload(webhookEvents, { at: 0, type: "password_reset.no_account", userId: null, data: { email: "x@y" } })).toBeUndefined();
+    expect(webhookEvents.types).toContain("user.created");
+    expect(webhookEvents.types).toContain("webhook.endpoint_disabled");
   });
 });

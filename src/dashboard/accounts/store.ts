@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
-import type { AdminSessionsTable, AdminsTable, DB } from "../../store/schema.js";
+import type { DB } from "../../store/schema.js";
+import type { AdminSessionsTable, AdminsTable } from "./tables.js";
 
 /** The admins and admin_sessions tables (migration 011): rows in, rows out, no rules. */
 

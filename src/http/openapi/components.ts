@@ -19,7 +19,7 @@ export const tokenFields: Record<string, Json> = {
   accessToken: { type: "string" }, refreshToken: { type: "string" }, accessTokenExpiresAt: { type: "integer" },
 };
 
-const errorResponse = (description: string): Json => json(description, ref("Message"));
+export const errorResponse = (description: string): Json => json(description, ref("Message"));
 /** Error answers shared by every operation, by status. */
 export const errors = {
   400: errorResponse("malformed input (the message says what is wrong)"),
@@ -29,7 +29,6 @@ export const errors = {
   415: errorResponse("wrong Content-Type"),
   429: json("too many requests", ref("Message"), { "retry-after": { schema: { type: "integer" }, description: "seconds to wait" } }),
   500: errorResponse("internal failure (detail only in the server log)"),
-  502: errorResponse("the third-party provider failed (the message names it)"),
   503: json(
     "the database is busy, unreachable, read-only or full (`reason`: `database_unreachable`, `database_read_only`, `database_full`, `database_io_error`), or the server is shutting down; retry after `Retry-After` seconds. A sign-up whose save was cut off says the account may exist",
     ref("Message"),

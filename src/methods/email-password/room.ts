@@ -10,6 +10,8 @@ import { emailPasswordMail } from "./mail.js";
 /** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
 export const emailPasswordRoom: Room = {
   id: "emailpassword",
+  factors: [{ id: "emailpassword", proves: "email" }],
+  events: { "password_reset.completed": { type: "user.password_reset" } },
   mail: emailPasswordMail,
   logins: passwordLogins,
   importer: passwordImport,

@@ -16,6 +16,8 @@ import { passwordlessMail } from "./mail.js";
 /** Sign-in with a mailed code or link: the room's declaration (src/http/room.ts). */
 export const passwordlessRoom: Room = {
   id: "passwordless",
+  // The SDK's phone factors are declared too (no phone numbers are kept): PUT /mfa/info lists them, empty.
+  factors: [{ id: "otp-email", proves: "email" }, { id: "link-email", proves: "email" }, { id: "otp-phone", proves: "phone" }, { id: "link-phone", proves: "phone" }],
   mail: passwordlessMail,
   logins: codeLogins,
   importer: codeLoginImport,

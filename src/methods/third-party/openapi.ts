@@ -1,6 +1,9 @@
-import { body, bodyErrors, errorsFor, json, modeParameters, notAllowed, ref, sessionCreated, statusOnly, tokenHeaders } from "../../http/openapi/components.js";
+import { body, bodyErrors, errorResponse, errorsFor, json, modeParameters, notAllowed, ref, sessionCreated, statusOnly, tokenHeaders } from "../../http/openapi/components.js";
 import type { DescribedPart } from "../../http/room.js";
 import { apiArea, type Json } from "../../http/openapi/types.js";
+
+/** A provider failed (PROVIDER_ERROR): its own error answer, the only one the kernel's catalogue does not share. */
+const providerFailed = errorResponse("the third-party provider failed (the message names it)");
 
 const query = (name: string, required: boolean, description: string) => ({ name, in: "query", required, schema: { type: "string" }, description });
 
@@ -33,7 +36,7 @@ export const thirdPartyArea = (parts: readonly DescribedPart[]) => apiArea("thir
           200: json("the URL, and the PKCE verifier to send back on /signinup", statusOnly("OK", {
             urlWithQueryParams: { type: "string", format: "uri" }, pkceCodeVerifier: { type: "string", minLength: 43 },
           }, ["urlWithQueryParams"])),
-          ...errorsFor(400, 502),
+          ...errorsFor(400), 502: providerFailed,
         },
       },
     },
@@ -62,7 +65,7 @@ export const thirdPartyArea = (parts: readonly DescribedPart[]) => apiArea("thir
             ],
           }, tokenHeaders),
           // 401: shouldTryLinkingWithSessionUser without a live session.
-          ...bodyErrors(401, 403, 502),
+          ...bodyErrors(401, 403), 502: providerFailed,
         },
       },
     },

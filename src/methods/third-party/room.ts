@@ -4,16 +4,17 @@ import { thirdPartyMail } from "./mail.js";
 import { providersDescribed, thirdPartyArea } from "./openapi.js";
 import { createThirdPartyRegistry } from "./registry.js";
 import { thirdPartyRoutes } from "./routes.js";
-import { checkProviders, thirdPartySettings } from "./settings.js";
+import { checkProviders, thirdPartyLimitSettings, thirdPartySettings } from "./settings.js";
 import { providerLogins } from "./logins.js";
 import { providerImport } from "./import.js";
 
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: Room = {
   id: "thirdparty",
+  factors: [{ id: "thirdparty" }],
   logins: providerLogins,
   importer: providerImport,
-  settings: [thirdPartySettings],
+  settings: [thirdPartySettings, thirdPartyLimitSettings],
   settingsChecks: [checkProviders],
   routes: thirdPartyRoutes,
   openapi: thirdPartyArea,

@@ -1,4 +1,5 @@
 import type { SettingsBlock, SettingsCheck } from "../../config/engine.js";
+import { limitSetting } from "../../config/limit-defaults.js";
 import { fail, type Parser } from "../../config/parsers.js";
 import { ConfigError } from "../../config/types.js";
 import { normaliseProviders } from "./provider-config.js";
@@ -12,6 +13,7 @@ export interface ProviderConfig {
 declare module "../../config/types.js" {
   interface Config {
     providers: readonly ProviderConfig[];
+    limitSigninupIp: string;
   }
 }
 
@@ -34,6 +36,11 @@ const providers: Parser = (v) => {
 /** Third-party sign-in's setting: the providers (config file or environment only; secrets inside). */
 export const thirdPartySettings: SettingsBlock = { after: "mailTemplatesDir", rows: [
   { key: "providers", env: "AUTHSVC_PROVIDERS", parse: providers, secret: "all", maskFields: true, default: () => [], doc: "third-party providers (JSON array; config file or env)" },
+] };
+
+/** The budget of its sign-in route, in the rate-limit rows after the session refreshes' (docs/security.md "Rate limits"). */
+export const thirdPartyLimitSettings: SettingsBlock = { after: "limitRefreshIp", rows: [
+  limitSetting("limitSigninupIp", "signinup-ip", "60/15m", "third-party sign-ins (POST /signinup) per client IP", { dev: "600/15m" }),
 ] };
 
 /** Every provider must be complete for this mode (issuer, client, keys), checked before anything opens. */

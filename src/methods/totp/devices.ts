@@ -22,7 +22,7 @@ export type CreateDeviceResult =
 export async function createDevice(ctx: CoreContext, s: MfaSession, requestedName: string | undefined): Promise<CreateDeviceResult> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    assertAllowedToSetUp(await readMfaState(tx, ctx.config, s.personId, s.sessionHandle), "totp");
+    assertAllowedToSetUp(await readMfaState(tx, ctx, s.personId, s.sessionHandle), "totp");
     const devices = await findDevices(tx, s.personId);
     let name = requestedName;
     if (name === undefined) {
@@ -55,7 +55,7 @@ export async function listDevices(ctx: CoreContext, s: MfaSession): Promise<Arra
 export async function removeDevice(ctx: CoreContext, s: MfaSession, name: string): Promise<{ didDeviceExist: boolean; claim: MfaClaimValue }> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    const state = await readMfaState(tx, ctx.config, s.personId, s.sessionHandle);
+    const state = await readMfaState(tx, ctx, s.personId, s.sessionHandle);
     const devices = await findDevices(tx, s.personId);
     const device = devices.find((d) => d.name === name);
     if (!device) return { didDeviceExist: false, claim: state.claim };
@@ -69,7 +69,7 @@ export async function removeDevice(ctx: CoreContext, s: MfaSession, name: string
         await insertEvent(tx, { at: now, type: "mfa.totp_disabled", userId: s.personId, data: { reason: "last_device_removed" } });
       }
     }
-    return { didDeviceExist: true, claim: (await readMfaState(tx, ctx.config, s.personId, s.sessionHandle)).claim };
+    return { didDeviceExist: true, claim: (await readMfaState(tx, ctx, s.personId, s.sessionHandle)).claim };
   });
 }
 
@@ -86,7 +86,7 @@ export type VerifyDeviceResult =
 export async function verifyDevice(ctx: CoreContext, s: MfaSession, name: string, code: string): Promise<VerifyDeviceResult> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx): Promise<VerifyDeviceResult> => {
-    assertAllowedToSetUp(await readMfaState(tx, ctx.config, s.personId, s.sessionHandle), "totp");
+    assertAllowedToSetUp(await readMfaState(tx, ctx, s.personId, s.sessionHandle), "totp");
     const devices = await findDevices(tx, s.personId);
     const device = devices.find((d) => d.name === name);
     if (!device) return { status: "UNKNOWN_DEVICE_ERROR" };

@@ -73,7 +73,7 @@ export async function useRecoveryCode(ctx: CoreContext, s: MfaSession, code: str
 export async function regenerateRecoveryCodes(ctx: CoreContext, s: MfaSession): Promise<{ status: "OK"; recoveryCodes: string[] } | { status: "TOTP_NOT_ENABLED_ERROR" }> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    assertMfaComplete(await readMfaState(tx, ctx.config, s.personId, s.sessionHandle));
+    assertMfaComplete(await readMfaState(tx, ctx, s.personId, s.sessionHandle));
     if (!(await findDevices(tx, s.personId)).some((d) => d.verified_at !== null)) return { status: "TOTP_NOT_ENABLED_ERROR" as const };
     const recoveryCodes = await createRecoveryCodes(tx, s.personId, now);
     await insertEvent(tx, { at: now, type: "mfa.recovery_codes_regenerated", userId: s.personId });

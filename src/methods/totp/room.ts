@@ -14,6 +14,15 @@ import { totpMail } from "./mail.js";
 /** The second factor (TOTP devices and recovery codes): the room's declaration (src/http/room.ts). */
 export const totpRoom: Room = {
   id: "totp",
+  factors: [{ id: "totp", secondary: true }],
+  // Its webhooks: the second factor turned on or off, reset by an operator, recovery codes.
+  events: {
+    "mfa.totp_enabled": { type: "user.second_factor_changed", data: { change: "added", factor: "totp" } },
+    "mfa.totp_disabled": { type: "user.second_factor_changed", data: { change: "removed", factor: "totp" } },
+    "mfa.reset": { type: "user.second_factor_changed", data: { change: "reset" } },
+    "mfa.recovery_code_used": { type: "user.second_factor_changed", data: { change: "recovery_code_used" } },
+    "mfa.recovery_codes_regenerated": { type: "user.second_factor_changed", data: { change: "recovery_codes_regenerated" } },
+  },
   mail: totpMail,
   mergePerson: mergeSecondFactors,
   importer: totpImport,

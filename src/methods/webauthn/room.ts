@@ -15,6 +15,12 @@ import { webauthnMail } from "./mail.js";
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
 export const webauthnRoom: Room = {
   id: "webauthn",
+  factors: [{ id: "webauthn" }],
+  events: {
+    "webauthn.credential_added": { type: "user.passkey_added" },
+    "webauthn.credential_removed": { type: "user.passkey_removed" },
+    "webauthn.account_recovered": { type: "user.account_recovered", data: { method: "webauthn" } },
+  },
   mail: webauthnMail,
   logins: passkeyLogins,
   purge: [expiredOptions],

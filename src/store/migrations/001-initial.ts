@@ -1,38 +1,25 @@
 import { sql, type Kysely } from "kysely";
 import type { Dialect } from "../database.js";
 
-/** The initial schema: every table of the first release. Idempotent (IF NOT EXISTS). */
-export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  const serial = dialect === "postgres" ? "bigserial" : "integer";
-  const ms = "bigint";
-
+/**
+ * The initial schema: the kernel's tables of the first release. Idempotent (IF NOT EXISTS). The
+ * migration 001-initial runs `users`, then the first release's sign-in methods' tables (kept in
+ * their rooms, methods/<room>/migrations/001-initial.ts), then `up` (the order index.ts composes).
+ */
+export async function users(db: Kysely<any>): Promise<void> {
   await db.schema.createTable("users").ifNotExists()
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("email", "text", (c) => c.notNull())
-    .addColumn("time_joined", ms, (c) => c.notNull())
-    .addColumn("updated_at", ms, (c) => c.notNull())
+    .addColumn("time_joined", "bigint", (c) => c.notNull())
+    .addColumn("updated_at", "bigint", (c) => c.notNull())
     .execute();
   await db.schema.createIndex("users_email_idx").ifNotExists().on("users").column("email").execute();
+}
 
-  await db.schema.createTable("email_password_credentials").ifNotExists()
-    .addColumn("user_id", "text", (c) => c.primaryKey().references("users.id").onDelete("cascade"))
-    .addColumn("email", "text", (c) => c.notNull().unique())
-    .addColumn("password_hash", "text", (c) => c.notNull())
-    .addColumn("created_at", ms, (c) => c.notNull())
-    .addColumn("updated_at", ms, (c) => c.notNull())
-    .execute();
-
-  await db.schema.createTable("third_party_identities").ifNotExists()
-    .addColumn("provider_id", "text", (c) => c.notNull())
-    .addColumn("provider_user_id", "text", (c) => c.notNull())
-    .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
-    .addColumn("email", "text", (c) => c.notNull())
-    .addColumn("created_at", ms, (c) => c.notNull())
-    .addColumn("updated_at", ms, (c) => c.notNull())
-    .addPrimaryKeyConstraint("third_party_identities_pk", ["provider_id", "provider_user_id"])
-    .execute();
-  await db.schema.createIndex("third_party_identities_user_idx").ifNotExists().on("third_party_identities").column("user_id").execute();
-  await db.schema.createIndex("third_party_identities_email_idx").ifNotExists().on("third_party_identities").column("email").execute();
+/** The kernel's other tables of the first release, after the methods' (they reference users only). */
+export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const serial = dialect === "postgres" ? "bigserial" : "integer";
+  const ms = "bigint";
 
   await db.schema.createTable("verified_emails").ifNotExists()
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
