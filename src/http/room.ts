@@ -12,6 +12,7 @@ import type { HttpDeps } from "./deps.js";
 import type { OpenApiArea } from "./openapi/types.js";
 import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
 import type { PageRoute } from "./pages/route.js";
+import type { SignInPart } from "./pages/sign-in-parts.js";
 import type { Route } from "./route.js";
 
 /**
@@ -67,6 +68,8 @@ export interface Room {
   returnPaths?(config: Readonly<Config>): readonly string[];
   /** Its links on the hosted account page ("My account"), while its pages are on. */
   accountLinks?(config: Readonly<Config>): readonly AccountLink[];
+  /** Its part of the hosted sign-in page: markup in the page's slots and its module (http/pages/sign-in-parts.ts). */
+  signIn?: SignInPart;
 }
 
 /**
@@ -94,6 +97,8 @@ export interface HttpTables {
   returnPaths(config: Readonly<Config>): string[];
   /** The rooms' links on the account page. */
   accountLinks(config: Readonly<Config>): AccountLink[];
+  /** The rooms' parts of the sign-in page, in their order. */
+  signIn: readonly SignInPart[];
 }
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -115,6 +120,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     describe: pick((r) => r.describe),
     returnPaths: (config) => [...config.pagesRedirectPaths, ...rooms.flatMap((r) => r.returnPaths?.(config) ?? [])],
     accountLinks: (config) => rooms.flatMap((r) => r.accountLinks?.(config) ?? []),
+    signIn: pick((r) => r.signIn),
   };
 }
 

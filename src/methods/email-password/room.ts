@@ -5,6 +5,10 @@ import { emailPasswordRoutes } from "./routes.js";
 import { passwordLogins } from "./logins.js";
 import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
 import { emailPasswordMail } from "./mail.js";
+import { passwordSignIn, resetPasswordPage } from "./pages.js";
+import passwordSignInJs from "./pages/password-sign-in.js?raw";
+import resetPasswordJs from "./pages/reset-password.js?raw";
+import { hostedPageRoutes } from "../../http/pages/route.js";
 
 /** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
 export const emailPasswordRoom: Room = {
@@ -16,5 +20,8 @@ export const emailPasswordRoom: Room = {
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,
   openapi: emailPasswordArea,
+  pages: (c) => hostedPageRoutes(c, { "/reset-password": resetPasswordPage }),
+  assets: { "password-sign-in.js": passwordSignInJs, "reset-password.js": resetPasswordJs },
+  signIn: passwordSignIn,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
 };

@@ -6,6 +6,10 @@ import { createThirdPartyRegistry } from "./registry.js";
 import { thirdPartyRoutes } from "./routes.js";
 import { checkProviders, thirdPartySettings } from "./settings.js";
 import { providerLogins } from "./logins.js";
+import { callbackPage, providerSignIn } from "./pages.js";
+import callbackJs from "./pages/callback.js?raw";
+import providersJs from "./pages/providers.js?raw";
+import { hostedPageRoutes } from "../../http/pages/route.js";
 
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: Room = {
@@ -15,6 +19,10 @@ export const thirdPartyRoom: Room = {
   settingsChecks: [checkProviders],
   routes: thirdPartyRoutes,
   openapi: thirdPartyArea,
+  // Where a provider sends the browser back.
+  pages: (c) => hostedPageRoutes(c, { "/callback/:thirdPartyId": callbackPage }),
+  assets: { "callback.js": callbackJs, "providers.js": providersJs },
+  signIn: providerSignIn,
   // Providers are checked before anything opens, so a typo stops the start with a clear message.
   init: (config) => {
     try { return { thirdParty: createThirdPartyRegistry(config.providers, config.mode) }; } catch (err) {
