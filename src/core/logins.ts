@@ -36,6 +36,8 @@ export interface LoginKind {
   names: { short: string; label: string };
   /** What tells its logins apart (the provider of a provider's login) and more about one (the user there). */
   which?(m: LoginMethod): { id: string; detail: string } | undefined;
+  /** How the account page's list names a login of this kind ("Password"); {provider} and {passkeys} stand for the login's own. */
+  accountLabel?: string;
   /** What a person's page adds after its label: how many passkeys a passkey login holds. */
   extent?(m: LoginMethod): string | undefined;
   /** The logins of these recipe users (a fixed number of queries however many). */

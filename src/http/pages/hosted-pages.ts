@@ -20,12 +20,16 @@ export function pageData(config: Readonly<Config>, returnPaths: readonly string[
   };
 }
 
-/** A hosted page handler: same headers and layout for all; `main` is built once per config. */
-export function hostedPage(build: (config: Readonly<Config>, deps: HttpDeps) => Omit<PageSpec, "assets" | "data">) {
+/**
+ * A hosted page handler: same headers and layout for all; `main` is built once per config. The
+ * page's own `data` (what its script needs beyond pageData) is added to the body's.
+ */
+export function hostedPage(build: (config: Readonly<Config>, deps: HttpDeps) => Omit<PageSpec, "assets">) {
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
-    const data = pageData(config, deps.tables.returnPaths(config), signInScripts(deps.tables.signIn));
-    const html = renderPage(config, { ...build(config, deps), assets: `${config.websiteBasePath}/_assets`, data }, deps.tables.assets);
+    const spec = build(config, deps);
+    const data = { ...pageData(config, deps.tables.returnPaths(config), signInScripts(deps.tables.signIn)), ...spec.data };
+    const html = renderPage(config, { ...spec, assets: `${config.websiteBasePath}/_assets`, data }, deps.tables.assets);
     return defineEventHandler((event) => {
       setPageHeaders(event, config);
       return html;

@@ -4,6 +4,7 @@ import type { LoginKind } from "../../core/logins.js";
 export const passwordLogins: LoginKind = {
   recipeId: "emailpassword",
   names: { short: "password", label: "Email and password" },
+  accountLabel: "Password",
   list: async (db, userIds) => {
     const rows = await db.selectFrom("email_password_credentials").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute();
     return rows.map((r) => ({ recipeId: "emailpassword", recipeUserId: r.user_id, email: r.email, createdAt: Number(r.created_at), phrase: "a password" }));
