@@ -59,6 +59,21 @@ export interface LoginKind {
   removeUnprovenKeys?(tx: Kysely<DB>, recipeUserId: string, keep: string | undefined): Promise<string[]>;
   /** The address alone signs such a login in (a password): preferred when an address names several users. */
   signsInByAddress?: boolean;
+  /** Its logins have a password the person knows: what the self-service account reads and writes of one. */
+  password?: PasswordLogins;
+}
+
+/**
+ * A kind whose logins sign in with a password (LoginKind.password): the self-service account
+ * checks it before a dangerous change, changes it, and changes the login's address (src/account/).
+ */
+export interface PasswordLogins {
+  /** The recipe user's password login, if it is one: its address and the stored hash. */
+  find(db: Kysely<DB>, recipeUserId: string): Promise<{ recipeUserId: string; email: string; hash: string } | undefined>;
+  /** Replaces the hash only if it is still `was`, the one that was checked (a concurrent change wins). */
+  replaceHash(db: Kysely<DB>, recipeUserId: string, was: string, next: string, now: number): Promise<void>;
+  /** Sets the login's own address (the users row is the kernel's). */
+  setEmail(db: Kysely<DB>, recipeUserId: string, email: string, now: number): Promise<void>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { LoginKind } from "../../core/logins.js";
+import { findCredentialByUserId, replacePasswordHash } from "./store.js";
 
 /** Password logins as the kernel lists them (core/logins.ts): never the hash. */
 export const passwordLogins: LoginKind = {
@@ -17,4 +18,15 @@ export const passwordLogins: LoginKind = {
   // The address alone signs a password login in: the user an operator means by it.
   signsInByAddress: true,
   findByAddress: async (db, email) => (await db.selectFrom("email_password_credentials").select("user_id").where("email", "=", email).execute()).map((r) => r.user_id),
+  // What the self-service account checks, changes and readdresses (src/account/).
+  password: {
+    find: async (db, recipeUserId) => {
+      const c = await findCredentialByUserId(db, recipeUserId);
+      return c && { recipeUserId: c.user_id, email: c.email, hash: c.password_hash };
+    },
+    replaceHash: replacePasswordHash,
+    setEmail: async (db, recipeUserId, email, now) => {
+      await db.updateTable("email_password_credentials").set({ email, updated_at: now }).where("user_id", "=", recipeUserId).execute();
+    },
+  },
 };
