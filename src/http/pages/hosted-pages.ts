@@ -2,7 +2,7 @@ import { defineEventHandler, type EventHandler } from "h3";
 import type { Config } from "../../config/types.js";
 import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
-import { devInboxHint, escapeHtml, field, liveRegions, renderPage, type PageSpec } from "./layout.js";
+import { devInboxHint, escapeHtml, liveRegions, renderPage, type PageSpec } from "./layout.js";
 import { signInScripts, signInSlot } from "./sign-in-parts.js";
 
 /**
@@ -92,8 +92,12 @@ export const signOutPage = hostedPage((c) => ({
 </section>`,
 }));
 
-/** GET {websiteBasePath}/verify-email?token=…: consumes the token by POST from script, never on the GET itself. */
-export const verifyEmailPage = hostedPage((c) => ({
+/**
+ * GET {websiteBasePath}/verify-email?token=…: consumes the token by POST from script, never on the
+ * GET itself. Without a session it asks the person to sign in right there, with the rooms' forms
+ * that sign in in place (SignInPart.inPlace).
+ */
+export const verifyEmailPage = hostedPage((c, deps) => ({
   title: "Verify your email",
   script: "verify-email.js",
   takesToken: true,
@@ -117,11 +121,7 @@ export const verifyEmailPage = hostedPage((c) => ({
   <h1 id="sign-in-title" tabindex="-1">Sign in to finish</h1>
   <p>To verify your email, sign in with the account the mail was sent to.</p>
   <p id="sign-in-error" class="error" role="alert"></p>
-  <form id="sign-in-form" novalidate>
-    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
-    ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
-    <button type="submit">Sign in and verify</button>
-  </form>
+  ${deps.tables.signIn.flatMap((p) => p.inPlace?.(c) ?? []).join("\n  ")}
   <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Sign in another way</a></p>
 </section>`,
 }));

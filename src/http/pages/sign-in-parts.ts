@@ -21,6 +21,12 @@ export type SignInSlot = "top" | "form" | "choices" | "links";
 export interface SignInPart {
   markup?: Partial<Record<SignInSlot, (config: Readonly<Config>) => string>>;
   script?: string;
+  /**
+   * A form that signs in without leaving another page (the verify page's "Sign in to finish"); its
+   * module's `mountInPlace({ errorId, done })` submits it, says a failure in `errorId`, and calls
+   * `done()` once signed in.
+   */
+  inPlace?(config: Readonly<Config>): string;
 }
 
 /** The markup the rooms put in one slot, in their order. */

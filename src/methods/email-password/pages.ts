@@ -19,6 +19,11 @@ export const passwordSignIn: SignInPart = {
   </form>`,
     links: (c: Readonly<Config>) => `<p class="aside" id="forgot"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>`,
   },
+  inPlace: () => `<form id="sign-in-form" novalidate>
+    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
+    ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
+    <button type="submit">Sign in and verify</button>
+  </form>`,
 };
 
 /** GET {websiteBasePath}/reset-password[?token=…]: ask for a link, or set the new password. */

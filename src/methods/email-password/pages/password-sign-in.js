@@ -38,6 +38,28 @@ export function mountSignIn({ target, signingUp }) {
   };
 }
 
+/** The form that signs in without leaving the page (the verify page's "Sign in to finish"). */
+export function mountInPlace({ errorId, done }) {
+  const form = document.getElementById("sign-in-form");
+  if (!form) return;
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    say(errorId, "");
+    if (showFieldErrors(form, checkRequired(form))) return;
+    setBusy(form, true);
+    const r = await call("POST", "/signin", { formFields: [{ id: "email", value: document.getElementById("email").value.trim() }, { id: "password", value: document.getElementById("password").value }] }, "emailpassword");
+    setBusy(form, false);
+    if (r.status !== 200) return say(errorId, r.message);
+    if (r.json.status === "FIELD_ERROR") return void showFieldErrors(form, r.json.formFields);
+    if (r.json.status !== "OK") {
+      say(errorId, describeStatus(r.json));
+      document.getElementById("password").focus();
+      return;
+    }
+    done();
+  });
+}
+
 /** Beside a refusal: the address is taken (choose a password by reset), or unverified (the reset link proves it). */
 export function refusalActions(kind, { email }) {
   if (kind === "taken") return [{ link: "Forgot your password?", href: `${webBase}/reset-password` }];
