@@ -43,7 +43,9 @@ async function revoke(what) {
   await loadSessions();
 }
 
-const METHOD = { emailpassword: "Password", thirdparty: "Sign in with", passwordless: "Codes by mail", webauthn: "Passkeys" };
+// Each kind of login's name, from its method (LoginKind.accountLabel): {provider} and {passkeys} are the login's own.
+const LABELS = JSON.parse(document.body.dataset.loginLabels || "{}");
+const label = (l) => (LABELS[l.method] ?? l.method).replace("{provider}", l.provider).replace("{passkeys}", l.passkeys);
 const REMOVE_REFUSED = {
   WRONG_CREDENTIALS_ERROR: "The password is not correct.",
   REAUTHENTICATION_REQUIRED: "Please sign out, sign in again, and then remove it within 10 minutes.",
@@ -59,8 +61,7 @@ async function loadLogins() {
   if (r.status !== 200) return;
   document.getElementById("logins").replaceChildren(...r.json.logins.map((l) => {
     const li = document.createElement("li");
-    const what = l.method === "thirdparty" ? `${METHOD.thirdparty} ${l.provider}` : l.method === "webauthn" ? `${METHOD.webauthn} (${l.passkeys})` : METHOD[l.method];
-    li.append(`${what}: ${l.email}, added ${new Date(l.addedAt).toLocaleDateString()}${l.current ? " (this session)" : ""}`);
+    li.append(`${label(l)}: ${l.email}, added ${new Date(l.addedAt).toLocaleDateString()}${l.current ? " (this session)" : ""}`);
     if (r.json.logins.length > 1 && !l.primary && !l.current) {
       const b = document.createElement("button");
       b.type = "button";

@@ -6,16 +6,15 @@ import { enforceMailLimits } from "../core/limits.js";
 import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
 import { issueTokenWithMail } from "../core/one-time-tokens.js";
 import type { FieldError } from "../core/users.js";
-import * as credentials from "../methods/email-password/store.js";
 import { insertEvent } from "../store/events.js";
 import * as tokens from "../store/one-time-tokens.js";
 import { findPersonId, lockAddress } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import * as users from "../store/users.js";
 import { hashToken } from "../util/random.js";
-import { checkCurrentPassword, findPasswordLogin, type AccountSubject } from "./reauth.js";
-import { setLoginEmail } from "./store.js";
+import { checkCurrentPassword, findPasswordLogin, findPasswordLoginOf, type AccountSubject } from "./reauth.js";
 import { findPeopleByAddress, type LoginKind } from "../core/logins.js";
+import { setUserEmail } from "./store.js";
 
 export type EmailChangeRequestResult =
   | { status: "OK" }
@@ -27,13 +26,14 @@ export type EmailChangeRequestResult =
  * Starts an email change of the signed-in person's password login, proven by the password: a
  * confirmation link goes to the NEW address (the change happens only when it is opened, see
  * confirmEmailChange). When another person has that address, the answer is the same OK but no
- * mail is sent (an event records it): the form must not tell who has an account. A third-party
- * login's address is the provider's, so a person without a password login cannot change it here.
+ * mail is sent (an event records it): the form must not tell who has an account. The address of
+ * a login without a password comes from where that login does (a provider), so a person without a
+ * password login (LoginKind.password) cannot change it here.
  */
 export async function requestEmailChange(ctx: CoreContext, s: AccountSubject, rawEmail: string, password: string): Promise<EmailChangeRequestResult> {
   const email = canonicalEmail(rawEmail);
   if (!isValidEmail(email)) return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "Email is invalid" }] };
-  const cred = await findPasswordLogin(ctx.store.db, s.personId);
+  const cred = await findPasswordLogin(ctx.store.db, ctx.logins, s.personId);
   if (!cred) return { status: "NO_PASSWORD_LOGIN" };
   if (!(await checkCurrentPassword(ctx, cred, password))) return { status: "WRONG_CREDENTIALS_ERROR" };
   if (email === cred.email) return { status: "FIELD_ERROR", formFields: [{ id: "email", error: "This is already your email address" }] };
@@ -47,7 +47,7 @@ export async function requestEmailChange(ctx: CoreContext, s: AccountSubject, ra
       await insertEvent(tx, { at: now, type: "user.email_change_refused", userId: s.personId, data: { email, reason: "address_in_use" } });
       return false;
     }
-    await issueTokenWithMail(tx, ctx, { purpose: "email_change", page: "account", lifetimeMs: ctx.config.emailVerificationTokenLifetimeMs, userId: cred.user_id, email, now, source: "account" });
+    await issueTokenWithMail(tx, ctx, { purpose: "email_change", page: "account", lifetimeMs: ctx.config.emailVerificationTokenLifetimeMs, userId: cred.recipeUserId, email, now, source: "account" });
     return true;
   });
   if (sent) notifyOutbox(ctx);
@@ -72,14 +72,15 @@ export async function confirmEmailChange(ctx: CoreContext, token: unknown): Prom
     const taken = await tokens.takeToken(tx, hashToken(token), "email_change");
     if (!taken || taken.expires_at <= now) return { status: "EMAIL_CHANGE_INVALID_TOKEN_ERROR" };
     await lockAddress(tx, taken.email);
-    const cred = await credentials.findCredentialByUserId(tx, taken.user_id);
+    const cred = await findPasswordLoginOf(tx, ctx.logins, taken.user_id);
     const personId = await findPersonId(tx, taken.user_id);
     if (!cred || personId === undefined) return { status: "EMAIL_CHANGE_INVALID_TOKEN_ERROR" };
     if (await isTakenByAnother(tx, ctx.logins, taken.email, personId)) return { status: "EMAIL_ALREADY_USED_ERROR" };
-    await setLoginEmail(tx, cred.user_id, taken.email, now);
-    await users.markEmailVerified(tx, cred.user_id, taken.email, now);
-    for (const purpose of ["email_change", "email_verification", "password_reset"] as const) await tokens.deleteUserTokens(tx, cred.user_id, purpose);
-    await insertEvent(tx, { at: now, type: "user.email_changed", userId: personId, data: { from: cred.email, to: taken.email, recipeUserId: cred.user_id, source: "account" } });
+    await cred.store.setEmail(tx, cred.recipeUserId, taken.email, now);
+    await setUserEmail(tx, cred.recipeUserId, taken.email, now);
+    await users.markEmailVerified(tx, cred.recipeUserId, taken.email, now);
+    for (const purpose of ["email_change", "email_verification", "password_reset"] as const) await tokens.deleteUserTokens(tx, cred.recipeUserId, purpose);
+    await insertEvent(tx, { at: now, type: "user.email_changed", userId: personId, data: { from: cred.email, to: taken.email, recipeUserId: cred.recipeUserId, source: "account" } });
     await queueMail(tx, ctx, { kind: "email_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });
     return { status: "OK", email: taken.email };
   });

@@ -104,15 +104,16 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
     },
   },
 }, {
-  MyLogin: {
+  // `method`: a login method's recipe id, as the USER object's loginMethods[] (the methods' own enum).
+  MyLogin: (shared) => ({
     type: "object", additionalProperties: false,
     required: ["recipeUserId", "method", "email", "provider", "passkeys", "addedAt", "current", "primary"],
     properties: {
-      recipeUserId: { type: "string" }, method: { enum: ["emailpassword", "thirdparty", "passwordless", "webauthn"] }, email: { type: "string" },
+      recipeUserId: { type: "string" }, method: (shared.LoginMethod as { properties: Record<string, Json> }).properties.recipeId, email: { type: "string" },
       provider: { type: ["string", "null"] }, passkeys: { type: ["integer", "null"] }, addedAt: { type: "integer" },
       current: { type: "boolean", description: "the login of this session" }, primary: { type: "boolean", description: "its id is the account's id" },
     },
-  },
+  }),
   MySession: {
     type: "object", additionalProperties: false,
     required: ["sessionHandle", "current", "createdAt", "lastUsedAt", "expiresAt", "ip", "userAgent"],

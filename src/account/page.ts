@@ -35,6 +35,8 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
   script: "account.js",
   takesToken: true,
   wide: true,
+  // How each kind of login is named in "How you sign in" (LoginKind.accountLabel).
+  data: { "login-labels": JSON.stringify(Object.fromEntries(deps.ctx.logins.flatMap((k) => (k.accountLabel ? [[k.recipeId, k.accountLabel]] : [])))) },
   main: `<section id="view-loading" aria-labelledby="loading-title">
   <h1 id="loading-title" tabindex="-1">My account</h1>
   ${liveRegions}

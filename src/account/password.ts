@@ -2,7 +2,6 @@ import type { CoreContext } from "../core/context.js";
 import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
 import { checkPasswordPolicy, hashPassword } from "../core/passwords.js";
 import type { FieldError } from "../core/users.js";
-import * as credentials from "../methods/email-password/store.js";
 import { insertEvent } from "../store/events.js";
 import * as tokens from "../store/one-time-tokens.js";
 import { checkCurrentPassword, findMembers, findPasswordLogin, type AccountSubject } from "./reauth.js";
@@ -21,7 +20,7 @@ export type ChangePasswordResult =
  * dropped, `user.password_changed`, and the "password changed" mail to the login's address.
  */
 export async function changePassword(ctx: CoreContext, s: AccountSubject, current: string, next: string): Promise<ChangePasswordResult> {
-  const cred = await findPasswordLogin(ctx.store.db, s.personId);
+  const cred = await findPasswordLogin(ctx.store.db, ctx.logins, s.personId);
   if (!cred) return { status: "NO_PASSWORD_LOGIN" };
   if (!(await checkCurrentPassword(ctx, cred, current))) return { status: "WRONG_CREDENTIALS_ERROR" };
   const why = checkPasswordPolicy(next, { minLength: ctx.config.passwordMinLength, email: cred.email });
@@ -29,13 +28,13 @@ export async function changePassword(ctx: CoreContext, s: AccountSubject, curren
   const hash = await hashPassword(next, ctx.config.bcryptCost);
   const now = ctx.clock.now();
   const result = await ctx.store.writeTx(async (tx): Promise<ChangePasswordResult> => {
-    const still = await credentials.findCredentialByUserId(tx, cred.user_id);
-    if (!still || still.password_hash !== cred.password_hash) return { status: "WRONG_CREDENTIALS_ERROR" };
-    await credentials.replacePasswordHash(tx, cred.user_id, cred.password_hash, hash, now);
+    const still = await cred.store.find(tx, cred.recipeUserId);
+    if (!still || still.hash !== cred.hash) return { status: "WRONG_CREDENTIALS_ERROR" };
+    await cred.store.replaceHash(tx, cred.recipeUserId, cred.hash, hash, now);
     const members = (await findMembers(tx, s.userId))?.members ?? [s.userId];
     const revoked = await revokeSessionsExcept(tx, members, s.sessionHandle, now, "password_changed");
-    const deletedResetTokens = await tokens.deleteUserTokens(tx, cred.user_id, "password_reset");
-    await insertEvent(tx, { at: now, type: "user.password_changed", userId: s.personId, data: { source: "account", recipeUserId: cred.user_id, revokedSessions: revoked, deletedResetTokens } });
+    const deletedResetTokens = await tokens.deleteUserTokens(tx, cred.recipeUserId, "password_reset");
+    await insertEvent(tx, { at: now, type: "user.password_changed", userId: s.personId, data: { source: "account", recipeUserId: cred.recipeUserId, revokedSessions: revoked, deletedResetTokens } });
     await queueMail(tx, ctx, { kind: "password_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });
     return { status: "OK", revokedSessions: revoked };
   });

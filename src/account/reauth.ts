@@ -3,10 +3,10 @@ import type { CoreContext } from "../core/context.js";
 import { badInput } from "../core/errors.js";
 import { admitSignIn, settleSignIn } from "../core/limits.js";
 import { verifyPassword } from "../core/passwords.js";
-import * as credentials from "../methods/email-password/store.js";
 import { findPersonId, findPersonMemberIds } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import { findSessionStart } from "./store.js";
+import type { LoginKind, PasswordLogins } from "../core/logins.js";
 
 /** Whose account a self-service request acts on: the session's login method and person. */
 export interface AccountSubject { userId: string; personId: string; sessionHandle: string }
@@ -20,10 +20,22 @@ export async function findMembers(db: Kysely<DB>, userId: string): Promise<{ per
   return personId === undefined ? undefined : { personId, members: await findPersonMemberIds(db, personId) };
 }
 
-/** The person's email/password login, if they have one. */
-export async function findPasswordLogin(db: Kysely<DB>, personId: string) {
+/** A login with a password (LoginKind.password): its address, its stored hash, and its kind's store. */
+export interface PasswordLogin { recipeUserId: string; email: string; hash: string; store: PasswordLogins }
+
+/** The recipe user's password login, if it is one (of any kind that has passwords). */
+export async function findPasswordLoginOf(db: Kysely<DB>, kinds: readonly LoginKind[], recipeUserId: string): Promise<PasswordLogin | undefined> {
+  for (const k of kinds) {
+    const found = k.password && (await k.password.find(db, recipeUserId));
+    if (found) return { ...found, store: k.password! };
+  }
+  return undefined;
+}
+
+/** The person's password login, if they have one. */
+export async function findPasswordLogin(db: Kysely<DB>, kinds: readonly LoginKind[], personId: string): Promise<PasswordLogin | undefined> {
   for (const id of await findPersonMemberIds(db, personId)) {
-    const c = await credentials.findCredentialByUserId(db, id);
+    const c = await findPasswordLoginOf(db, kinds, id);
     if (c) return c;
   }
   return undefined;
@@ -43,7 +55,7 @@ export function requireString(body: Record<string, unknown>, name: string): stri
  * it alone. "required": the person must sign in again first.
  */
 export async function reauthenticate(ctx: CoreContext, s: AccountSubject, password: unknown): Promise<"ok" | "wrong" | "required"> {
-  const cred = await findPasswordLogin(ctx.store.db, s.personId);
+  const cred = await findPasswordLogin(ctx.store.db, ctx.logins, s.personId);
   if (cred) {
     if (typeof password !== "string") throw badInput("password is required and must be a string");
     return (await checkCurrentPassword(ctx, cred, password)) ? "ok" : "wrong";
@@ -59,9 +71,9 @@ export async function reauthenticate(ctx: CoreContext, s: AccountSubject, passwo
  * the sign-in form share one budget. The attempt is counted before bcrypt runs (atomic on both
  * databases); a locked address answers 429 even with the right password.
  */
-export async function checkCurrentPassword(ctx: CoreContext, cred: { email: string; password_hash: string }, password: string): Promise<boolean> {
+export async function checkCurrentPassword(ctx: CoreContext, cred: { email: string; hash: string }, password: string): Promise<boolean> {
   const ticket = await admitSignIn(ctx, cred.email);
-  const ok = (await verifyPassword(password, cred.password_hash, ctx.config.bcryptCost)).ok;
+  const ok = (await verifyPassword(password, cred.hash, ctx.config.bcryptCost)).ok;
   await settleSignIn(ctx, ticket, ok);
   return ok;
 }

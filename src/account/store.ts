@@ -55,8 +55,7 @@ export async function findDeletion(db: Kysely<DB>, userId: string): Promise<{ de
   return r ? { delete_at: Number(r.delete_at) } : undefined;
 }
 
-/** Sets a password login's address: the credential and the login's users row. */
-export async function setLoginEmail(db: Kysely<DB>, userId: string, email: string, now: number): Promise<void> {
-  await db.updateTable("email_password_credentials").set({ email, updated_at: now }).where("user_id", "=", userId).execute();
+/** Sets a login's address on its users row (the login's own row is its method's: PasswordLogins.setEmail). */
+export async function setUserEmail(db: Kysely<DB>, userId: string, email: string, now: number): Promise<void> {
   await db.updateTable("users").set({ email, updated_at: now }).where("id", "=", userId).execute();
 }

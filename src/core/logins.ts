@@ -36,6 +36,8 @@ export interface LoginKind {
   names: { short: string; label: string };
   /** What tells its logins apart (the provider of a provider's login) and more about one (the user there). */
   which?(m: LoginMethod): { id: string; detail: string } | undefined;
+  /** How the account page's list names a login of this kind ("Password"); {provider} and {passkeys} stand for the login's own. */
+  accountLabel?: string;
   /** What a person's page adds after its label: how many passkeys a passkey login holds. */
   extent?(m: LoginMethod): string | undefined;
   /** The logins of these recipe users (a fixed number of queries however many). */
@@ -65,6 +67,21 @@ export interface LoginKind {
    * `tx` and returns the outcome's name (for the CLI), or undefined when it has none at the address.
    */
   recoveryNotice?(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; now: number; source: string }): Promise<string | undefined>;
+  /** Its logins have a password the person knows: what the self-service account reads and writes of one. */
+  password?: PasswordLogins;
+}
+
+/**
+ * A kind whose logins sign in with a password (LoginKind.password): the self-service account
+ * checks it before a dangerous change, changes it, and changes the login's address (src/account/).
+ */
+export interface PasswordLogins {
+  /** The recipe user's password login, if it is one: its address and the stored hash. */
+  find(db: Kysely<DB>, recipeUserId: string): Promise<{ recipeUserId: string; email: string; hash: string } | undefined>;
+  /** Replaces the hash only if it is still `was`, the one that was checked (a concurrent change wins). */
+  replaceHash(db: Kysely<DB>, recipeUserId: string, was: string, next: string, now: number): Promise<void>;
+  /** Sets the login's own address (the users row is the kernel's). */
+  setEmail(db: Kysely<DB>, recipeUserId: string, email: string, now: number): Promise<void>;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Json, OpenApiArea } from "./openapi/types.js";
 import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
 import type { PageRoute } from "./pages/route.js";
 import type { PersonPagePart } from "./person-panels.js";
+import type { SignInPart } from "./pages/sign-in-parts.js";
 import type { Route } from "./route.js";
 
 /**
@@ -82,6 +83,8 @@ export interface Room {
   personPage?: PersonPagePart;
   /** Its internal events that are published as webhooks, with their public names (the webhooks room's table). */
   events?: PublicEvents;
+  /** Its part of the hosted sign-in page: markup in the page's slots and its module (http/pages/sign-in-parts.ts). */
+  signIn?: SignInPart;
 }
 
 /**
@@ -127,6 +130,8 @@ export interface HttpTables {
   accountLinks(config: Readonly<Config>): AccountLink[];
   /** The rooms' parts of the dashboard's person page, in the rooms' order. */
   personPage: Required<PersonPagePart>;
+  /** The rooms' parts of the sign-in page, in their order. */
+  signIn: readonly SignInPart[];
 }
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -154,6 +159,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
       facts: rooms.flatMap((r) => r.personPage?.facts ?? []),
       actions: unique("person page action", rooms.flatMap((r) => r.personPage?.actions ?? []), (a) => a.path),
     },
+    signIn: pick((r) => r.signIn),
   };
 }
 

@@ -32,6 +32,6 @@ export interface UserSchemaPart {
 }
 
 /** An area mounted under the API base path. */
-export function apiArea(name: string, description: string, paths: Record<string, Json>, schemas?: Record<string, Json>, user?: UserSchemaPart): OpenApiArea {
+export function apiArea(name: string, description: string, paths: Record<string, Json>, schemas?: OpenApiArea["schemas"], user?: UserSchemaPart): OpenApiArea {
   return { tag: { name, description }, prefix: (c) => c.apiBasePath, paths, schemas, ...(user ? { user } : {}) };
 }

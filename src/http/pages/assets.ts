@@ -3,14 +3,12 @@ import { defineEventHandler, getRequestHeader, getRouterParam, setResponseHeader
 import { AuthError } from "../../core/errors.js";
 import type { HttpDeps } from "../deps.js";
 import apiJs from "./assets/api.js?raw";
-import callbackJs from "./assets/callback.js?raw";
 import devHomeJs from "./assets/dev-home.js?raw";
 import inboxJs from "./assets/inbox.js?raw";
 import pagesCss from "./assets/pages.css?raw";
 import redirectTargetJs from "./assets/redirect-target.js?raw";
 import refusalJs from "./assets/refusal.js?raw";
 import refusalWordsJs from "./assets/refusal-words.js?raw";
-import resetPasswordJs from "./assets/reset-password.js?raw";
 import signInJs from "./assets/sign-in.js?raw";
 import signOutJs from "./assets/sign-out.js?raw";
 import tokenJs from "./assets/token.js?raw";
@@ -59,9 +57,9 @@ export function createAssetTable(files: Record<string, string>) {
 
 /** The kernel's static files for the hosted and development pages; the rooms add theirs (Room.assets). */
 export const kernelPageAssets: Readonly<Record<string, string>> = {
-  "api.js": apiJs, "callback.js": callbackJs, "dev-home.js": devHomeJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
+  "api.js": apiJs, "dev-home.js": devHomeJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
   "refusal.js": refusalJs, "refusal-words.js": refusalWordsJs,
-  "reset-password.js": resetPasswordJs, "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
+  "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
 };
 
 /** A table of static files: their cache-busting URLs and the handler that serves them. */

@@ -6,7 +6,7 @@ import { serveAsset } from "./assets.js";
 import { assertLocalClient } from "./dev-guard.js";
 import { devHome } from "./dev-home.js";
 import { inboxDelete, inboxMessage, inboxMessageHtml, inboxMessages, inboxPage } from "./dev-inbox.js";
-import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
+import { signInPage, signOutPage, verifyEmailPage } from "./hosted-pages.js";
 
 /**
  * The pages' route table, beside the API's (routes.ts). Hosted pages exist only with `hostedPages`;
@@ -15,8 +15,7 @@ import { callbackPage, resetPasswordPage, signInPage, signOutPage, verifyEmailPa
  */
 export function kernelPageRoutes(config: Readonly<Config>): PageRoute[] {
   const out: PageRoute[] = hostedPageRoutes(config, {
-    "": signInPage, "/verify-email": verifyEmailPage, "/reset-password": resetPasswordPage, "/sign-out": signOutPage,
-    "/callback/:thirdPartyId": callbackPage, "/_assets/:name": serveAsset,
+    "": signInPage, "/verify-email": verifyEmailPage, "/sign-out": signOutPage, "/_assets/:name": serveAsset,
   });
   if (config.mode === "development") {
     out.push(

@@ -1,9 +1,11 @@
 import type { LoginKind } from "../../core/logins.js";
+import { findCredentialByUserId, replacePasswordHash } from "./store.js";
 
 /** Password logins as the kernel lists them (core/logins.ts): never the hash. */
 export const passwordLogins: LoginKind = {
   recipeId: "emailpassword",
   names: { short: "password", label: "Email and password" },
+  accountLabel: "Password",
   list: async (db, userIds) => {
     const rows = await db.selectFrom("email_password_credentials").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute();
     return rows.map((r) => ({ recipeId: "emailpassword", recipeUserId: r.user_id, email: r.email, createdAt: Number(r.created_at), phrase: "a password" }));
@@ -18,4 +20,15 @@ export const passwordLogins: LoginKind = {
   // An address is one person's: a login at it belongs to someone (an import, a lazy migration).
   addressOwners: (db, emails) => db.selectFrom("email_password_credentials").select(["email", "user_id"]).where("email", "in", emails),
   findByAddress: async (db, email) => (await db.selectFrom("email_password_credentials").select("user_id").where("email", "=", email).execute()).map((r) => r.user_id),
+  // What the self-service account checks, changes and readdresses (src/account/).
+  password: {
+    find: async (db, recipeUserId) => {
+      const c = await findCredentialByUserId(db, recipeUserId);
+      return c && { recipeUserId: c.user_id, email: c.email, hash: c.password_hash };
+    },
+    replaceHash: replacePasswordHash,
+    setEmail: async (db, recipeUserId, email, now) => {
+      await db.updateTable("email_password_credentials").set({ email, updated_at: now }).where("user_id", "=", recipeUserId).execute();
+    },
+  },
 };

@@ -6,6 +6,10 @@ import { passwordLogins } from "./logins.js";
 import { passwordImport } from "./import.js";
 import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
 import { emailPasswordMail } from "./mail.js";
+import { passwordSignIn, resetPasswordPage } from "./pages.js";
+import passwordSignInJs from "./pages/password-sign-in.js?raw";
+import resetPasswordJs from "./pages/reset-password.js?raw";
+import { hostedPageRoutes } from "../../http/pages/route.js";
 
 /** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
 export const emailPasswordRoom: Room = {
@@ -21,6 +25,9 @@ export const emailPasswordRoom: Room = {
   adminRoutes: emailPasswordAdminRoutes,
   personPage: passwordPersonPage,
   openapi: emailPasswordArea,
+  pages: (c) => hostedPageRoutes(c, { "/reset-password": resetPasswordPage }),
+  assets: { "password-sign-in.js": passwordSignInJs, "reset-password.js": resetPasswordJs },
+  signIn: passwordSignIn,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
   describeSchema: { fields: { emailPassword: enabledPart() }, required: ["emailPassword"], firstFactors: ["emailpassword"] },
 };

@@ -4,6 +4,7 @@ import type { LoginKind } from "../../core/logins.js";
 export const codeLogins: LoginKind = {
   recipeId: "passwordless",
   names: { short: "sign-in code", label: "Sign-in code by mail" },
+  accountLabel: "Codes by mail",
   list: async (db, userIds) => {
     const rows = await db.selectFrom("passwordless_users").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute();
     return rows.map((r) => ({ recipeId: "passwordless", recipeUserId: r.user_id, email: r.email, createdAt: Number(r.created_at), phrase: "sign-in codes by mail" }));

@@ -2,6 +2,21 @@ import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { checkMailView, hostedPage } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, field, liveRegions } from "../../http/pages/layout.js";
+import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+
+/**
+ * Its part of the sign-in page: the button that mails a code (or a link) to the address typed in
+ * the form above; passwordless.js shows it when the server offers a code or a link.
+ */
+export const codeSignIn: SignInPart = {
+  script: "passwordless.js",
+  markup: {
+    choices: () => `<div id="passwordless" class="passwordless" hidden>
+    <p class="or">or without a password</p>
+    <button type="button" class="secondary" id="passwordless-start">Email me a sign-in code</button>
+  </div>`,
+  },
+};
 
 const restartView = (c: Readonly<Config>) => `<section id="view-restart" hidden aria-labelledby="restart-title">
   <h1 id="restart-title" tabindex="-1">Start again</h1>

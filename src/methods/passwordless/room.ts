@@ -1,7 +1,7 @@
 import { enabledPart, type Room } from "../../http/room.js";
 import { passwordlessFlow } from "./flow-type.js";
 import { passwordlessArea } from "./openapi.js";
-import { signInCodePage, signInLinkPage } from "./pages.js";
+import { codeSignIn, signInCodePage, signInLinkPage } from "./pages.js";
 import passwordlessJs from "./pages/passwordless.js?raw";
 import signInCodeJs from "./pages/sign-in-code.js?raw";
 import signInLinkJs from "./pages/sign-in-link.js?raw";
@@ -28,6 +28,7 @@ export const passwordlessRoom: Room = {
   // The code and link pages, while the hosted pages are on and passwordless sign-in is.
   pages: (c) => (c.passwordlessFlowType !== "off" ? hostedPageRoutes(c, { "/sign-in-code": signInCodePage, "/verify": signInLinkPage }) : []),
   assets: { "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs },
+  signIn: codeSignIn,
   describe: (ctx) => {
     const flow = passwordlessFlow(ctx.config);
     return { answer: { passwordless: { enabled: flow !== undefined } }, firstFactors: flow?.factors ?? [] };

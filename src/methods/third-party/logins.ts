@@ -17,6 +17,7 @@ const refOf = (l: Login) => l.fields?.thirdParty as ThirdPartyRef;
 export const providerLogins: LoginKind = {
   recipeId: "thirdparty",
   names: { short: "third-party", label: "Third-party" },
+  accountLabel: "Sign in with {provider}",
   which: (m) => (m.thirdParty ? { id: m.thirdParty.id, detail: `user ${m.thirdParty.userId}` } : undefined),
   list: async (db, userIds) => {
     const rows = await db.selectFrom("third_party_identities").select(["user_id", "email", "created_at", "provider_id", "provider_user_id"])

@@ -7,6 +7,10 @@ import { thirdPartyRoutes } from "./routes.js";
 import { checkProviders, thirdPartyLimitSettings, thirdPartySettings } from "./settings.js";
 import { providerLogins } from "./logins.js";
 import { providerImport } from "./import.js";
+import { callbackPage, providerSignIn } from "./pages.js";
+import callbackJs from "./pages/callback.js?raw";
+import providersJs from "./pages/providers.js?raw";
+import { hostedPageRoutes } from "../../http/pages/route.js";
 
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: Room = {
@@ -19,6 +23,10 @@ export const thirdPartyRoom: Room = {
   routes: thirdPartyRoutes,
   openapi: thirdPartyArea,
   mail: thirdPartyMail,
+  // Where a provider sends the browser back.
+  pages: (c) => hostedPageRoutes(c, { "/callback/:thirdPartyId": callbackPage }),
+  assets: { "callback.js": callbackJs, "providers.js": providersJs },
+  signIn: providerSignIn,
   // Providers are checked before anything opens, so a typo stops the start with a clear message.
   init: (config) => {
     try { return { thirdParty: createThirdPartyRegistry(config.providers, config.mode) }; } catch (err) {

@@ -2,6 +2,23 @@ import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { hostedPage } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "../../http/pages/layout.js";
+import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+
+/**
+ * Its part of the sign-in page: the passkey block above the form (passkeys.js shows it when the
+ * browser can use passkeys, and moves it below the form on sign-up) and the way to recovery.
+ */
+export const passkeySignIn: SignInPart = {
+  script: "passkeys.js",
+  markup: {
+    top: () => `<div id="passkey" class="providers" hidden>
+    <button type="button" class="provider" id="passkey-sign-in">Sign in with a passkey</button>
+    <button type="button" class="provider" id="passkey-sign-up" hidden>Create a passkey</button>
+    <p class="or">or with your email and password</p>
+  </div>`,
+    links: (c) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">Lost your passkey?</a></p>`,
+  },
+};
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */
 export const passkeysPage = hostedPage((c) => ({

@@ -1,7 +1,7 @@
 import { enabledPart, type Room } from "../../http/room.js";
 import { webauthnAdminRoutes, webauthnPersonPage } from "./admin.js";
 import { webauthnArea } from "./openapi.js";
-import { passkeyRecoverPage, passkeysPage } from "./pages.js";
+import { passkeyRecoverPage, passkeySignIn, passkeysPage } from "./pages.js";
 import passkeyListJs from "./pages/passkey-list.js?raw";
 import passkeyRecoverJs from "./pages/passkey-recover.js?raw";
 import passkeysJs from "./pages/passkeys.js?raw";
@@ -32,6 +32,7 @@ export const webauthnRoom: Room = {
   openapi: webauthnArea,
   pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
+  signIn: passkeySignIn,
   describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
   describeSchema: { fields: { webauthn: enabledPart() }, firstFactors: ["webauthn"] },
 };

@@ -1,9 +1,9 @@
 // An account-linking refusal on a hosted page: the page's own words (refusal-words.js) and, beside
-// them, the one thing that gets the person further: the button that sends the mail proving the
-// address, the way to sign in with a code, or the link to recover the account.
-import { call, callWithSession, say, webBase } from "./api.js";
+// them, the one thing that gets the person further: each room's sign-in module offers its own
+// (data-sign-in-parts: its refusalActions(kind, { email, target })), e.g. the mail proving the
+// address, a code by mail, the recovery of an account; the kernel's is the verification mail.
+import { callWithSession, say } from "./api.js";
 import { classifyRefusal, describeRefusal } from "./refusal-words.js";
-import { requestCode } from "./passwordless.js";
 
 /**
  * Says why `json` (a *_NOT_ALLOWED answer) was refused in live region `errorId` and offers what to
@@ -14,28 +14,19 @@ export async function sayRefusal(errorId, json, { email, target }) {
   const kind = classifyRefusal(json);
   if (!kind) return false;
   say(errorId, describeRefusal(json));
-  const actions = [];
-  if ((kind === "taken" || kind === "elsewhere") && email && (await offersCode())) {
-    actions.push(button("Email me a sign-in code", async () => requestCode(email, target)));
-  }
-  if (kind === "taken") actions.push(link("Forgot your password?", `${webBase}/reset-password`));
-  if (kind === "unverified") actions.push(button("Send me the link", () => sendResetLink(email)));
-  if (kind === "verifyFirst") actions.push(button("Send the verification mail", sendVerificationMail));
-  if (kind === "passkey") actions.push(link("Recover your account", `${webBase}/webauthn/recover`));
+  const offered = [];
+  if (kind === "verifyFirst") offered.push({ button: "Send the verification mail", work: sendVerificationMail });
+  for (const m of await roomModules()) if (m.refusalActions) offered.push(...(await m.refusalActions(kind, { email, target })));
+  // Buttons first (they act here), then links to other pages.
+  const actions = [...offered.filter((a) => a.button).map((a) => button(a.button, a.work)), ...offered.filter((a) => a.link).map((a) => link(a.link, a.href))];
   if (actions.length) showActions(errorId, actions);
   return true;
 }
 
-async function offersCode() {
-  const r = await call("GET", "/loginmethods");
-  const factors = (r.status === 200 && r.json && r.json.firstFactors) || [];
-  return factors.includes("otp-email") || factors.includes("link-email");
-}
-
-/** The reset link proves the address; the reset then joins the account that has it verified. */
-async function sendResetLink(email) {
-  const r = await call("POST", "/user/password/reset/token", { formFields: [{ id: "email", value: email }] }, "emailpassword");
-  return r.status === 200 && r.json.status === "OK" ? `We sent the link to ${email}. Open it to continue.` : (r.message || "The mail could not be sent. Please try again.");
+/** The rooms' sign-in modules, in their order (a module does nothing when imported). */
+async function roomModules() {
+  const names = (document.body.dataset.signInParts || "").split(",").filter(Boolean);
+  return Promise.all(names.map((name) => import(`./${name}`)));
 }
 
 async function sendVerificationMail() {

@@ -1,7 +1,7 @@
 // Verify-email page. The link's GET only loads this page (mail scanners prefetch links and must
 // not use the token up); the token is sent by POST from here. Needs the user's session: when there
-// is none, the page asks to sign in and then finishes.
-import { call, callWithSession, checkRequired, describeStatus, redirectTarget, say, setBusy, showFieldErrors, showView } from "./api.js";
+// is none, the page asks to sign in (the rooms' in-place forms: their modules' mountInPlace) and then finishes.
+import { callWithSession, redirectTarget, say, showView } from "./api.js";
 
 const token = window.authsvcToken;
 const button = document.getElementById("verify");
@@ -43,27 +43,16 @@ document.getElementById("resend").addEventListener("click", async (e) => {
   say("resend-status", r.json.status === "EMAIL_ALREADY_VERIFIED_ERROR" ? "Your email is already verified." : "We sent you a new link. Check your email.");
 });
 
-const form = document.getElementById("sign-in-form");
-form.addEventListener("submit", async (e) => {
-  e.preventDefault();
-  say("sign-in-error", "");
-  if (showFieldErrors(form, checkRequired(form))) return;
-  setBusy(form, true);
-  const r = await call("POST", "/signin", { formFields: [{ id: "email", value: document.getElementById("email").value.trim() }, { id: "password", value: document.getElementById("password").value }] }, "emailpassword");
-  setBusy(form, false);
-  if (r.status !== 200) return say("sign-in-error", r.message);
-  if (r.json.status === "FIELD_ERROR") return void showFieldErrors(form, r.json.formFields);
-  if (r.json.status !== "OK") {
-    say("sign-in-error", describeStatus(r.json));
-    document.getElementById("password").focus();
-    return;
-  }
+/** Signed in on this page: verify now, or (came here to ask for a new link) send it. */
+function signedIn() {
   showView("view-progress");
   if (token) return verify();
-  // Came here to ask for a new link: now signed in, send it.
   document.getElementById("resend").click();
   showView("view-invalid");
-});
+}
+
+const names = (document.body.dataset.signInParts || "").split(",").filter(Boolean);
+for (const m of await Promise.all(names.map((name) => import(`./${name}`)))) if (m.mountInPlace) m.mountInPlace({ errorId: "sign-in-error", done: signedIn });
 
 button.addEventListener("click", verify);
 if (token) verify();

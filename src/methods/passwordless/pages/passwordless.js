@@ -28,15 +28,30 @@ export async function requestCode(email, target) {
   return "";
 }
 
-/** Shows the sign-in page's passwordless button when the server offers a code or a link. */
-export async function offerPasswordless(target) {
+/** Whether the server offers a code or a link by mail now (GET /loginmethods). */
+async function offered() {
+  const r = await call("GET", "/loginmethods");
+  const factors = (r.status === 200 && r.json && r.json.firstFactors) || [];
+  return { code: factors.includes("otp-email"), link: factors.includes("link-email") };
+}
+
+/** The sign-in page's part (Room.signIn): its button shows when the server offers a code or a link. */
+export function mountSignIn({ target }) {
+  return { start: () => offerPasswordless(target) };
+}
+
+/** Beside a refusal for an address someone already has: sign in to it with a code instead. */
+export async function refusalActions(kind, { email, target }) {
+  if ((kind !== "taken" && kind !== "elsewhere") || !email) return [];
+  const { code, link } = await offered();
+  return code || link ? [{ button: "Email me a sign-in code", work: async () => requestCode(email, target) }] : [];
+}
+
+async function offerPasswordless(target) {
   const box = document.getElementById("passwordless");
   const button = document.getElementById("passwordless-start");
   if (!box || !button) return;
-  const r = await call("GET", "/loginmethods");
-  const factors = (r.status === 200 && r.json && r.json.firstFactors) || [];
-  const code = factors.includes("otp-email");
-  const link = factors.includes("link-email");
+  const { code, link } = await offered();
   if (!code && !link) return;
   button.textContent = link && !code ? "Email me a sign-in link" : "Email me a sign-in code";
   box.hidden = false;

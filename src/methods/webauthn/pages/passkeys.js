@@ -1,7 +1,7 @@
 // Passkeys on the hosted pages (docs/passkeys.md): the browser's WebAuthn calls with the options
 // the API hands out, turned into the JSON shape @simplewebauthn/browser sends (what the API reads),
 // and the sign-in page's two buttons: "Sign in with a passkey" and "Create a passkey".
-import { call, describeStatus, finishSignIn, say } from "./api.js";
+import { call, describeStatus, finishSignIn, say, webBase } from "./api.js";
 import { sayRefusal } from "./refusal.js";
 
 const toBuffer = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4)), (c) => c.charCodeAt(0)).buffer;
@@ -65,11 +65,16 @@ export async function registerPasskey(optionsBody, send) {
   return r.json.status === "OK" ? { json: r.json } : { message: describePasskeyStatus(r.json), json: r.json };
 }
 
+/** Beside a refusal of a passkey whose address another account holds: recover the account by mail. */
+export function refusalActions(kind) {
+  return kind === "passkey" ? [{ link: "Recover your account", href: `${webBase}/webauthn/recover` }] : [];
+}
+
 /**
- * The sign-in page's passkey buttons: sign in with any passkey of this site, or (on sign-up) create
- * one for the address in the email field. Returns show(signUp) for the page's render().
+ * The sign-in page's passkey buttons (Room.signIn): sign in with any passkey of this site, or (on
+ * sign-up) create one for the address in the email field. Returns show(signUp) for the page's render().
  */
-export function mountPasskeys(target) {
+export function mountSignIn({ target }) {
   const box = document.getElementById("passkey");
   const signInButton = document.getElementById("passkey-sign-in");
   const signUpButton = document.getElementById("passkey-sign-up");

@@ -1,0 +1,65 @@
+import type { Config } from "../../config/types.js";
+import { describeDurationInWords } from "../../util/duration.js";
+import { hostedPage, passwordHint } from "../../http/pages/hosted-pages.js";
+import { devInboxHint, escapeHtml, field, invalidLinkView, requestLinkView } from "../../http/pages/layout.js";
+import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+
+/**
+ * Its part of the sign-in page: the address and password form (the other rooms' parts use its
+ * email field: a code for that address, a passkey for it) and the way to a forgotten password;
+ * password-sign-in.js submits it.
+ */
+export const passwordSignIn: SignInPart = {
+  script: "password-sign-in.js",
+  markup: {
+    form: (c) => `<form id="form" novalidate>
+    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
+    ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password.", hint: passwordHint(c) })}
+    <button type="submit" id="submit">Sign in</button>
+  </form>`,
+    links: (c: Readonly<Config>) => `<p class="aside" id="forgot"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>`,
+  },
+  inPlace: () => `<form id="sign-in-form" novalidate>
+    ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
+    ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
+    <button type="submit">Sign in and verify</button>
+  </form>`,
+};
+
+/** GET {websiteBasePath}/reset-password[?token=…]: ask for a link, or set the new password. */
+export const resetPasswordPage = hostedPage((c) => ({
+  title: "Reset your password",
+  script: "reset-password.js",
+  takesToken: true,
+  main: `${requestLinkView(c.websiteBasePath, "Reset your password", "Enter your email address and we will send you a link to choose a new password.")}
+<section id="view-sent" hidden aria-labelledby="sent-title">
+  <h1 id="sent-title" tabindex="-1">Check your email</h1>
+  <p>If an account exists for <strong id="sent-address"></strong>, we sent it a link to reset the password. The link works for ${escapeHtml(describeDurationInWords(c.passwordResetTokenLifetimeMs))}.</p>
+  <p>No mail after a few minutes? Look in your spam folder, or send it again.</p>
+  ${devInboxHint(c)}
+  <p id="sent-status" class="status" role="status" aria-live="polite"></p>
+  <p id="sent-error" class="error" role="alert"></p>
+  <div class="actions">
+    <button type="button" id="send-again">Send the link again</button>
+    <button type="button" class="secondary" id="other-address">Use another address</button>
+  </div>
+  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
+</section>
+<section id="view-new" hidden aria-labelledby="new-title">
+  <h1 id="new-title" tabindex="-1">Choose a new password</h1>
+  <p id="new-error" class="error" role="alert"></p>
+  <form id="new-form" novalidate>
+    <!-- For password managers: which account the new password belongs to (filled by reset-password.js when known). -->
+    <input type="email" id="username" name="username" autocomplete="username" hidden readonly>
+    ${field({ id: "password", label: "New password", type: "password", autocomplete: "new-password", empty: "Enter a new password.", hint: passwordHint(c) })}
+    ${field({ id: "confirm", label: "New password again", type: "password", autocomplete: "new-password", empty: "Enter the new password again." })}
+    <button type="submit">Change password</button>
+  </form>
+</section>
+<section id="view-changed" hidden aria-labelledby="changed-title">
+  <h1 id="changed-title" tabindex="-1">Password changed</h1>
+  <p>Your password was changed and you were signed out everywhere.</p>
+  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in</a></p>
+</section>
+${invalidLinkView(`${c.websiteBasePath}/reset-password`)}`,
+}));
