@@ -17,6 +17,12 @@ export interface OpenApiArea {
   schemas?: Record<string, Json | ((shared: Readonly<Record<string, Json>>) => Json)>;
   /** A sign-in method's part of the USER object (components.ts userSchemas). */
   user?: UserSchemaPart;
+  /**
+   * Ordering hints for an area that adds to another area's tag (a room's admin routes under the
+   * kernel's "admin" tag): its paths go right after this path (relative to the prefix), its schemas
+   * right after this schema, so the document reads as one area. Without them it goes at the end.
+   */
+  after?: { path: string; schema?: string };
 }
 
 /** What a sign-in method adds to the USER object's schemas: its recipe id and its own fields. */

@@ -1,6 +1,6 @@
 import type { Room } from "../../http/room.js";
 import { emailPasswordAdminRoutes } from "./admin.js";
-import { emailPasswordArea } from "./openapi.js";
+import { emailPasswordAdminArea, emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
 import { passwordLogins } from "./logins.js";
 import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
@@ -16,5 +16,6 @@ export const emailPasswordRoom: Room = {
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,
   openapi: emailPasswordArea,
+  adminOpenapi: emailPasswordAdminArea,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
 };

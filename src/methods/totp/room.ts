@@ -1,6 +1,6 @@
 import type { Room } from "../../http/room.js";
 import { totpAdminRoutes } from "./admin.js";
-import { mfaArea } from "./openapi.js";
+import { mfaArea, totpAdminArea } from "./openapi.js";
 import { mfaPage, secondFactorPage } from "./pages.js";
 import mfaJs from "./pages/mfa.js?raw";
 import recoveryCodesJs from "./pages/recovery-codes.js?raw";
@@ -18,6 +18,7 @@ export const totpRoom: Room = {
   routes: totpRoutes,
   adminRoutes: totpAdminRoutes,
   openapi: mfaArea,
+  adminOpenapi: totpAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/mfa": mfaPage, "/second-factor": secondFactorPage }),
   assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },
 };

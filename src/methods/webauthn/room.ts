@@ -1,6 +1,6 @@
 import type { Room } from "../../http/room.js";
 import { webauthnAdminRoutes } from "./admin.js";
-import { webauthnArea } from "./openapi.js";
+import { webauthnAdminArea, webauthnArea } from "./openapi.js";
 import { passkeyRecoverPage, passkeysPage } from "./pages.js";
 import passkeyListJs from "./pages/passkey-list.js?raw";
 import passkeyRecoverJs from "./pages/passkey-recover.js?raw";
@@ -23,6 +23,7 @@ export const webauthnRoom: Room = {
   routes: webauthnRoutes,
   adminRoutes: webauthnAdminRoutes,
   openapi: webauthnArea,
+  adminOpenapi: webauthnAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
   describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
