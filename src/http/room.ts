@@ -7,7 +7,7 @@ import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
 import type { PurgeRule } from "../core/purge.js";
 import type { MailBlock } from "../mail/kinds.js";
-import type { AdminRoute } from "./admin/route.js";
+import type { AdminRoute, AdminUserCreator } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { OpenApiArea } from "./openapi/types.js";
 import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
@@ -30,6 +30,8 @@ export interface Room {
   routes?: readonly Route[];
   /** Its routes under /admin/v1 (behind the admin key). */
   adminRoutes?: readonly AdminRoute[];
+  /** How POST /admin/v1/users creates a user of its kind (http/admin/route.ts). */
+  adminUserCreator?: AdminUserCreator;
   /** Its hosted pages for this configuration (absolute paths). */
   pages?(config: Readonly<Config>): PageRoute[];
   /** The static files its pages load (name → text), served beside the kernel's under /_assets. */
@@ -83,6 +85,8 @@ export interface AccountLink {
 export interface HttpTables {
   routes: readonly Route[];
   adminRoutes: readonly AdminRoute[];
+  /** The ways POST /admin/v1/users creates a user, in the rooms' order. */
+  userCreators: readonly AdminUserCreator[];
   pages(config: Readonly<Config>): PageRoute[];
   /** The pages' static files: the kernel's and every room's. */
   assets: AssetTable;
@@ -107,6 +111,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
   return {
     routes: rooms.flatMap((r) => r.routes ?? []),
     adminRoutes: rooms.flatMap((r) => r.adminRoutes ?? []),
+    userCreators: pick((r) => r.adminUserCreator),
     pages: (config) => rooms.flatMap((r) => r.pages?.(config) ?? []),
     assets: createAssetTable(mergeAssets([kernelPageAssets, ...pick((r) => r.assets)])),
     publicAreas: pick((r) => r.openapi),

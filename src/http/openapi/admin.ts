@@ -1,6 +1,6 @@
 import { ADMIN_PREFIX } from "../admin/route.js";
 import { json, ref } from "./components.js";
-import type { Json, OpenApiArea } from "./types.js";
+import type { DocumentParts, Json, OpenApiArea } from "./types.js";
 
 /**
  * The admin API (src/http/admin/): server to server, every operation behind the admin key. Unlike
@@ -53,8 +53,8 @@ function op(operationId: string, summary: string, rest: Json): Json {
  * paths go right after `after.path` and the schemas after `after.schema`, where the document has
  * always listed them.
  */
-function extension(after: { path: string; schema?: string }, paths: Record<string, Json>, schemas?: Record<string, Json>): OpenApiArea {
-  return { tag: adminTag, prefix: () => ADMIN_PREFIX, after, paths, ...(schemas ? { schemas } : {}) };
+function extension(area: Pick<OpenApiArea, "after" | "paths" | "schemas" | "adminUserCreation">): OpenApiArea {
+  return { tag: adminTag, prefix: () => ADMIN_PREFIX, ...area };
 }
 
 /** The admin API's building blocks, for the rooms that describe admin routes of their own (src/webhooks, src/roles, src/metadata, the sign-in methods). */
@@ -66,7 +66,8 @@ export const adminArea: OpenApiArea = {
   tag: adminTag,
   prefix: () => ADMIN_PREFIX,
   paths: {
-    "/users": {
+    // The ways to create a user are the sign-in methods' (OpenApiArea.adminUserCreation).
+    "/users": ({ userCreation }: DocumentParts) => ({
       get: op("adminListUsers", "Every user an address belongs to (?email=), or a page of users oldest first (?limit=&cursor=&search=)", {
         parameters: [
           query("email", "every user this address belongs to (an email/password user and a third-party user can share one); the paging parameters are then ignored"),
@@ -80,11 +81,11 @@ export const adminArea: OpenApiArea = {
           ...errorsFor(400),
         },
       }),
-      post: op("adminCreateUser", "Create an email/password user with sign-up's rules (address check, password policy, unique address), or with passwordless: true a user who signs in with mailed codes only", {
-        requestBody: body(object({ email: { type: "string" }, password: { type: "string" }, verified: { type: "boolean", default: false }, passwordless: { type: "boolean", default: false } }, ["email"]), true),
+      post: op("adminCreateUser", `Create ${userCreation.map((c) => c.summary).join(", or ")}`, {
+        requestBody: body(object(Object.assign({ email: { type: "string" } }, ...userCreation.map((c) => c.fields)), ["email"]), true),
         responses: { 201: json("created", userAnswer), ...bodyErrors(409) },
       }),
-    },
+    }),
     "/users/{id}": {
       get: op("adminGetUser", "One user", { parameters: [userId], responses: { 200: json("the user", userAnswer), ...errorsFor(400) } }),
       delete: op("adminDeleteUser", "Delete the user with everything attached (sessions, tokens, logins); a feature may refuse (409, the message says why)", {

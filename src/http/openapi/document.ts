@@ -3,7 +3,7 @@ import { sharedSchemas } from "./components.js";
 import { adminArea } from "./admin.js";
 import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
-import type { Json, OpenApiArea } from "./types.js";
+import type { DocumentParts, Json, OpenApiArea } from "./types.js";
 
 /** The kernel's own areas; the rooms add theirs (src/http/room.ts), and src/rooms.ts orders them all. */
 export { adminArea, healthArea, keysArea, sessionArea };
@@ -46,13 +46,14 @@ export function servedAreas(config: Readonly<Config>, areas: { publicAreas: read
 export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[]): Json {
   const admin = areas.some((a) => a.tag.name === adminArea.tag.name);
   const shared = sharedSchemas(areas.flatMap((a) => (a.user ? [a.user] : [])));
+  const parts: DocumentParts = { userCreation: areas.flatMap((a) => (a.adminUserCreation ? [a.adminUserCreation] : [])) };
   const paths: Array<[string, Json]> = [];
   const schemas: Array<[string, Json]> = Object.entries(shared);
   // An area with ordering hints joins another's tag: placed once the others are.
   const ordered = [...areas.filter((a) => !a.after), ...areas.filter((a) => a.after)];
   for (const area of ordered) {
     const prefix = area.prefix(config);
-    const own = Object.entries(area.paths).map(([p, item]): [string, Json] => [prefix + p, withCookieRefusals(item)]);
+    const own = Object.entries(area.paths).map(([p, item]): [string, Json] => [prefix + p, withCookieRefusals(typeof item === "function" ? item(parts) : item)]);
     for (const [full] of own) if (paths.some(([p]) => p === full)) throw new Error(`OpenAPI: path ${full} is described twice`);
     insertAfter(paths, own, area.after && prefix + area.after.path);
     const mine = Object.entries(area.schemas ?? {}).map(([name, schema]): [string, Json] => [name, typeof schema === "function" ? schema(shared) : schema]);

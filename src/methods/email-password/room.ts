@@ -1,5 +1,5 @@
 import type { Room } from "../../http/room.js";
-import { emailPasswordAdminRoutes } from "./admin.js";
+import { emailPasswordAdminRoutes, passwordUserCreator } from "./admin.js";
 import { emailPasswordAdminArea, emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
 import { passwordLogins } from "./logins.js";
@@ -15,6 +15,7 @@ export const emailPasswordRoom: Room = {
   settingsChecks: lazyMigrationChecks,
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,
+  adminUserCreator: passwordUserCreator,
   openapi: emailPasswordArea,
   adminOpenapi: emailPasswordAdminArea,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),

@@ -1,6 +1,7 @@
 import type { Room } from "../../http/room.js";
 import { passwordlessFlow } from "./flow-type.js";
-import { passwordlessArea } from "./openapi.js";
+import { passwordlessAdminArea, passwordlessArea } from "./openapi.js";
+import { passwordlessUserCreator } from "./admin.js";
 import { signInCodePage, signInLinkPage } from "./pages.js";
 import passwordlessJs from "./pages/passwordless.js?raw";
 import signInCodeJs from "./pages/sign-in-code.js?raw";
@@ -21,6 +22,8 @@ export const passwordlessRoom: Room = {
   settings: [passwordlessSettings],
   routes: passwordlessRoutes,
   openapi: passwordlessArea,
+  adminOpenapi: passwordlessAdminArea,
+  adminUserCreator: passwordlessUserCreator,
   // The code and link pages, while the hosted pages are on and passwordless sign-in is.
   pages: (c) => (c.passwordlessFlowType !== "off" ? hostedPageRoutes(c, { "/sign-in-code": signInCodePage, "/verify": signInLinkPage }) : []),
   assets: { "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs },
