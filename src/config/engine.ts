@@ -26,8 +26,12 @@ export interface Setting {
   maskFields?: boolean;
 }
 
-/** A room's rows, placed after the row `after` (so the table keeps one documented order), or at the end. */
-export interface SettingsBlock { after?: keyof Config; rows: readonly Setting[] }
+/**
+ * A room's rows, placed after the row `after` (so the table keeps one documented order), or at the
+ * end; `helpGroup`: the heading `authsvc serve --help` lists their flags under (e.g. "Sign-in
+ * methods"; src/cli/option-groups.ts has the headings), by default the one its rules give.
+ */
+export interface SettingsBlock { after?: keyof Config; helpGroup?: string; rows: readonly Setting[] }
 
 /** A check that spans settings (run after every one resolved); throws ConfigError. */
 export type SettingsCheck = (c: Readonly<Config>, sources: Readonly<Record<keyof Config, Source>>) => void;

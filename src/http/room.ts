@@ -2,6 +2,7 @@ import type { EventHandler } from "h3";
 import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
 import type { ClaimProvider } from "../core/claims.js";
+import type { CommandSpec } from "../core/commands.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
@@ -69,6 +70,8 @@ export interface Room {
   returnPaths?(config: Readonly<Config>): readonly string[];
   /** Its links on the hosted account page ("My account"), while its pages are on. */
   accountLinks?(config: Readonly<Config>): readonly AccountLink[];
+  /** Its operator commands (`authsvc passkeys`, `authsvc users mfa`), which src/cli builds (core/commands.ts). */
+  commands?: readonly CommandSpec[];
 }
 
 /**

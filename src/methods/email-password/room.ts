@@ -1,4 +1,5 @@
 import type { Room } from "../../http/room.js";
+import { resetPasswordCommand } from "./commands.js";
 import { emailPasswordAdminRoutes, passwordUserCreator } from "./admin.js";
 import { emailPasswordAdminArea, emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
@@ -19,4 +20,5 @@ export const emailPasswordRoom: Room = {
   openapi: emailPasswordArea,
   adminOpenapi: emailPasswordAdminArea,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
+  commands: [resetPasswordCommand],
 };

@@ -1,4 +1,5 @@
 import type { Room } from "../../http/room.js";
+import { secondFactorCommands } from "./commands.js";
 import { totpAdminRoutes } from "./admin.js";
 import { mfaArea, totpAdminArea } from "./openapi.js";
 import { mfaPage, secondFactorPage } from "./pages.js";
@@ -21,4 +22,5 @@ export const totpRoom: Room = {
   adminOpenapi: totpAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/mfa": mfaPage, "/second-factor": secondFactorPage }),
   assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },
+  commands: [secondFactorCommands],
 };

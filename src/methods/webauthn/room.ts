@@ -1,4 +1,5 @@
 import type { Room } from "../../http/room.js";
+import { passkeyCommands } from "./commands.js";
 import { webauthnAdminRoutes } from "./admin.js";
 import { webauthnAdminArea, webauthnArea } from "./openapi.js";
 import { passkeyRecoverPage, passkeysPage } from "./pages.js";
@@ -27,4 +28,5 @@ export const webauthnRoom: Room = {
   pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
   describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
+  commands: [passkeyCommands],
 };
