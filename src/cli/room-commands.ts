@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import type { CommandSpec } from "../core/commands.js";
+import type { CommandRun, CommandSpec, UserCreationSpec } from "../core/commands.js";
 import { CommandError } from "../core/commands.js";
 import { rooms } from "../rooms.js";
 import { printJson, withApp } from "./context.js";
@@ -57,18 +57,32 @@ function attach(parent: Command, spec: CommandSpec, io: CliIO): Command {
     const args = given.slice(0, cmd.registeredArguments.length) as Array<string | undefined>;
     const flags = given[cmd.registeredArguments.length] as Record<string, unknown>;
     const user = spec.user ? pickUserRef(io, cmd, args[0], flags) : undefined;
-    try {
-      await action({
-        user, args: (spec.user ? args.slice(1) : args).filter((a): a is string => a !== undefined), flags,
-        out: (text) => io.out(text),
-        json: (value) => printJson(io, value),
-        readPassword: () => readPasswordFromStdin(io.stdin),
-        withApp: (fn) => withApp(flags, io, (app) => fn({ ctx: app.ctx, config: app.config, findUser: (ref) => resolveUserRef(app, ref), flushMail: () => app.mail.flush() })),
-      });
-    } catch (err) {
-      if (err instanceof CommandError) throw new CliError(err.message, err.exitCode);
-      throw err;
-    }
+    const rest = (spec.user ? args.slice(1) : args).filter((a): a is string => a !== undefined);
+    return runDeclared(() => action(commandRun(io, flags, rest, user)));
   });
   return cmd;
 }
+
+/** What a declared command's action is given (core/commands.ts CommandRun), on this IO. */
+export function commandRun(io: CliIO, flags: Record<string, unknown>, args: readonly string[], user?: string): CommandRun {
+  return {
+    user, args, flags,
+    out: (text) => io.out(text),
+    json: (value) => printJson(io, value),
+    readPassword: () => readPasswordFromStdin(io.stdin),
+    withApp: (fn) => withApp(flags, io, (app) => fn({ ctx: app.ctx, config: app.config, findUser: (ref) => resolveUserRef(app, ref), flushMail: () => app.mail.flush() })),
+  };
+}
+
+/** Runs a room's action; its CommandError becomes the CLI's error with the same message and exit code. */
+export async function runDeclared(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof CommandError) throw new CliError(err.message, err.exitCode);
+    throw err;
+  }
+}
+
+/** The ways `users create` makes a user (Room.userCreation), in the rooms' order. */
+export const userCreations = (): UserCreationSpec[] => rooms.flatMap((r) => (r.userCreation ? [r.userCreation] : []));

@@ -30,6 +30,19 @@ export interface CommandSpec {
   action?(run: CommandRun): Promise<void>;
 }
 
+/**
+ * A way `authsvc users create <email>` (and `create-user`) makes a user, declared by a sign-in
+ * method (Room.userCreation): its options, its phrase of the help ("create a user: " and the
+ * phrases joined by ", or "), and when it applies: the first whose `when` holds for the flags
+ * creates, else the one without `when`.
+ */
+export interface UserCreationSpec {
+  summary: string;
+  options: readonly CommandOption[];
+  when?(flags: Readonly<Record<string, unknown>>): boolean;
+  create(email: string, run: CommandRun): Promise<void>;
+}
+
 /** An option: its flags as commander spells them ("--id <credential-id>"), its help line, whether it must be given. */
 export interface CommandOption {
   flags: string;

@@ -2,7 +2,7 @@ import type { EventHandler } from "h3";
 import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
 import type { ClaimProvider } from "../core/claims.js";
-import type { CommandSpec } from "../core/commands.js";
+import type { CommandSpec, UserCreationSpec } from "../core/commands.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
@@ -72,6 +72,8 @@ export interface Room {
   accountLinks?(config: Readonly<Config>): readonly AccountLink[];
   /** Its operator commands (`authsvc passkeys`, `authsvc users mfa`), which src/cli builds (core/commands.ts). */
   commands?: readonly CommandSpec[];
+  /** How `authsvc users create` makes a user of its kind (core/commands.ts). */
+  userCreation?: UserCreationSpec;
 }
 
 /**

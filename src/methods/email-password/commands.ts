@@ -1,7 +1,8 @@
-import { CommandError, type CommandRun, type CommandSpec } from "../../core/commands.js";
+import { CommandError, type CommandRun, type CommandSpec, type UserCreationSpec } from "../../core/commands.js";
 import { canonicalEmail } from "../../core/emails.js";
 import { websiteLink } from "../../core/mail-queue.js";
-import { setPassword } from "./accounts.js";
+import { toUserJson } from "../../core/users.js";
+import { setPassword, signUpWithPassword } from "./accounts.js";
 import { requestPasswordReset } from "./password-reset.js";
 
 /** `authsvc reset-password <email-or-id> (--password-stdin | --send-link)`. */
@@ -56,3 +57,29 @@ async function sendLink(run: CommandRun, who: string): Promise<void> {
     if (link) run.out(`link (development mode only): ${link}`);
   });
 }
+
+/** `authsvc users create <email> --password-stdin [--verified]` (the default way), through the same core as sign-up. */
+export const passwordUserCreation: UserCreationSpec = {
+  summary: "email/password",
+  options: [
+    { flags: "--password-stdin", description: "read the password from standard input (recommended)" },
+    { flags: "--password <password>", description: "the password (visible in shell history and the process list; prefer --password-stdin)" },
+    { flags: "--verified", description: "mark the email address as verified" },
+  ],
+  async create(email, run) {
+    const { passwordStdin, password: given } = run.flags;
+    if (passwordStdin && given !== undefined) throw new CommandError("give either --password-stdin or --password, not both", 2);
+    if (!passwordStdin && !given) throw new CommandError("a password is required: pipe it in with --password-stdin", 2);
+    const password = passwordStdin ? await run.readPassword() : String(given);
+    await run.withApp(async (app) => {
+      const r = await signUpWithPassword(app.ctx, { email, password, verified: !!run.flags.verified, source: "cli" });
+      if (r.status !== "OK") {
+        const msg = r.status === "FIELD_ERROR" ? r.formFields.map((f) => `${f.id}: ${f.error}`).join("; ")
+          : "another user has this address; add --verified to link the password to them, or use reset-password";
+        throw new CommandError(`could not create user: ${msg}`);
+      }
+      if (run.flags.json) run.json(toUserJson(r.user));
+      else run.out(`created user ${r.user.id} <${r.user.email}>${r.user.verified ? " (verified)" : ""}`);
+    });
+  },
+};

@@ -1,5 +1,5 @@
 import type { Room } from "../../http/room.js";
-import { resetPasswordCommand } from "./commands.js";
+import { passwordUserCreation, resetPasswordCommand } from "./commands.js";
 import { emailPasswordAdminRoutes, passwordUserCreator } from "./admin.js";
 import { emailPasswordAdminArea, emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
@@ -21,4 +21,5 @@ export const emailPasswordRoom: Room = {
   adminOpenapi: emailPasswordAdminArea,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
   commands: [resetPasswordCommand],
+  userCreation: passwordUserCreation,
 };

@@ -1,4 +1,5 @@
 import type { Room } from "../../http/room.js";
+import { passwordlessUserCreation } from "./commands.js";
 import { passwordlessFlow } from "./flow-type.js";
 import { passwordlessAdminArea, passwordlessArea } from "./openapi.js";
 import { passwordlessUserCreator } from "./admin.js";
@@ -31,4 +32,5 @@ export const passwordlessRoom: Room = {
     const flow = passwordlessFlow(ctx.config);
     return { answer: { passwordless: { enabled: flow !== undefined } }, firstFactors: flow?.factors ?? [] };
   },
+  userCreation: passwordlessUserCreation,
 };
