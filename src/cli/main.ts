@@ -10,8 +10,6 @@ import { mailCommand } from "./mail.js";
 import { keysCommand } from "./keys.js";
 import { limitsCommand } from "./limits.js";
 import { migrateCommand } from "./migrate.js";
-import { passkeysCommand } from "./passkeys.js";
-import { resetPasswordCommand } from "./reset-password.js";
 import { orgsCommand } from "./orgs.js";
 import { rolesCommand } from "./roles.js";
 import { serveCommand } from "./serve.js";
@@ -19,6 +17,7 @@ import { clusterWorkerArgv } from "./serve-cluster.js";
 import { sessionsCommand } from "./sessions.js";
 import { webhooksCommand } from "./webhooks.js";
 import { oauthCommand } from "./oauth.js";
+import { withRoomCommands } from "./room-commands.js";
 import { tailMailCommand } from "./tail-mail.js";
 import { usersCommand } from "./users.js";
 import { isSingleExecutable } from "../native/addons.js";
@@ -37,7 +36,7 @@ export function describeVersion(): string {
 
 const HELP_WIDTH = 100;
 
-const COMMANDS = [serveCommand, migrateCommand, createUserCommand, resetPasswordCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, passkeysCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, orgsCommand, oauthCommand, benchCommand];
+const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, orgsCommand, oauthCommand, benchCommand];
 
 /**
  * Builds the commander program; every command is a factory taking the IO, so tests run it
@@ -51,7 +50,9 @@ export function createProgram(io: CliIO, only?: "serve"): Command {
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  for (const make of only ? [serveCommand] : COMMANDS) program.addCommand(make(io));
+  // The kernel's commands, and the rooms' (Room.commands) where their ordering hints put them.
+  const commands = only ? [serveCommand(io)] : withRoomCommands(COMMANDS.map((make) => make(io)), io);
+  for (const cmd of commands) program.addCommand(cmd);
   if (!only) for (const cmd of backupCommands(io)) program.addCommand(cmd);
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();

@@ -8,7 +8,7 @@ import { addAdminSubcommand } from "./options.js";
 import { askYes, CliError, type CliIO } from "./io.js";
 import { describeUser as describe, resolveUserRef as mustFind } from "./user-ref.js";
 import { addTransferCommands } from "./users-transfer.js";
-import { addMfaCommands } from "./users-mfa.js";
+import { addRoomCommands } from "./room-commands.js";
 import { addUserRoleAndMetadataCommands } from "./roles.js";
 import { addUsersCreateCommand } from "./create-user.js";
 
@@ -78,7 +78,7 @@ export function usersCommand(io: CliIO): Command {
       io.out(`unlinked ${id}; the others are user ${r.remainingPersonId}`);
     }));
   addTransferCommands(users, io);
-  addMfaCommands(users, io);
+  addRoomCommands(users, io);
   addUserRoleAndMetadataCommands(users, io);
   return users;
 }

@@ -2,13 +2,14 @@ import type { EventHandler } from "h3";
 import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
 import type { ClaimProvider, Factor } from "../core/claims.js";
+import type { CommandSpec, UserCreationSpec } from "../core/commands.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { ImportPart } from "../core/import-parts.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
 import type { PurgeRule } from "../core/purge.js";
 import type { MailBlock } from "../mail/kinds.js";
-import type { AdminRoute } from "./admin/route.js";
+import type { AdminRoute, AdminUserCreator } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { Json, OpenApiArea } from "./openapi/types.js";
 import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
@@ -33,6 +34,8 @@ export interface Room {
   routes?: readonly Route[];
   /** Its routes under /admin/v1 (behind the admin key). */
   adminRoutes?: readonly AdminRoute[];
+  /** How POST /admin/v1/users creates a user of its kind (http/admin/route.ts). */
+  adminUserCreator?: AdminUserCreator;
   /** Its hosted pages for this configuration (absolute paths). */
   pages?(config: Readonly<Config>): PageRoute[];
   /** The static files its pages load (name → text), served beside the kernel's under /_assets. */
@@ -85,6 +88,10 @@ export interface Room {
   events?: PublicEvents;
   /** Its part of the hosted sign-in page: markup in the page's slots and its module (http/pages/sign-in-parts.ts). */
   signIn?: SignInPart;
+  /** Its operator commands (`authsvc passkeys`, `authsvc users mfa`), which src/cli builds (core/commands.ts). */
+  commands?: readonly CommandSpec[];
+  /** How `authsvc users create` makes a user of its kind (core/commands.ts). */
+  userCreation?: UserCreationSpec;
 }
 
 /**
@@ -117,6 +124,8 @@ export const enabledPart = (): Json => ({ type: "object", required: ["enabled"],
 export interface HttpTables {
   routes: readonly Route[];
   adminRoutes: readonly AdminRoute[];
+  /** The ways POST /admin/v1/users creates a user, in the rooms' order. */
+  userCreators: readonly AdminUserCreator[];
   pages(config: Readonly<Config>): PageRoute[];
   /** The pages' static files: the kernel's and every room's. */
   assets: AssetTable;
@@ -146,6 +155,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
   return {
     routes: rooms.flatMap((r) => r.routes ?? []),
     adminRoutes: rooms.flatMap((r) => r.adminRoutes ?? []),
+    userCreators: pick((r) => r.adminUserCreator),
     pages: (config) => rooms.flatMap((r) => r.pages?.(config) ?? []),
     assets: createAssetTable(mergeAssets([kernelPageAssets, ...pick((r) => r.assets)])),
     publicAreas: pick((r) => (typeof r.openapi === "function" ? r.openapi(described) : r.openapi)),

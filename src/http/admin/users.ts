@@ -3,11 +3,9 @@ import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { AuthError, badInput } from "../../core/errors.js";
 import { findUsersByEmail, listUserPage, setUserEmailVerified } from "../../core/user-directory.js";
 import { deleteUser, getUser, type FieldError } from "../../core/users.js";
-import { EMAIL_EXISTS, signUpWithPassword } from "../../methods/email-password/accounts.js";
-import { createPasswordlessUser } from "../../methods/passwordless/consume.js";
 import { readJsonBody } from "../body.js";
 import type { HttpDeps } from "../deps.js";
-import { adminUserJson, booleanField, pathParam, queryParam, stringField } from "./input.js";
+import { adminUserJson, booleanField, pathParam, queryParam } from "./input.js";
 
 export const notFound = () => new AuthError("NOT_FOUND", "No such user");
 export const fieldError = (formFields: FieldError[]) => ({ message: formFields.map((f) => `${f.id}: ${f.error}`).join("; "), formFields });
@@ -36,34 +34,18 @@ export const getUserHandler = (deps: HttpDeps) =>
   });
 
 /**
- * POST /users {email, password, verified?}: the same rules as sign-up (policy, unique address).
- * {email, passwordless: true} instead: a user who signs in with mailed codes only.
+ * POST /users: the sign-in methods' creators decide (Room.adminUserCreator), the first whose `when`
+ * holds for the body, else the default one; each applies the rules its sign-up applies.
  */
 export const createUserHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
-    if (booleanField(body, "passwordless", false)) {
-      if (body.password !== undefined) throw badInput("give either password or passwordless: true, not both");
-      const p = await createPasswordlessUser(deps.ctx, { email: stringField(body, "email"), source: "admin-api" });
-      if (p.status === "INVALID_EMAIL") throw badInput(p.message);
-      if (p.status !== "OK") {
-        setResponseStatus(event, 409);
-        return { message: p.message };
-      }
-      setResponseStatus(event, 201);
-      return { user: adminUserJson(p.user) };
-    }
-    const r = await signUpWithPassword(deps.ctx, { email: stringField(body, "email"), password: stringField(body, "password"), verified: booleanField(body, "verified", false), source: "admin-api" });
-    if (r.status === "SIGN_UP_NOT_ALLOWED") {
-      setResponseStatus(event, 409);
-      return { status: "SIGN_UP_NOT_ALLOWED", message: "Another user has this address and it is not verified on this login: pass verified: true to link it to them." };
-    }
-    if (r.status !== "OK") {
-      setResponseStatus(event, r.formFields.some((f) => f.error === EMAIL_EXISTS) ? 409 : 400);
-      return fieldError(r.formFields);
-    }
-    setResponseStatus(event, 201);
-    return { user: adminUserJson(r.user) };
+    const creators = deps.tables.userCreators;
+    const creator = creators.find((c) => c.when?.(body)) ?? creators.find((c) => !c.when);
+    if (!creator) throw badInput("no sign-in method creates users here");
+    const r = await creator.create(deps, body);
+    setResponseStatus(event, r.status);
+    return r.answer;
   });
 
 /** DELETE /users/:id: the user and everything attached (sessions, tokens, logins). */

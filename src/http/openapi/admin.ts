@@ -1,6 +1,6 @@
 import { ADMIN_PREFIX } from "../admin/route.js";
 import { json, ref } from "./components.js";
-import type { Json, OpenApiArea } from "./types.js";
+import type { DocumentParts, Json, OpenApiArea } from "./types.js";
 
 /**
  * The admin API (src/http/admin/): server to server, every operation behind the admin key. Unlike
@@ -48,14 +48,26 @@ function op(operationId: string, summary: string, rest: Json): Json {
   return { operationId, tags, summary, security, ...rest };
 }
 
-/** The admin API's building blocks, for the rooms that describe admin routes of their own (src/webhooks, src/roles, src/metadata). */
-export const adminOpenApi = { op, errorsFor, bodyErrors, object, body, param, query, userId };
+/**
+ * A room's admin paths under the kernel's "admin" tag (its user routes beside the kernel's): the
+ * paths go right after `after.path` and the schemas after `after.schema`, where the document has
+ * always listed them.
+ */
+function extension(area: Pick<OpenApiArea, "after" | "paths" | "schemas" | "adminUserCreation">): OpenApiArea {
+  return { tag: adminTag, prefix: () => ADMIN_PREFIX, ...area };
+}
+
+/** The admin API's building blocks, for the rooms that describe admin routes of their own (src/webhooks, src/roles, src/metadata, the sign-in methods). */
+export const adminOpenApi = { op, errorsFor, bodyErrors, object, body, param, query, userId, extension };
+
+const adminTag = { name: "admin", description: "The admin API for the app's backend (off unless AUTHSVC_ADMIN_API_KEY is set; no CORS): users, passwords, reset links, sessions" };
 
 export const adminArea: OpenApiArea = {
-  tag: { name: "admin", description: "The admin API for the app's backend (off unless AUTHSVC_ADMIN_API_KEY is set; no CORS): users, passwords, reset links, sessions" },
+  tag: adminTag,
   prefix: () => ADMIN_PREFIX,
   paths: {
-    "/users": {
+    // The ways to create a user are the sign-in methods' (OpenApiArea.adminUserCreation).
+    "/users": ({ userCreation }: DocumentParts) => ({
       get: op("adminListUsers", "Every user an address belongs to (?email=), or a page of users oldest first (?limit=&cursor=&search=)", {
         parameters: [
           query("email", "every user this address belongs to (an email/password user and a third-party user can share one); the paging parameters are then ignored"),
@@ -69,11 +81,11 @@ export const adminArea: OpenApiArea = {
           ...errorsFor(400),
         },
       }),
-      post: op("adminCreateUser", "Create an email/password user with sign-up's rules (address check, password policy, unique address), or with passwordless: true a user who signs in with mailed codes only", {
-        requestBody: body(object({ email: { type: "string" }, password: { type: "string" }, verified: { type: "boolean", default: false }, passwordless: { type: "boolean", default: false } }, ["email"]), true),
+      post: op("adminCreateUser", `Create ${userCreation.map((c) => c.summary).join(", or ")}`, {
+        requestBody: body(object(Object.assign({ email: { type: "string" } }, ...userCreation.map((c) => c.fields)), ["email"]), true),
         responses: { 201: json("created", userAnswer), ...bodyErrors(409) },
       }),
-    },
+    }),
     "/users/{id}": {
       get: op("adminGetUser", "One user", { parameters: [userId], responses: { 200: json("the user", userAnswer), ...errorsFor(400) } }),
       delete: op("adminDeleteUser", "Delete the user with everything attached (sessions, tokens, logins); a feature may refuse (409, the message says why)", {
@@ -86,21 +98,6 @@ export const adminArea: OpenApiArea = {
         responses: { 200: json("done; `changed` is false when it already was so", object({ id: { type: "string" }, verified: { type: "boolean" }, changed: { type: "boolean" } })), ...bodyErrors() },
       }),
     },
-    "/users/{id}/password": {
-      put: op("adminSetPassword", "Set the password (policy checked); every session of the user is revoked", {
-        parameters: [userId], requestBody: body(object({ password: { type: "string" } }), true),
-        responses: { 200: json("set", object({ id: { type: "string" }, revokedSessions: { type: "integer", minimum: 0 } })), ...bodyErrors(409) },
-      }),
-    },
-    "/users/{id}/reset-link": {
-      post: op("adminCreateResetLink", "A password-reset link for the backend to deliver; mailed too with {mail: true}", {
-        parameters: [userId], requestBody: body(object({ mail: { type: "boolean", default: false } }, []), false),
-        responses: {
-          200: json("the link (the same token the reset mail carries)", object({ link: { type: "string", format: "uri" }, expiresAt: { type: "integer", description: "ms since the epoch" }, mailed: { type: "boolean" } })),
-          ...bodyErrors(409),
-        },
-      }),
-    },
     "/users/{id}/links": {
       post: op("adminLinkUsers", "Account linking by hand: user `userId` (every login method) becomes part of user {id}, who keeps the id", {
         parameters: [userId], requestBody: body(object({ userId: { type: "string", minLength: 1 } }), true),
@@ -111,28 +108,12 @@ export const adminArea: OpenApiArea = {
         responses: { 200: json("unlinked; remainingUserId is the id of the user the other methods form", object({ userId: { type: "string" }, remainingUserId: { type: "string" } })), ...errorsFor(400, 409) },
       }),
     },
-    "/users/{id}/mfa": {
-      delete: op("adminResetMfa", "Remove the user's second factor (TOTP devices, recovery codes); records mfa.reset and mails the user", {
-        parameters: [userId], responses: { 200: json("`changed` is false when there was none", object({ userId: { type: "string" }, removedDevices: { type: "integer", minimum: 0 }, changed: { type: "boolean" } })), ...errorsFor(400) },
-      }),
-    },
     "/users/{id}/sessions": {
       get: op("adminListSessions", "The user's live sessions, newest first (handles and times, never tokens)", {
         parameters: [userId], responses: { 200: json("the sessions", object({ sessions: { type: "array", items: ref("AdminSession") } })), ...errorsFor(400) },
       }),
       delete: op("adminRevokeSessions", "Revoke every session of the user; their refresh tokens fail from now on", {
         parameters: [userId], responses: { 200: json("how many were revoked", object({ revoked: { type: "integer", minimum: 0 } })), ...errorsFor(400) },
-      }),
-    },
-    "/users/{id}/passkeys": {
-      get: op("adminListPasskeys", "The user's passkeys (credential ids and times, never a key)", {
-        parameters: [userId], responses: { 200: json("the passkeys", object({ passkeys: { type: "array", items: ref("AdminPasskey") } })), ...errorsFor(400) },
-      }),
-    },
-    "/users/{id}/passkeys/{credentialId}": {
-      delete: op("adminRemovePasskey", "Remove one passkey of the user; 409 when it is their last way to sign in", {
-        parameters: [userId, param("credentialId", "the passkey's credential id (base64url)")],
-        responses: { 200: json("removed", object({ removed: { const: true } })), ...errorsFor(400, 409) },
       }),
     },
     "/sessions/{handle}": {
@@ -154,9 +135,6 @@ export const adminArea: OpenApiArea = {
     AdminSession: object({
       handle: { type: "string" }, userId: { type: "string" }, createdAt: { type: "integer" }, expiresAt: { type: "integer" },
       lastRefreshedAt: { type: ["integer", "null"] },
-    }),
-    AdminPasskey: object({
-      webauthnCredentialId: { type: "string" }, relyingPartyId: { type: "string" }, createdAt: { type: "integer" }, lastUsedAt: { type: ["integer", "null"] }, recipeUserId: { type: "string" },
     }),
     AdminError: object({
       message: { type: "string" },

@@ -3,7 +3,7 @@ import { sharedSchemas } from "./components.js";
 import { adminArea } from "./admin.js";
 import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
-import type { Json, OpenApiArea } from "./types.js";
+import type { DocumentParts, Json, OpenApiArea } from "./types.js";
 
 /** The kernel's own areas; the rooms add theirs (src/http/room.ts), and src/rooms.ts orders them all. */
 export { adminArea, healthArea, keysArea, sessionArea };
@@ -45,20 +45,22 @@ export function servedAreas(config: Readonly<Config>, areas: { publicAreas: read
  */
 export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[]): Json {
   const admin = areas.some((a) => a.tag.name === adminArea.tag.name);
-  const paths: Record<string, Json> = {};
   const shared = sharedSchemas(areas.flatMap((a) => (a.user ? [a.user] : [])));
-  const schemas: Record<string, Json> = { ...shared };
-  for (const area of areas) {
-    for (const [p, item] of Object.entries(area.paths)) {
-      const full = area.prefix(config) + p;
-      if (paths[full]) throw new Error(`OpenAPI: path ${full} is described twice`);
-      paths[full] = withCookieRefusals(item);
-    }
-    for (const [name, schema] of Object.entries(area.schemas ?? {})) {
-      if (schemas[name]) throw new Error(`OpenAPI: schema ${name} is described twice`);
-      schemas[name] = typeof schema === "function" ? schema(shared) : schema;
-    }
+  const parts: DocumentParts = { userCreation: areas.flatMap((a) => (a.adminUserCreation ? [a.adminUserCreation] : [])) };
+  const paths: Array<[string, Json]> = [];
+  const schemas: Array<[string, Json]> = Object.entries(shared);
+  // An area with ordering hints joins another's tag: placed once the others are.
+  const ordered = [...areas.filter((a) => !a.after), ...areas.filter((a) => a.after)];
+  for (const area of ordered) {
+    const prefix = area.prefix(config);
+    const own = Object.entries(area.paths).map(([p, item]): [string, Json] => [prefix + p, withCookieRefusals(typeof item === "function" ? item(parts) : item)]);
+    for (const [full] of own) if (paths.some(([p]) => p === full)) throw new Error(`OpenAPI: path ${full} is described twice`);
+    insertAfter(paths, own, area.after && prefix + area.after.path);
+    const mine = Object.entries(area.schemas ?? {}).map(([name, schema]): [string, Json] => [name, typeof schema === "function" ? schema(shared) : schema]);
+    for (const [name] of mine) if (schemas.some(([n]) => n === name)) throw new Error(`OpenAPI: schema ${name} is described twice`);
+    insertAfter(schemas, mine, area.after?.schema);
   }
+  const tags = [...new Map(ordered.map((a) => [a.tag.name, a.tag])).values()];
   return {
     openapi: "3.1.0",
     info: {
@@ -69,10 +71,10 @@ export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly O
         + (config.mode === "development" ? " In development mode every route answers 403 `{message}` to a Host header that is neither loopback nor the public URL's host (DNS rebinding)." : ""),
     },
     servers: [{ url: config.publicUrl }],
-    tags: areas.map((a) => a.tag),
-    paths,
+    tags,
+    paths: Object.fromEntries(paths),
     components: {
-      schemas,
+      schemas: Object.fromEntries(schemas),
       securitySchemes: {
         AccessToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "access token (header and body modes)" },
         AccessCookie: { type: "apiKey", in: "cookie", name: "sAccessToken", description: "cookie mode; a non-GET request adds a `rid` header or a JSON content type (and always `rid` when SameSite=None)" },
@@ -82,4 +84,12 @@ export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly O
       },
     },
   };
+}
+
+/** Puts `more` right after the entry named `anchor` (a programming error when it is missing), or at the end. */
+function insertAfter(list: Array<[string, Json]>, more: Array<[string, Json]>, anchor: string | undefined): void {
+  if (anchor === undefined) { list.push(...more); return; }
+  const at = list.findIndex(([name]) => name === anchor);
+  if (at < 0) throw new Error(`OpenAPI: ${anchor} is not in the document, so nothing can follow it`);
+  list.splice(at + 1, 0, ...more);
 }

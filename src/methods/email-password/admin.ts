@@ -1,14 +1,14 @@
 import { defineEventHandler, setResponseStatus } from "h3";
 import { AuthError } from "../../core/errors.js";
 import { getUser } from "../../core/users.js";
-import type { AdminRoute } from "../../http/admin/route.js";
-import { booleanField, pathParam, stringField } from "../../http/admin/input.js";
+import type { AdminRoute, AdminUserCreator } from "../../http/admin/route.js";
+import { adminUserJson, booleanField, pathParam, stringField } from "../../http/admin/input.js";
 import { fieldError, notFound } from "../../http/admin/users.js";
 import { readJsonBody } from "../../http/body.js";
 import type { HttpDeps } from "../../http/deps.js";
 import type { PersonAction, PersonPagePart, PersonPanel } from "../../http/person-panels.js";
 import type { LoginMethod, UserView } from "../../core/users.js";
-import { setPassword } from "./accounts.js";
+import { EMAIL_EXISTS, setPassword, signUpWithPassword } from "./accounts.js";
 import { createPasswordResetLink } from "./reset-link.js";
 
 /** PUT /users/:id/password {password}: policy-checked; every session of the user is revoked. */
@@ -90,3 +90,14 @@ const passwordPanel: PersonPanel<LoginMethod | undefined> = {
 
 /** Passwords on the dashboard's person page: the panel and its two actions. */
 export const passwordPersonPage: PersonPagePart = { panels: [passwordPanel], actions: [sendResetLink, changePassword] };
+/** POST /users {email, password, verified?} (the default way): the same rules as sign-up (policy, unique address). */
+export const passwordUserCreator: AdminUserCreator = {
+  async create(deps, body) {
+    const r = await signUpWithPassword(deps.ctx, { email: stringField(body, "email"), password: stringField(body, "password"), verified: booleanField(body, "verified", false), source: "admin-api" });
+    if (r.status === "SIGN_UP_NOT_ALLOWED") {
+      return { status: 409, answer: { status: "SIGN_UP_NOT_ALLOWED", message: "Another user has this address and it is not verified on this login: pass verified: true to link it to them." } };
+    }
+    if (r.status !== "OK") return { status: r.formFields.some((f) => f.error === EMAIL_EXISTS) ? 409 : 400, answer: fieldError(r.formFields) };
+    return { status: 201, answer: { user: adminUserJson(r.user) } };
+  },
+};

@@ -1,3 +1,4 @@
+import { adminOpenApi as a } from "../../http/openapi/admin.js";
 import { body, bodyErrors, errorsFor, json, modeParameters, notAllowed, ref, statusOnly, tokenHeaders } from "../../http/openapi/components.js";
 import { apiArea, type Json } from "../../http/openapi/types.js";
 
@@ -45,3 +46,32 @@ function signInOrUp(operationId: string, summary: string, description: string, o
     responses: { 200: json(description, { oneOf: [ref("SessionCreated"), ref("FieldError"), ...outcomes] }, tokenHeaders), ...bodyErrors(401, 403) },
   };
 }
+
+/**
+ * Its admin routes (admin.ts), listed under the admin API beside the user's other routes, and its
+ * way to create a user there (the default one, admin.ts passwordUserCreator).
+ */
+export const emailPasswordAdminArea = a.extension({
+  adminUserCreation: {
+    summary: "an email/password user with sign-up's rules (address check, password policy, unique address)",
+    fields: { password: { type: "string" }, verified: { type: "boolean", default: false } },
+  },
+  after: { path: "/users/{id}/verified" },
+  paths: {
+    "/users/{id}/password": {
+      put: a.op("adminSetPassword", "Set the password (policy checked); every session of the user is revoked", {
+        parameters: [a.userId], requestBody: a.body(a.object({ password: { type: "string" } }), true),
+        responses: { 200: json("set", a.object({ id: { type: "string" }, revokedSessions: { type: "integer", minimum: 0 } })), ...a.bodyErrors(409) },
+      }),
+    },
+    "/users/{id}/reset-link": {
+      post: a.op("adminCreateResetLink", "A password-reset link for the backend to deliver; mailed too with {mail: true}", {
+        parameters: [a.userId], requestBody: a.body(a.object({ mail: { type: "boolean", default: false } }, []), false),
+        responses: {
+          200: json("the link (the same token the reset mail carries)", a.object({ link: { type: "string", format: "uri" }, expiresAt: { type: "integer", description: "ms since the epoch" }, mailed: { type: "boolean" } })),
+          ...a.bodyErrors(409),
+        },
+      }),
+    },
+  },
+});

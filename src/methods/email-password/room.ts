@@ -1,6 +1,7 @@
 import { enabledPart, type Room } from "../../http/room.js";
-import { emailPasswordAdminRoutes, passwordPersonPage } from "./admin.js";
-import { emailPasswordArea } from "./openapi.js";
+import { passwordUserCreation, resetPasswordCommand } from "./commands.js";
+import { emailPasswordAdminRoutes, passwordPersonPage, passwordUserCreator } from "./admin.js";
+import { emailPasswordAdminArea, emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
 import { passwordLogins } from "./logins.js";
 import { passwordImport } from "./import.js";
@@ -24,10 +25,14 @@ export const emailPasswordRoom: Room = {
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,
   personPage: passwordPersonPage,
+  adminUserCreator: passwordUserCreator,
   openapi: emailPasswordArea,
+  adminOpenapi: emailPasswordAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/reset-password": resetPasswordPage }),
   assets: { "password-sign-in.js": passwordSignInJs, "reset-password.js": resetPasswordJs },
   signIn: passwordSignIn,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
   describeSchema: { fields: { emailPassword: enabledPart() }, required: ["emailPassword"], firstFactors: ["emailpassword"] },
+  commands: [resetPasswordCommand],
+  userCreation: passwordUserCreation,
 };

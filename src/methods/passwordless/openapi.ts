@@ -1,3 +1,4 @@
+import { adminOpenApi as a } from "../../http/openapi/admin.js";
 import { body, bodyErrors, errorsFor, json, modeParameters, notAllowed, sessionCreated, statusOnly, tokenHeaders } from "../../http/openapi/components.js";
 import { apiArea } from "../../http/openapi/types.js";
 
@@ -49,3 +50,10 @@ export const passwordlessArea = apiArea("passwordless", "Sign-in without a passw
       },
     },
 }, undefined, { recipeId: "passwordless" });
+
+/** Its way to create a user through the admin API (admin.ts passwordlessUserCreator); it adds no path of its own. */
+export const passwordlessAdminArea = a.extension({
+  adminUserCreation: { summary: "with passwordless: true a user who signs in with mailed codes only", fields: { passwordless: { type: "boolean", default: false } } },
+  after: { path: "/users" },
+  paths: {},
+});

@@ -1,6 +1,8 @@
 import { enabledPart, type Room } from "../../http/room.js";
+import { passwordlessUserCreation } from "./commands.js";
 import { passwordlessFlow } from "./flow-type.js";
-import { passwordlessArea } from "./openapi.js";
+import { passwordlessAdminArea, passwordlessArea } from "./openapi.js";
+import { passwordlessUserCreator } from "./admin.js";
 import { codeSignIn, signInCodePage, signInLinkPage } from "./pages.js";
 import passwordlessJs from "./pages/passwordless.js?raw";
 import signInCodeJs from "./pages/sign-in-code.js?raw";
@@ -25,6 +27,8 @@ export const passwordlessRoom: Room = {
   settings: [passwordlessSettings],
   routes: passwordlessRoutes,
   openapi: passwordlessArea,
+  adminOpenapi: passwordlessAdminArea,
+  adminUserCreator: passwordlessUserCreator,
   // The code and link pages, while the hosted pages are on and passwordless sign-in is.
   pages: (c) => (c.passwordlessFlowType !== "off" ? hostedPageRoutes(c, { "/sign-in-code": signInCodePage, "/verify": signInLinkPage }) : []),
   assets: { "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs },
@@ -35,4 +39,5 @@ export const passwordlessRoom: Room = {
   },
   // Every first factor a flow type may offer (a code by mail, a link by mail).
   describeSchema: { fields: { passwordless: enabledPart() }, required: ["passwordless"], firstFactors: ["otp-email", "link-email"] },
+  userCreation: passwordlessUserCreation,
 };

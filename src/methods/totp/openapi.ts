@@ -1,3 +1,4 @@
+import { adminOpenApi as a } from "../../http/openapi/admin.js";
 import { body, bodyErrors, errorsFor, json, statusOnly, tokenFields, tokenHeaders } from "../../http/openapi/components.js";
 import { apiArea, type Json } from "../../http/openapi/types.js";
 
@@ -80,4 +81,16 @@ export const mfaArea = apiArea("mfa", "Second factor: the st-mfa claim, TOTP dev
       ...bodyErrors(401, 403),
     },
   }),
+});
+
+/** Its admin route (admin.ts), listed under the admin API beside the user's other routes. */
+export const totpAdminArea = a.extension({
+  after: { path: "/users/{id}/links" },
+  paths: {
+    "/users/{id}/mfa": {
+      delete: a.op("adminResetMfa", "Remove the user's second factor (TOTP devices, recovery codes); records mfa.reset and mails the user", {
+        parameters: [a.userId], responses: { 200: json("`changed` is false when there was none", a.object({ userId: { type: "string" }, removedDevices: { type: "integer", minimum: 0 }, changed: { type: "boolean" } })), ...a.errorsFor(400) },
+      }),
+    },
+  },
 });

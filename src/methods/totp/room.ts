@@ -1,6 +1,7 @@
 import type { Room } from "../../http/room.js";
+import { secondFactorCommands } from "./commands.js";
 import { totpAdminRoutes, totpPersonPage } from "./admin.js";
-import { mfaArea } from "./openapi.js";
+import { mfaArea, totpAdminArea } from "./openapi.js";
 import { mfaPage, secondFactorPage } from "./pages.js";
 import mfaJs from "./pages/mfa.js?raw";
 import recoveryCodesJs from "./pages/recovery-codes.js?raw";
@@ -30,6 +31,8 @@ export const totpRoom: Room = {
   adminRoutes: totpAdminRoutes,
   personPage: totpPersonPage,
   openapi: mfaArea,
+  adminOpenapi: totpAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/mfa": mfaPage, "/second-factor": secondFactorPage }),
   assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },
+  commands: [secondFactorCommands],
 };

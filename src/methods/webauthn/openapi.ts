@@ -1,3 +1,4 @@
+import { adminOpenApi as a } from "../../http/openapi/admin.js";
 import { body, bodyErrors, errorsFor, json, modeParameters, notAllowed, ref, statusOnly, tokenHeaders } from "../../http/openapi/components.js";
 import { apiArea, type Json } from "../../http/openapi/types.js";
 
@@ -69,5 +70,28 @@ export const webauthnArea = apiArea("webauthn", "Passkeys (WebAuthn): sign-up, s
       type: "object", required: ["credentialIds"], additionalProperties: false,
       properties: { credentialIds: { type: "array", items: { type: "string" }, description: "passkey credential ids (base64url)" } },
     },
+  },
+});
+
+/** Its admin routes (admin.ts), listed under the admin API beside the user's other routes, with the passkey they show. */
+export const webauthnAdminArea = a.extension({
+  after: { path: "/users/{id}/sessions", schema: "AdminSession" },
+  paths: {
+    "/users/{id}/passkeys": {
+      get: a.op("adminListPasskeys", "The user's passkeys (credential ids and times, never a key)", {
+        parameters: [a.userId], responses: { 200: json("the passkeys", a.object({ passkeys: { type: "array", items: ref("AdminPasskey") } })), ...a.errorsFor(400) },
+      }),
+    },
+    "/users/{id}/passkeys/{credentialId}": {
+      delete: a.op("adminRemovePasskey", "Remove one passkey of the user; 409 when it is their last way to sign in", {
+        parameters: [a.userId, a.param("credentialId", "the passkey's credential id (base64url)")],
+        responses: { 200: json("removed", a.object({ removed: { const: true } })), ...a.errorsFor(400, 409) },
+      }),
+    },
+  },
+  schemas: {
+    AdminPasskey: a.object({
+      webauthnCredentialId: { type: "string" }, relyingPartyId: { type: "string" }, createdAt: { type: "integer" }, lastUsedAt: { type: ["integer", "null"] }, recipeUserId: { type: "string" },
+    }),
   },
 });

@@ -1,6 +1,7 @@
 import { enabledPart, type Room } from "../../http/room.js";
+import { passkeyCommands } from "./commands.js";
 import { webauthnAdminRoutes, webauthnPersonPage } from "./admin.js";
-import { webauthnArea } from "./openapi.js";
+import { webauthnAdminArea, webauthnArea } from "./openapi.js";
 import { passkeyRecoverPage, passkeySignIn, passkeysPage } from "./pages.js";
 import passkeyListJs from "./pages/passkey-list.js?raw";
 import passkeyRecoverJs from "./pages/passkey-recover.js?raw";
@@ -30,9 +31,11 @@ export const webauthnRoom: Room = {
   adminRoutes: webauthnAdminRoutes,
   personPage: webauthnPersonPage,
   openapi: webauthnArea,
+  adminOpenapi: webauthnAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
   signIn: passkeySignIn,
   describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
   describeSchema: { fields: { webauthn: enabledPart() }, firstFactors: ["webauthn"] },
+  commands: [passkeyCommands],
 };

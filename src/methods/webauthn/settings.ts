@@ -18,7 +18,7 @@ const rpId: Parser = (v) => {
 };
 
 /** Passkeys' settings (docs/passkeys.md): after the hosted pages, whose settings the defaults read. */
-export const webauthnSettings: SettingsBlock = { after: "pagesRedirectPaths", rows: [
+export const webauthnSettings: SettingsBlock = { after: "pagesRedirectPaths", helpGroup: "Sign-in methods", rows: [
   { key: "webauthnRpId", flag: "webauthn-rp-id", env: "AUTHSVC_WEBAUTHN_RP_ID", parse: rpId, default: (c) => new URL(c.websiteUrl!).hostname, doc: "passkeys: the relying party ID, a domain that every passkey origin is on (default: the website URL's host); passkeys stay bound to it, so choose it once" },
   { key: "webauthnRpName", flag: "webauthn-rp-name", env: "AUTHSVC_WEBAUTHN_RP_NAME", parse: str, default: (c) => c.pagesProductName ?? "authsvc", doc: "passkeys: the name the browser shows when a passkey is made (default: the hosted pages' product name)" },
   { key: "webauthnOrigins", flag: "webauthn-origins", env: "AUTHSVC_WEBAUTHN_ORIGINS", parse: originList, default: (c) => [...new Set([c.websiteUrl!, ...(c.hostedPages ? [c.publicUrl!] : [])])], doc: "passkeys: comma-separated origins whose pages may make and use passkeys (default: the website URL, and the public URL when the hosted pages are on)" },
