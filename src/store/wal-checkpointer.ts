@@ -56,6 +56,9 @@ export class WalCheckpointer {
     this.worker = undefined;
     if (!w) return;
     const exited = new Promise((resolve) => w.once("exit", resolve));
+    // Held until it exits: an unref'd thread would let a process with nothing else to do end
+    // here, with close() (and whatever the caller does after it) never finishing.
+    w.ref();
     w.postMessage("close");
     await exited;
   }

@@ -65,6 +65,7 @@ export class WalSync {
     if (this.syncing) await new Promise<void>((resolve) => { this.idle = resolve; });
     const fd = this.fd;
     this.fd = undefined;
+    this.worker?.ref(); // as WalCheckpointer.close: the process must not end before the thread has
     await this.worker?.terminate();
     this.worker = undefined;
     if (fd !== undefined) closeSync(fd);
