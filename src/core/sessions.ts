@@ -79,7 +79,12 @@ export async function refreshSession(ctx: CoreContext, refreshToken: string): Pr
   const outcome = await ctx.store.writeTx(async (tx): Promise<RefreshOutcome> => {
     let row = await repo.findRefreshToken(tx, oldHash);
     // A session moved in from another server: its token becomes ours here (core/moved-sessions.ts).
-    if (!row && await adoptMovedRefreshToken(ctx, tx, refreshToken, oldHash, now)) row = await repo.findRefreshToken(tx, oldHash);
+    // Read again either way: a concurrent refresh (two tabs) may have adopted it and committed
+    // between our first read and the moved row's lookup, which then finds nothing.
+    if (!row) {
+      await adoptMovedRefreshToken(ctx, tx, refreshToken, oldHash, now);
+      row = await repo.findRefreshToken(tx, oldHash);
+    }
     if (row && row.revoked_at === null && now >= row.session_created_at + ctx.config.sessionMaxLifetimeMs) {
       await repo.revokeSession(tx, row.session_handle, now, "max_lifetime");
       await insertEvent(tx, { at: now, type: "session.revoked", userId: row.user_id, data: { sessionHandle: row.session_handle, reason: "max_lifetime" } });
