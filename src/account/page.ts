@@ -66,7 +66,7 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
   <h2>Change your password</h2>
   <p id="password-status" class="status" role="status" aria-live="polite"></p>
   <p id="password-error" class="error" role="alert"></p>
-  <form id="password-form" novalidate>
+  <form id="password-form" method="post" novalidate>
     ${field({ id: "current-password", label: "Current password", type: "password", autocomplete: "current-password", empty: "Enter your current password." })}
     ${field({ id: "new-password", label: "New password", type: "password", autocomplete: "new-password", empty: "Enter a new password.", hint: `At least ${c.passwordMinLength} characters.` })}
     <button type="submit">Change password</button>
@@ -75,7 +75,7 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
   <h2>Change your email address</h2>
   <p id="email-status" class="status" role="status" aria-live="polite"></p>
   <p id="email-error" class="error" role="alert"></p>
-  <form id="email-form" novalidate>
+  <form id="email-form" method="post" novalidate>
     ${field({ id: "new-email", label: "New email address", type: "email", autocomplete: "email", empty: "Enter the new address." })}
     ${field({ id: "email-password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
     <button type="submit">Send a confirmation link</button>
@@ -84,7 +84,7 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
   <h2>Delete your account</h2>
   <p>You are signed out everywhere at once; the account is deleted for good after a grace period, and the mail we send has a link to keep it.</p>
   <p id="delete-error" class="error" role="alert"></p>
-  <form id="delete-form" novalidate>
+  <form id="delete-form" method="post" novalidate>
     <div class="field">
       <label for="delete-password">Password (if your account has one)</label>
       <div class="password"><input id="delete-password" name="delete-password" type="password" autocomplete="current-password"><button type="button" class="reveal secondary" aria-controls="delete-password">Show<span class="sr-only"> password</span></button></div>

@@ -43,7 +43,7 @@ export const organizationsPage = hostedPage((c) => ({
   <ul id="orgs" class="sessions"></ul>
 
   <h2>Create an organization</h2>
-  <form id="create-form" novalidate>
+  <form id="create-form" method="post" novalidate>
     ${field({ id: "org-name", label: "Name", type: "text", autocomplete: "organization", empty: "Enter a name.", hint: "Its short name in addresses (the slug) is made from it." })}
     <button type="submit">Create</button>
   </form>
@@ -55,7 +55,7 @@ export const organizationsPage = hostedPage((c) => ({
     <div id="invitations-part" hidden>
       <h2>Invitations</h2>
       <p id="invite-status" class="status" role="status" aria-live="polite"></p>
-      <form id="invite-form" novalidate>
+      <form id="invite-form" method="post" novalidate>
         ${field({ id: "invite-email", label: "Email address to invite", type: "email", autocomplete: "off", empty: "Enter the address to invite." })}
         ${roleField("invite-role", "Role")}
         <button type="submit">Send the invitation</button>

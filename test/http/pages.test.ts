@@ -64,6 +64,25 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
       expect((await fetch(`${t.url}/auth/_assets/nope.js`)).status).toBe(404);
     });
 
+    it("every form of every hosted page posts: a submit before its script runs never puts a password or code in the address", async () => {
+      const paths = [...pagePaths, "/auth/sign-out", "/auth/account", "/auth/mfa", "/auth/second-factor", "/auth/passkeys", "/auth/webauthn/recover", "/auth/sign-in-code", "/auth/verify", "/auth/my-organizations", "/auth/accept-invitation"];
+      let forms = 0;
+      for (const path of paths) {
+        const res = await fetch(`${t.url}${path}`);
+        expect(res.status, path).toBe(200);
+        for (const tag of (await res.text()).match(/<form[^>]*>/g) ?? []) {
+          forms++;
+          expect(tag, path).toMatch(/ method="post"/);
+        }
+      }
+      expect(forms).toBeGreaterThanOrEqual(12);
+      // Such a submit (scripts blocked, say) reaches the page's path, which takes no POST: nothing is done.
+      const res = await fetch(`${t.url}/auth`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "email=a%40example.com&password=secret-password" });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(await res.text()).not.toContain("secret-password");
+    });
+
     it("shows the configured product name (escaped) and logo, whose origin alone joins img-src", async () => {
       const res = await fetch(`${t.url}/auth`);
       const html = await res.text();

@@ -84,7 +84,7 @@ export const signOutPage = hostedPage((c) => ({
   main: `<section id="view-progress" aria-labelledby="progress-title">
   <h1 id="progress-title" tabindex="-1">Sign out?</h1>
   ${liveRegions}
-  <form id="sign-out-form" novalidate>
+  <form id="sign-out-form" method="post" novalidate>
     <button type="submit" id="sign-out">Sign out</button>
   </form>
   <p class="aside"><a id="stay" href="${escapeHtml(c.websiteBasePath)}">Stay signed in</a></p>

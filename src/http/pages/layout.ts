@@ -86,7 +86,7 @@ export function requestLinkView(websiteBasePath: string, title: string, intro: s
   <h1 id="request-title" tabindex="-1">${escapeHtml(title)}</h1>
   <p>${escapeHtml(intro)}</p>
   <p id="request-error" class="error" role="alert"></p>
-  <form id="request-form" novalidate>
+  <form id="request-form" method="post" novalidate>
     ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
     <button type="submit">Send the link</button>
   </form>

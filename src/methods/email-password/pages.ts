@@ -12,14 +12,14 @@ import type { SignInPart } from "../../http/pages/sign-in-parts.js";
 export const passwordSignIn: SignInPart = {
   script: "password-sign-in.js",
   markup: {
-    form: (c) => `<form id="form" novalidate>
+    form: (c) => `<form id="form" method="post" novalidate>
     ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
     ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password.", hint: passwordHint(c) })}
     <button type="submit" id="submit">Sign in</button>
   </form>`,
     links: (c: Readonly<Config>) => `<p class="aside" id="forgot"><a href="${escapeHtml(c.websiteBasePath)}/reset-password">Forgot your password?</a></p>`,
   },
-  inPlace: () => `<form id="sign-in-form" novalidate>
+  inPlace: () => `<form id="sign-in-form" method="post" novalidate>
     ${field({ id: "email", label: "Email", type: "email", autocomplete: "email", empty: "Enter your email address." })}
     ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
     <button type="submit">Sign in and verify</button>
@@ -48,7 +48,7 @@ export const resetPasswordPage = hostedPage((c) => ({
 <section id="view-new" hidden aria-labelledby="new-title">
   <h1 id="new-title" tabindex="-1">Choose a new password</h1>
   <p id="new-error" class="error" role="alert"></p>
-  <form id="new-form" novalidate>
+  <form id="new-form" method="post" novalidate>
     <!-- For password managers: which account the new password belongs to (filled by reset-password.js when known). -->
     <input type="email" id="username" name="username" autocomplete="username" hidden readonly>
     ${field({ id: "password", label: "New password", type: "password", autocomplete: "new-password", empty: "Enter a new password.", hint: passwordHint(c) })}

@@ -32,7 +32,7 @@ export const signInCodePage = hostedPage((c) => ({
   <h1 id="code-title" tabindex="-1">Check your email</h1>
   <p>We sent a mail to <strong id="code-address"></strong>. <span id="code-text"></span> It works for ${escapeHtml(describeDurationInWords(c.passwordlessCodeLifetimeMs))}.</p>
   ${liveRegions}
-  <form id="code-form" novalidate>
+  <form id="code-form" method="post" novalidate>
     ${field({ id: "code", label: "Code", type: "text", autocomplete: "one-time-code", empty: "Enter the 6-digit code from the mail." })}
     <button type="submit">Sign in</button>
   </form>

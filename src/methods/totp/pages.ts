@@ -39,7 +39,7 @@ export const mfaPage = hostedPage((c) => ({
   <p class="qr"><img id="qr" alt="QR code for your authenticator app" width="200" height="200"></p>
   <p>Cannot scan it? Enter this key in the app: <code id="secret"></code></p>
   <p id="setup-error" class="error" role="alert"></p>
-  <form id="setup-form" novalidate>
+  <form id="setup-form" method="post" novalidate>
     ${codeField("setup-code", "Code from the app", "6 digits; a new one every 30 seconds.", "numeric", "one-time-code")}
     <button type="submit">Turn on</button>
   </form>
@@ -48,7 +48,7 @@ export const mfaPage = hostedPage((c) => ({
   <h1 id="code-title" tabindex="-1">Enter your code</h1>
   <p>Open your authenticator app and enter the 6-digit code it shows for this account.</p>
   <p id="code-form-error" class="error" role="alert"></p>
-  <form id="code-form" novalidate>
+  <form id="code-form" method="post" novalidate>
     ${codeField("code", "Code", "6 digits.", "numeric", "one-time-code")}
     <button type="submit">Continue</button>
   </form>
@@ -58,7 +58,7 @@ export const mfaPage = hostedPage((c) => ({
   <h1 id="recovery-title" tabindex="-1">Use a recovery code</h1>
   <p>Enter one of the recovery codes you saved when you turned on the second factor. Each works once.</p>
   <p id="recovery-error" class="error" role="alert"></p>
-  <form id="recovery-form" novalidate>
+  <form id="recovery-form" method="post" novalidate>
     ${codeField("recovery-code", "Recovery code", "Such as abcd-efgh-…; dashes and capitals do not matter.", "text", "off")}
     <button type="submit">Continue</button>
   </form>
