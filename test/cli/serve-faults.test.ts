@@ -132,7 +132,8 @@ describe("serve --workers 2: starts", { timeout: 900_000 }, () => {
       };
       const pollers = [poller(), poller()];
       await until(() => first >= 0, "the first answer");
-      await until(() => allWorkersReady(s.port), "both workers");
+      const seen: { last?: string } = {};
+      await until(() => allWorkersReady(s.port, seen), "both workers", 60_000, () => `last /readyz: ${seen.last}\n${s.out.stderr}`);
       polling = false;
       await Promise.all(pollers);
       process.kill(s.child.pid!, "SIGTERM");

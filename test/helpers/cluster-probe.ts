@@ -59,20 +59,23 @@ export function spawnServe(args: string[], env: Record<string, string> = {}) {
   return { child, out, exited, killAll };
 }
 
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000, state?: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${state ? `\n${state()}` : ""}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
 /** /readyz says every worker is ready. */
-export async function allWorkersReady(port: number): Promise<boolean> {
+export async function allWorkersReady(port: number, seen?: { last?: string }): Promise<boolean> {
   try {
-    const body = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json() as { workers?: { ready: number; total: number } };
+    const text = await (await fetch(`http://127.0.0.1:${port}/readyz`)).text();
+    if (seen) seen.last = text;
+    const body = JSON.parse(text) as { workers?: { ready: number; total: number } };
     return body.workers !== undefined && body.workers.ready === body.workers.total;
-  } catch {
+  } catch (err) {
+    if (seen) seen.last = String(err);
     return false;
   }
 }
