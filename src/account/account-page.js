@@ -1,10 +1,15 @@
-// "My account" (src/account/page.ts). Signed in: sessions, password, email, deletion, each a POST
-// to /account/... with the session (refreshed once on a 401). Opened from a mail (a token taken out
-// of the address bar by token.js): confirms an email change, or keeps an account (?action=cancel-deletion).
-import { call, callWithSession, checkRequired, describeStatus, say, setBusy, showFieldErrors, showView } from "./api.js";
+// "My account" (src/account/page.ts). Signed in: sessions, logins, email, deletion, each a POST
+// to /account/... with the session (refreshed once on a 401), and the rooms' parts. Opened from a
+// mail (a token taken out of the address bar by token.js): confirms an email change, or keeps an
+// account (?action=cancel-deletion).
+import { call, callWithSession, checkRequired, say, setBusy, showFieldErrors, showView } from "./api.js";
 
 const token = window.authsvcToken;
 const action = new URLSearchParams(window.location.search).get("action");
+// Each room's part of the page is its module (data-account-parts, Room.accountPage): mountAccount(kit)
+// submits its forms, emailChangeProof() gives what an address change is proven by (a password).
+const names = (document.body.dataset.accountParts || "").split(",").filter(Boolean);
+const parts = await Promise.all(names.map((name) => import(`./${name}`)));
 
 function describe(s) {
   const when = new Date(s.lastUsedAt).toLocaleString();
@@ -101,15 +106,12 @@ function onSubmit(id, errorId, send, done) {
 
 const value = (id) => document.getElementById(id).value;
 
-onSubmit("password-form", "password-error", () => callWithSession("POST", "/account/password", { currentPassword: value("current-password"), newPassword: value("new-password") }, "session"), (json, form) => {
-  if (json.status === "FIELD_ERROR") return void showFieldErrors(form, json.formFields.map((f) => ({ ...f, id: "new-password" })));
-  if (json.status !== "OK") return say("password-error", json.status === "NO_PASSWORD_LOGIN" ? "Your account signs in without a password." : describeStatus(json).replace("email or the ", ""));
-  form.reset();
-  say("password-status", "Your password was changed. Your other sessions were signed out.");
-  void loadSessions();
-});
+for (const p of parts) if (p.mountAccount) p.mountAccount({ onSubmit, sessionsChanged: () => void loadSessions() });
 
-onSubmit("email-form", "email-error", () => callWithSession("POST", "/account/email", { email: value("new-email").trim(), password: value("email-password") }, "session"), (json, form) => {
+/** What the rooms add to an address change to prove it is the person. */
+const emailChangeProof = () => Object.assign({}, ...parts.map((p) => (p.emailChangeProof ? p.emailChangeProof() : {})));
+
+onSubmit("email-form", "email-error", () => callWithSession("POST", "/account/email", { email: value("new-email").trim(), ...emailChangeProof() }, "session"), (json, form) => {
   if (json.status === "FIELD_ERROR") return void showFieldErrors(form, json.formFields.map((f) => ({ ...f, id: "new-email" })));
   if (json.status !== "OK") return say("email-error", json.status === "NO_PASSWORD_LOGIN" ? "Your address comes from the provider you sign in with." : "The password is not correct.");
   const to = value("new-email").trim();

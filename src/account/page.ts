@@ -2,41 +2,49 @@ import type { Config } from "../config/types.js";
 import { hostedPage } from "../http/pages/hosted-pages.js";
 import { escapeHtml, field, liveRegions } from "../http/pages/layout.js";
 import type { HttpDeps } from "../http/deps.js";
-import type { AccountLink } from "../http/room.js";
+import { accountLinkPlaces, accountLinksAt, accountScripts, accountSlot, type AccountLink, type AccountPagePart } from "../http/pages/account-parts.js";
 
 const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
 
-/** A room's link (Room.accountLinks); with `count`, account.js adds the number beside it. */
+/** The rooms' modules account.js mounts (AccountPagePart.script), when there are any. */
+function partsData(parts: readonly AccountPagePart[]): Record<string, string> {
+  const scripts = accountScripts(parts);
+  return scripts ? { "account-parts": scripts } : {};
+}
+
+/** A room's link (AccountPagePart.links); with `count`, account.js adds the number beside it. */
 const roomLink = (l: AccountLink) => `<li><a href="${escapeHtml(l.path)}"${l.count ? ` data-count-path="${escapeHtml(l.count.path)}" data-count-field="${escapeHtml(l.count.field)}"` : ""}>${escapeHtml(l.label)}</a></li>`;
 
 /**
- * Links to the other account pages. Other rooms add theirs here (second factor, passkeys): one
- * `<li>` each, in this one clearly marked list; rooms that declare accountLinks come first.
+ * Links to the other account pages: the rooms' own (AccountPagePart.links), one line per place in
+ * one clearly marked list, then "Sign out".
  */
-const otherPages = (c: Readonly<Config>, links: readonly AccountLink[]) => `<nav aria-label="More account pages" id="account-links">
+const otherPages = (c: Readonly<Config>, parts: readonly AccountPagePart[]) => `<nav aria-label="More account pages" id="account-links">
   <ul>
     <!-- account-links: one <li> per account page -->
-    ${links.map(roomLink).join("")}
-    <li><a href="${b(c)}/second-factor">Second factor (authenticator app)</a></li>
-    <li><a href="${b(c)}/passkeys">Passkeys</a></li>
-    ${c.oauthProvider ? `<li><a href="${b(c)}/connected-apps">Connected apps</a></li>` : ""}
+    ${accountLinkPlaces.map((place) => accountLinksAt(parts, place, c).map(roomLink).join("")).join("\n    ")}
     <li><a href="${b(c)}/sign-out">Sign out</a></li>
   </ul>
 </nav>`;
 
 /**
- * GET {websiteBasePath}/account: "My account" (src/account/). Signed in: my sessions, change
- * password, change email, delete my account. With a mailed token (?token=, taken out of the
- * address bar by token.js): confirms an email change, or with ?action=cancel-deletion keeps an
- * account whose deletion is scheduled. Every change is a POST from account.js.
+ * GET {websiteBasePath}/account: "My account" (src/account/). Signed in: my sessions, my logins,
+ * change email, delete my account, and the rooms' parts (Room.accountPage: their links, sections
+ * and fields in the page's slots, mounted by account.js from their modules). With a mailed token
+ * (?token=, taken out of the address bar by token.js): confirms an email change, or with
+ * ?action=cancel-deletion keeps an account whose deletion is scheduled. Every change is a POST
+ * from account.js or a room's module.
  */
 export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
   title: "My account",
   script: "account.js",
   takesToken: true,
   wide: true,
-  // How each kind of login is named in "How you sign in" (LoginKind.accountLabel).
-  data: { "login-labels": JSON.stringify(Object.fromEntries(deps.ctx.logins.flatMap((k) => (k.accountLabel ? [[k.recipeId, k.accountLabel]] : [])))) },
+  data: {
+    // How each kind of login is named in "How you sign in" (LoginKind.accountLabel).
+    "login-labels": JSON.stringify(Object.fromEntries(deps.ctx.logins.flatMap((k) => (k.accountLabel ? [[k.recipeId, k.accountLabel]] : [])))),
+    ...partsData(deps.tables.accountPage),
+  },
   main: `<section id="view-loading" aria-labelledby="loading-title">
   <h1 id="loading-title" tabindex="-1">My account</h1>
   ${liveRegions}
@@ -48,7 +56,7 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
 <section id="view-account" hidden aria-labelledby="account-title">
   <h1 id="account-title" tabindex="-1">My account</h1>
   <p id="account-who">Signed in as <strong id="account-email"></strong></p>
-  ${otherPages(c, deps.tables.accountLinks(c))}
+  ${otherPages(c, deps.tables.accountPage)}
   <h2>Where you are signed in</h2>
   <p id="sessions-status" class="status" role="status" aria-live="polite"></p>
   <ul id="sessions" class="sessions"></ul>
@@ -63,21 +71,14 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
     <div class="password"><input id="logins-password" name="logins-password" type="password" autocomplete="current-password"><button type="button" class="reveal secondary" aria-controls="logins-password">Show<span class="sr-only"> password</span></button></div>
   </div>
 
-  <h2>Change your password</h2>
-  <p id="password-status" class="status" role="status" aria-live="polite"></p>
-  <p id="password-error" class="error" role="alert"></p>
-  <form id="password-form" method="post" novalidate>
-    ${field({ id: "current-password", label: "Current password", type: "password", autocomplete: "current-password", empty: "Enter your current password." })}
-    ${field({ id: "new-password", label: "New password", type: "password", autocomplete: "new-password", empty: "Enter a new password.", hint: `At least ${c.passwordMinLength} characters.` })}
-    <button type="submit">Change password</button>
-  </form>
+  ${accountSlot(deps.tables.accountPage, "after-logins", c, "\n\n  ")}
 
   <h2>Change your email address</h2>
   <p id="email-status" class="status" role="status" aria-live="polite"></p>
   <p id="email-error" class="error" role="alert"></p>
   <form id="email-form" method="post" novalidate>
     ${field({ id: "new-email", label: "New email address", type: "email", autocomplete: "email", empty: "Enter the new address." })}
-    ${field({ id: "email-password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
+    ${accountSlot(deps.tables.accountPage, "email-proof", c, "\n    ")}
     <button type="submit">Send a confirmation link</button>
   </form>
 

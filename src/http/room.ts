@@ -13,6 +13,7 @@ import type { AdminRoute, AdminUserCreator } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { Json, OpenApiArea } from "./openapi/types.js";
 import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
+import type { AccountPagePart } from "./pages/account-parts.js";
 import type { PageRoute } from "./pages/route.js";
 import type { PersonPagePart } from "./person-panels.js";
 import type { SignInPart } from "./pages/sign-in-parts.js";
@@ -80,8 +81,8 @@ export interface Room {
   mail?: MailBlock;
   /** Paths of its own (absolute, a trailing * for a prefix) a hosted sign-in may return to, besides pagesRedirectPaths. */
   returnPaths?(config: Readonly<Config>): readonly string[];
-  /** Its links on the hosted account page ("My account"), while its pages are on. */
-  accountLinks?(config: Readonly<Config>): readonly AccountLink[];
+  /** Its part of the hosted account page ("My account"): links, markup in the page's slots and its module (http/pages/account-parts.ts). */
+  accountPage?: AccountPagePart;
   /** Its panels, lines and actions on the admin dashboard's person page (http/person-panels.ts). */
   personPage?: PersonPagePart;
   /** Its internal events that are published as webhooks, with their public names (the webhooks room's table). */
@@ -99,16 +100,6 @@ export interface Room {
  * `type`, and `data` its public payload always has (on top of the event's own data and userId).
  */
 export type PublicEvents = Readonly<Record<string, { type: string; data?: Readonly<Record<string, unknown>> }>>;
-
-/**
- * A link on the account page to a room's own page. `count`: an API GET (under the API base path,
- * with the session) whose answer's array `field` is counted beside the link, e.g. "(2)".
- */
-export interface AccountLink {
-  path: string;
-  label: string;
-  count?: { path: string; field: string };
-}
 
 /** The schema of a room's part of GET /loginmethods (Room.describe): its field(s), those always there, its first factors. */
 export interface DescribedPart {
@@ -135,8 +126,8 @@ export interface HttpTables {
   describe: ReadonlyArray<NonNullable<Room["describe"]>>;
   /** Where a hosted sign-in may return: the setting's paths and the rooms' own. */
   returnPaths(config: Readonly<Config>): string[];
-  /** The rooms' links on the account page. */
-  accountLinks(config: Readonly<Config>): AccountLink[];
+  /** The rooms' parts of the account page, in their order. */
+  accountPage: readonly AccountPagePart[];
   /** The rooms' parts of the dashboard's person page, in the rooms' order. */
   personPage: Required<PersonPagePart>;
   /** The rooms' parts of the sign-in page, in their order. */
@@ -163,7 +154,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     mounts: pick((r) => (r.mount ? { handler: r.mount, path: r.mountPath } : undefined)),
     describe: pick((r) => r.describe),
     returnPaths: (config) => [...config.pagesRedirectPaths, ...rooms.flatMap((r) => r.returnPaths?.(config) ?? [])],
-    accountLinks: (config) => rooms.flatMap((r) => r.accountLinks?.(config) ?? []),
+    accountPage: pick((r) => r.accountPage),
     personPage: {
       panels: unique("person page panel", rooms.flatMap((r) => r.personPage?.panels ?? []), (p) => p.id),
       facts: rooms.flatMap((r) => r.personPage?.facts ?? []),

@@ -44,6 +44,7 @@ export const oauthProviderRoom: Room = {
   // "Connected apps": the grants the signed-in person gave, each revocable (linked from My account).
   pages: (c) => (c.oauthProvider ? hostedPageRoutes(c, { "/connected-apps": connectedAppsPage }) : []),
   assets: { "connected-apps.js": connectedAppsJs },
+  accountPage: { links: (c) => (c.oauthProvider ? [{ place: "apps", path: `${c.websiteBasePath}/connected-apps`, label: "Connected apps" }] : []) },
   // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
   personDeletion: oauthPersonDeletion,

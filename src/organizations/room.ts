@@ -42,5 +42,7 @@ export const organizationsRoom: Room = {
   personDeletion: organizationsOnPersonDeletion,
   assets: { "accept-invitation.js": acceptJs, "organizations.js": organizationsJs },
   pages: (config) => hostedPageRoutes(config, { "/accept-invitation": acceptInvitationPage, [organizationsPagePath]: organizationsPage }),
-  accountLinks: (config) => (config.hostedPages ? [{ path: `${config.websiteBasePath}${organizationsPagePath}`, label: "My organizations", count: { path: "/organizations", field: "organizations" } }] : []),
+  accountPage: {
+    links: (config) => (config.hostedPages ? [{ place: "memberships", path: `${config.websiteBasePath}${organizationsPagePath}`, label: "My organizations", count: { path: "/organizations", field: "organizations" } }] : []),
+  },
 };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { organizationsRoom } from "../../src/organizations/room.js";
+import type { Config } from "../../src/config/types.js";
 import { call, newPerson } from "./helpers.js";
 
 /**
@@ -43,9 +44,9 @@ describe.each(backends)("the organizations page over HTTP ($name)", (backend) =>
 
 describe("the organizations room's account link", () => {
   it("is there only while the hosted pages are on, under the website base path", () => {
-    const base = { hostedPages: true, websiteBasePath: "/login" } as Parameters<NonNullable<typeof organizationsRoom.accountLinks>>[0];
-    expect(organizationsRoom.accountLinks!(base)).toEqual([{ path: "/login/my-organizations", label: "My organizations", count: { path: "/organizations", field: "organizations" } }]);
-    expect(organizationsRoom.accountLinks!({ ...base, hostedPages: false })).toEqual([]);
+    const base = { hostedPages: true, websiteBasePath: "/login" } as Config;
+    expect(organizationsRoom.accountPage!.links!(base)).toEqual([{ place: "memberships", path: "/login/my-organizations", label: "My organizations", count: { path: "/organizations", field: "organizations" } }]);
+    expect(organizationsRoom.accountPage!.links!({ ...base, hostedPages: false })).toEqual([]);
     expect(organizationsRoom.pages!({ ...base, hostedPages: false })).toEqual([]);
     expect(organizationsRoom.pages!(base).map((p) => p.path)).toEqual(["/login/accept-invitation", "/login/my-organizations"]);
   });

@@ -3,6 +3,7 @@ import { describeDurationInWords } from "../../util/duration.js";
 import { hostedPage, passwordHint } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, field, invalidLinkView, requestLinkView } from "../../http/pages/layout.js";
 import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+import type { AccountPagePart } from "../../http/pages/account-parts.js";
 
 /**
  * Its part of the sign-in page: the address and password form (the other rooms' parts use its
@@ -24,6 +25,26 @@ export const passwordSignIn: SignInPart = {
     ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
     <button type="submit">Sign in and verify</button>
   </form>`,
+};
+
+/**
+ * Its part of "My account": the change-password form (after "How you sign in"), and the password
+ * the address change form asks for (#email-password: the proof the account's POST /account/email
+ * takes); account-password.js submits the one and reads the other.
+ */
+export const passwordAccountPage: AccountPagePart = {
+  script: "account-password.js",
+  markup: {
+    "after-logins": (c) => `<h2>Change your password</h2>
+  <p id="password-status" class="status" role="status" aria-live="polite"></p>
+  <p id="password-error" class="error" role="alert"></p>
+  <form id="password-form" method="post" novalidate>
+    ${field({ id: "current-password", label: "Current password", type: "password", autocomplete: "current-password", empty: "Enter your current password." })}
+    ${field({ id: "new-password", label: "New password", type: "password", autocomplete: "new-password", empty: "Enter a new password.", hint: passwordHint(c) })}
+    <button type="submit">Change password</button>
+  </form>`,
+    "email-proof": () => field({ id: "email-password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." }),
+  },
 };
 
 /** GET {websiteBasePath}/reset-password[?token=…]: ask for a link, or set the new password. */

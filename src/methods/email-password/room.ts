@@ -7,7 +7,8 @@ import { passwordLogins } from "./logins.js";
 import { passwordImport } from "./import.js";
 import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
 import { emailPasswordMail } from "./mail.js";
-import { passwordSignIn, resetPasswordPage } from "./pages.js";
+import { passwordAccountPage, passwordSignIn, resetPasswordPage } from "./pages.js";
+import accountPasswordJs from "./pages/account-password.js?raw";
 import passwordSignInJs from "./pages/password-sign-in.js?raw";
 import resetPasswordJs from "./pages/reset-password.js?raw";
 import { hostedPageRoutes } from "../../http/pages/route.js";
@@ -29,8 +30,9 @@ export const emailPasswordRoom: Room = {
   openapi: emailPasswordArea,
   adminOpenapi: emailPasswordAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/reset-password": resetPasswordPage }),
-  assets: { "password-sign-in.js": passwordSignInJs, "reset-password.js": resetPasswordJs },
+  assets: { "account-password.js": accountPasswordJs, "password-sign-in.js": passwordSignInJs, "reset-password.js": resetPasswordJs },
   signIn: passwordSignIn,
+  accountPage: passwordAccountPage,
   describe: () => ({ answer: { emailPassword: { enabled: true } }, firstFactors: ["emailpassword"] }),
   describeSchema: { fields: { emailPassword: enabledPart() }, required: ["emailPassword"], firstFactors: ["emailpassword"] },
   commands: [resetPasswordCommand],

@@ -1,5 +1,11 @@
 import { escapeHtml, liveRegions } from "../../http/pages/layout.js";
 import { hostedPage } from "../../http/pages/hosted-pages.js";
+import type { AccountPagePart } from "../../http/pages/account-parts.js";
+
+/** Its part of "My account": the link to its page, the second step after the first way in. */
+export const secondFactorAccountPage: AccountPagePart = {
+  links: (c) => [{ place: "second-step", path: `${c.websiteBasePath}/second-factor`, label: "Second factor (authenticator app)" }],
+};
 
 const codeField = (id: string, label: string, hint: string, pattern: string, autocomplete: string) => `<div class="field">
   <label for="${id}">${escapeHtml(label)}</label>

@@ -2,7 +2,7 @@ import type { Room } from "../../http/room.js";
 import { secondFactorCommands } from "./commands.js";
 import { totpAdminRoutes, totpPersonPage } from "./admin.js";
 import { mfaArea, totpAdminArea } from "./openapi.js";
-import { mfaPage, secondFactorPage } from "./pages.js";
+import { mfaPage, secondFactorAccountPage, secondFactorPage } from "./pages.js";
 import mfaJs from "./pages/mfa.js?raw";
 import recoveryCodesJs from "./pages/recovery-codes.js?raw";
 import secondFactorJs from "./pages/second-factor.js?raw";
@@ -34,5 +34,6 @@ export const totpRoom: Room = {
   adminOpenapi: totpAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/mfa": mfaPage, "/second-factor": secondFactorPage }),
   assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },
+  accountPage: secondFactorAccountPage,
   commands: [secondFactorCommands],
 };

@@ -3,6 +3,7 @@ import { describeDurationInWords } from "../../util/duration.js";
 import { hostedPage } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "../../http/pages/layout.js";
 import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+import type { AccountPagePart } from "../../http/pages/account-parts.js";
 
 /**
  * Its part of the sign-in page: the passkey block above the form (passkeys.js shows it when the
@@ -18,6 +19,11 @@ export const passkeySignIn: SignInPart = {
   </div>`,
     links: (c) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">Lost your passkey?</a></p>`,
   },
+};
+
+/** Its part of "My account": the link to its page, one more way in. */
+export const passkeyAccountPage: AccountPagePart = {
+  links: (c) => [{ place: "ways-in", path: `${c.websiteBasePath}/passkeys`, label: "Passkeys" }],
 };
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */

@@ -2,7 +2,7 @@ import { enabledPart, type Room } from "../../http/room.js";
 import { passkeyCommands } from "./commands.js";
 import { webauthnAdminRoutes, webauthnPersonPage } from "./admin.js";
 import { webauthnAdminArea, webauthnArea } from "./openapi.js";
-import { passkeyRecoverPage, passkeySignIn, passkeysPage } from "./pages.js";
+import { passkeyAccountPage, passkeyRecoverPage, passkeySignIn, passkeysPage } from "./pages.js";
 import passkeyListJs from "./pages/passkey-list.js?raw";
 import passkeyRecoverJs from "./pages/passkey-recover.js?raw";
 import passkeysJs from "./pages/passkeys.js?raw";
@@ -35,6 +35,7 @@ export const webauthnRoom: Room = {
   pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
   signIn: passkeySignIn,
+  accountPage: passkeyAccountPage,
   describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),
   describeSchema: { fields: { webauthn: enabledPart() }, firstFactors: ["webauthn"] },
   commands: [passkeyCommands],
