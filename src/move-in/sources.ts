@@ -1,5 +1,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import type { ImportPart } from "../core/import-parts.js";
+import type { ImportInput } from "../ops/import-users.js";
 import { readImportLine } from "../ops/user-record.js";
 import { auth0 } from "./auth0.js";
 import { betterAuth } from "./better-auth.js";
@@ -8,6 +10,8 @@ import { firebase } from "./firebase.js";
 import type { MoveInSource } from "./source.js";
 import { supabase } from "./supabase.js";
 import { supertokens } from "./supertokens.js";
+
+import type { MoveInOptions } from "./source.js";
 
 export { MoveInError } from "./common.js";
 export type { MoveInOptions, MoveInSource } from "./source.js";
@@ -34,3 +38,8 @@ const authsvc: MoveInSource = {
 
 /** Every system `users import --from` reads, by name. */
 export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, clerk, betterAuth, supertokens];
+
+/** A source's rows as records of the import format, made with the rooms' import parts (the order `users import` checks and writes them in). */
+export function readSource(source: MoveInSource, files: string[], options: MoveInOptions, _parts: readonly ImportPart[]): AsyncIterable<ImportInput> {
+  return source.read(files, options);
+}
