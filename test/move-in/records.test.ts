@@ -20,10 +20,10 @@ const fixtures = fixture("x").slice(0, -1);
  * included) and the refusals each source writes, pinned in records/<source>.jsonl. A change to how a
  * source says what it knows must leave these lines as they are.
  */
-async function lines(id: string, files: string[], options = {}): Promise<string> {
+async function lines(id: string, files: string[], options = {}, using = parts): Promise<string> {
   const source = MOVE_IN_SOURCES.find((s) => s.id === id)!;
   const out: string[] = [];
-  for await (const row of readSource(source, files, options, parts)) out.push(JSON.stringify(row).replaceAll(dir, "<dir>").replaceAll(fixtures, "<fixtures>/"));
+  for await (const row of readSource(source, files, options, using)) out.push(JSON.stringify(row).replaceAll(dir, "<dir>").replaceAll(fixtures, "<fixtures>/"));
   return out.join("\n") + "\n";
 }
 
@@ -82,6 +82,16 @@ describe("users import --from: the records each source writes", () => {
     ]);
     await expect(await lines("supabase", [fixture("supabase-users.csv"), fixture("supabase-identities.csv"), fixture("supabase-mfa-factors.csv")])).toMatchFileSnapshot("records/supabase.jsonl");
     await expect(await lines("supabase", [users, identities, factors])).toMatchFileSnapshot("records/supabase-more.jsonl");
+  });
+
+  it("refuses a person with something no room here takes, saying what, and moves the others", async () => {
+    const withoutSecrets = parts.filter((p) => !p.takes?.["authenticator-secret"]);
+    const clerk = (await lines("clerk", [fixture("clerk-users.csv")], {}, withoutSecrets)).split("\n");
+    expect(clerk[0]).toBe(`{"line":1,"refused":"<fixtures>/clerk-users.csv line 2: an authenticator app's secret cannot move: no sign-in method on this server takes it"}`);
+    expect(clerk.slice(1).join("\n")).toBe((await lines("clerk", [fixture("clerk-users.csv")])).split("\n").slice(1).join("\n"));
+    const withoutProviders = parts.filter((p) => !p.takes?.["provider-identity"]);
+    expect(await lines("auth0", [fixture("auth0-users.json"), fixture("auth0-passwords.json")], {}, withoutProviders)).toContain(
+      `{"line":2,"refused":"<fixtures>/auth0-users.json line 2: an identity at a provider for grace@gmail.com cannot move: no sign-in method on this server takes it"}`);
   });
 
   it("better-auth (SQLite): the credential password, social accounts, users with neither", async () => {
