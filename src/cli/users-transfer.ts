@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import type { Command } from "commander";
 import { exportUsers } from "../ops/export-users.js";
 import { importRecords, importUsers, SourceChangedError, type ImportOptions, type ImportReport } from "../ops/import-users.js";
-import { MOVE_IN_SOURCES, MoveInError } from "../move-in/sources.js";
+import { MOVE_IN_SOURCES, MoveInError, readSource } from "../move-in/sources.js";
 import { isPostgresUrl } from "../store/database.js";
 import { withApp, printJson } from "./context.js";
 import { addAdminSubcommand } from "./options.js";
@@ -69,7 +69,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
         try {
           // Each pass (check, then write) reads the files again: a large import is never held in memory whole.
           if (source) {
-            report = await importRecords(app.ctx, () => source.read(files, { firebaseHashConfig }), options);
+            report = await importRecords(app.ctx, () => readSource(source, files, { firebaseHashConfig }, app.ctx.importParts), options);
             // Roles, keys and sessions follow the users (those refused are skipped), never past a conflict.
             if (source.afterImport && report.conflicts === 0) after = await source.afterImport(app.ctx, files, { dryRun: options.dryRun });
           } else if (files[0] === "-") report = await importUsers(app.ctx, createInterface({ input: io.stdin as Readable, crlfDelay: Infinity }), options);

@@ -29,9 +29,59 @@ export interface ImportPart<P = unknown> {
   claims?(part: P): Array<{ key: string; name: string }>;
   /** Which of these rows' claims someone holds already: key -> user id (a fixed number of queries). */
   findClaimed?(db: Kysely<DB>, parts: P[]): Promise<Map<string, string>>;
+  /**
+   * The facts about a person another system exported (ImportFacts, read by move-in/) that it
+   * takes, each turned into its piece of the record: `login`, its own fields of a login method
+   * of its recipeId for one fact; `top`, its fields at the record's top for all of a person's
+   * facts of that kind. The first part (in the rooms' order) that takes a kind gets it.
+   */
+  takes?: { [K in FactKind]?: FactUse<K> };
   /** Writes its rows for these people (inside the import's transaction, after their users). */
   insert(tx: Kysely<DB>, people: ReadonlyArray<ImportedPerson<P>>, at: { now: number; secret: string | undefined }): Promise<void>;
 }
+
+/**
+ * What another system knows about a person, in neutral words (move-in/ reads them from the
+ * other system's exports; no room is named): each kind with its own fields. A source says only
+ * what it read; the rooms' parts say what they make of it (ImportPart.takes).
+ */
+export interface ImportFacts {
+  /** A password hash for an address, as the other system stored it (a format core/hash-formats/ reads). */
+  "password-hash": { hash: unknown };
+  /** An identity at an external provider (our provider id, e.g. "google") and its subject there. */
+  "provider-identity": { provider: string; subject: unknown };
+  /** An address the person signs in with and no secret that moves with it (the other system had none, or kept it). */
+  "address-only": object;
+  /** An authenticator app's secret (Base32), and the device's name when the other system kept one. */
+  "authenticator-secret": { secret: unknown; name?: unknown };
+}
+export type FactKind = keyof ImportFacts;
+
+/**
+ * What a fact may say about the login it stands for, in the import format's own words (the
+ * kernel reads them for every login method, ops/user-record.ts): its address, whether the other
+ * system had it verified, when it began, and the other system's own user id for it (a linked user).
+ */
+export interface FactLogin { email?: string; verified?: boolean; timeJoined?: number; recipeUserId?: string }
+
+/** One fact about a person: its kind, what it says about its login, and its own fields. */
+export type ImportFact<K extends FactKind = FactKind> = K extends FactKind ? { fact: K } & FactLogin & ImportFacts[K] : never;
+
+/** How a part uses a kind of fact (ImportPart.takes). */
+export interface FactUse<K extends FactKind> {
+  /** Its own fields of the login method the fact becomes (placed where the fact's own fields stand). */
+  login?(fact: ImportFact<K>): Record<string, unknown>;
+  /** Its fields at the record's top for all of a person's facts of this kind. */
+  top?(facts: Array<ImportFact<K>>): Record<string, unknown>;
+}
+
+/** How a refusal names a fact no part takes. */
+export const FACT_NAMES: Readonly<Record<FactKind, string>> = {
+  "password-hash": "a password hash",
+  "provider-identity": "an identity at a provider",
+  "address-only": "an address without a password",
+  "authenticator-secret": "an authenticator app's secret",
+};
 
 /** Where a login method sits in the record, and what the kernel read of it. */
 export interface ImportedLogin {

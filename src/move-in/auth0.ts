@@ -1,3 +1,4 @@
+import type { ImportFact } from "../core/import-parts.js";
 import { compact, jsonObject, millis, MoveInError, providerId, readJsonLines, toInputs, type SourceRecord } from "./common.js";
 import type { MoveInSource } from "./source.js";
 
@@ -6,8 +7,9 @@ import type { MoveInSource } from "./source.js";
  * created_at, identities, user_metadata, app_metadata) and, when Auth0's support gave one, the
  * password-hash export (JSON lines: _id.$oid, email, passwordHash, …), in any order. A hash is
  * matched to its user by id (`auth0|<oid>`), else by address. Ids are kept ("auth0|…",
- * "google-oauth2|…"); social identities become third-party logins with the provider's subject.
- * Auth0 exports no TOTP secrets: users enrol their second factor again.
+ * "google-oauth2|…"); a database user is a password hash for the address (or, without one, an
+ * address alone); a social identity is an identity at its provider with the provider's subject.
+ * Auth0 exports no authenticator secrets: users enrol their second factor again.
  */
 export const auth0: MoveInSource = {
   id: "auth0",
@@ -35,20 +37,21 @@ export const auth0: MoveInSource = {
       const hash = hashById.get(String(u.user_id)) ?? (email ? hashByEmail.get(email.toLowerCase()) : undefined);
       const joined = millis(u.created_at);
       const identities = Array.isArray(u.identities) ? u.identities.map(jsonObject).filter((i): i is SourceRecord => i !== undefined) : [];
-      const methods: SourceRecord[] = [];
+      const verified = u.email_verified === true;
+      const facts: ImportFact[] = [];
       const database = identities.some((i) => i.provider === "auth0") || (identities.length === 0 && hash !== undefined);
-      if (database && hash) methods.push({ recipeId: "emailpassword", email, verified: u.email_verified === true, passwordHash: hash, timeJoined: joined });
-      else if (database && email) methods.push({ recipeId: "passwordless", email, verified: u.email_verified === true, timeJoined: joined });
+      if (database && hash) facts.push({ fact: "password-hash", email, verified, hash, timeJoined: joined });
+      else if (database && email) facts.push({ fact: "address-only", email, verified, timeJoined: joined });
       for (const i of identities) {
         if (i.provider === "auth0" || i.provider === "email" || i.provider === "sms") continue;
-        methods.push({ recipeId: "thirdparty", email, verified: u.email_verified === true, thirdParty: { id: providerId(String(i.provider)), userId: String(i.user_id) }, timeJoined: joined });
+        facts.push({ fact: "provider-identity", email, verified, provider: providerId(String(i.provider)), subject: String(i.user_id), timeJoined: joined });
       }
       return {
         where,
-        record: compact({
-          id: u.user_id, email, verified: u.email_verified === true, timeJoined: joined, loginMethods: methods,
+        person: {
+          id: u.user_id, email, verified, timeJoined: joined, facts,
           metadata: compact({ user_metadata: jsonObject(u.user_metadata), app_metadata: jsonObject(u.app_metadata) }),
-        }),
+        },
       };
     }));
   },

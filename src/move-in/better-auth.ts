@@ -1,3 +1,4 @@
+import type { ImportFact } from "../core/import-parts.js";
 import { compact, millis, MoveInError, providerId, toInput, type SourceRecord } from "./common.js";
 import { openSourceDb, sourceDbError } from "./source-db.js";
 import type { MoveInSource } from "./source.js";
@@ -11,8 +12,8 @@ const yes = (v: unknown) => v === true || v === 1 || v === "1" || v === "true" |
  * Kysely adapter), read from its SQLite file or a PostgreSQL URL, a page of users at a time. The
  * user id is kept; emailVerified and createdAt are kept; the `credential` account's password
  * (better-auth's scrypt `salt:hash`) is kept as it is; every other account (providerId google,
- * github…) becomes a third-party login with accountId as the provider's subject; name and image
- * become metadata. A user with neither gets a passwordless login. TOTP secrets in `twoFactor`
+ * github…) is an identity at that provider with accountId as its subject; name and image become
+ * metadata. A user with neither is an address alone. The authenticator secrets in `twoFactor`
  * are encrypted with better-auth's own secret and are not read: those users enrol again.
  */
 export const betterAuth: MoveInSource = {
@@ -37,17 +38,17 @@ export const betterAuth: MoveInSource = {
           const email = typeof u.email === "string" ? u.email : undefined;
           const verified = yes(u.emailVerified);
           const joined = millis(u.createdAt);
-          const methods: SourceRecord[] = [];
+          const facts: ImportFact[] = [];
           for (const a of byUser.get(String(u.id)) ?? []) {
             if (a.providerId === "credential") {
-              if (typeof a.password === "string" && a.password) methods.push({ recipeId: "emailpassword", email, verified, passwordHash: a.password, timeJoined: millis(a.createdAt) ?? joined });
+              if (typeof a.password === "string" && a.password) facts.push({ fact: "password-hash", email, verified, hash: a.password, timeJoined: millis(a.createdAt) ?? joined });
             } else {
-              methods.push({ recipeId: "thirdparty", email, verified, thirdParty: { id: providerId(String(a.providerId)), userId: String(a.accountId) }, timeJoined: millis(a.createdAt) ?? joined });
+              facts.push({ fact: "provider-identity", email, verified, provider: providerId(String(a.providerId)), subject: String(a.accountId), timeJoined: millis(a.createdAt) ?? joined });
             }
           }
-          if (methods.length === 0 && email) methods.push({ recipeId: "passwordless", email, verified, timeJoined: joined });
+          if (facts.length === 0 && email) facts.push({ fact: "address-only", email, verified, timeJoined: joined });
           const metadata = compact({ name: typeof u.name === "string" && u.name ? u.name : undefined, image: typeof u.image === "string" && u.image ? u.image : undefined });
-          yield toInput(++n, `user ${String(u.id)}`, compact({ id: String(u.id), email, verified, timeJoined: joined, loginMethods: methods, metadata }));
+          yield toInput(++n, `user ${String(u.id)}`, { id: String(u.id), email, verified, timeJoined: joined, facts, metadata });
         }
         if (users.length < PAGE) break;
       }

@@ -1,5 +1,6 @@
 import { toFbScrypt } from "../core/hash-formats/index.js";
-import { compact, jsonObject, millis, streamCsv, toInput, type SourceRecord } from "./common.js";
+import type { ImportFact } from "../core/import-parts.js";
+import { compact, jsonObject, millis, streamCsv, toInput } from "./common.js";
 import type { MoveInSource } from "./source.js";
 
 /**
@@ -30,8 +31,9 @@ const addresses = (cell: string | undefined) => (cell ?? "").split(/[,|]/).map((
  * unverified_email_addresses, verified_phone_numbers, unverified_phone_numbers, totp_secret,
  * password_digest, password_hasher; metadata columns read when present). The id (user_…) is kept;
  * the primary address is the login, verified when it is among verified_email_addresses; the digest
- * is kept in the form password_hasher names; totp_secret becomes a verified TOTP device; names and
- * the other addresses become metadata. The CSV holds no social accounts and no backup codes.
+ * is kept in the form password_hasher names (without one, the address alone); the authenticator
+ * secret is kept; names and the other addresses become metadata. The CSV holds no social accounts
+ * and no backup codes.
  */
 export const clerk: MoveInSource = {
   id: "clerk",
@@ -46,13 +48,13 @@ export const clerk: MoveInSource = {
         if (!email) { yield { line: n, refused: `${where}: user ${u.id} has no primary_email_address (authsvc signs people in by address; phone numbers and usernames alone do not move)` }; continue; }
         const verifiedList = addresses(u.verified_email_addresses);
         const verified = verifiedList.includes(email);
-        const methods: SourceRecord[] = [];
+        const facts: ImportFact[] = [];
         if (u.password_digest) {
           const d = digest((u.password_hasher || "bcrypt").trim(), u.password_digest.trim());
           if ("refused" in d) { yield { line: n, refused: `${where}: ${d.refused}` }; continue; }
-          methods.push({ recipeId: "emailpassword", email, verified, passwordHash: d.hash });
+          facts.push({ fact: "password-hash", email, verified, hash: d.hash });
         } else {
-          methods.push({ recipeId: "passwordless", email, verified });
+          facts.push({ fact: "address-only", email, verified });
         }
         const others = [...new Set([...verifiedList, ...addresses(u.unverified_email_addresses)])].filter((a) => a !== email);
         const metadata = compact({
@@ -60,8 +62,8 @@ export const clerk: MoveInSource = {
           phone_number: u.primary_phone_number || undefined, other_email_addresses: others.length ? others : undefined,
           public_metadata: jsonObject(u.public_metadata), private_metadata: jsonObject(u.private_metadata), unsafe_metadata: jsonObject(u.unsafe_metadata),
         });
-        const totp = u.totp_secret ? [{ secret: u.totp_secret }] : undefined;
-        yield toInput(n, where, compact({ id: u.id || undefined, email, verified, timeJoined: millis(u.created_at), loginMethods: methods, totp, metadata }));
+        if (u.totp_secret) facts.push({ fact: "authenticator-secret", secret: u.totp_secret });
+        yield toInput(n, where, { id: u.id || undefined, email, verified, timeJoined: millis(u.created_at), facts, metadata });
       }
     }
   },

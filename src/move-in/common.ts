@@ -2,9 +2,10 @@ import { createReadStream, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parse as parseCsvStream } from "csv-parse";
 import { parse as parseCsv } from "csv-parse/sync";
-import type { ImportInput } from "../ops/import-users.js";
+import { FACT_NAMES, refuseImport, type FactKind, type FactLogin, type FactUse, type ImportFact, type ImportPart } from "../core/import-parts.js";
+import type { MovedInput, MovedPerson } from "./source.js";
 
-/** A user of another system in our import format (ops/user-record.ts), before validation. */
+/** A row of another system's export, or a record in our import format (ops/user-record.ts) before validation. */
 export type SourceRecord = { [key: string]: unknown };
 
 /** Our name for another system's provider id ("google-oauth2", "google.com" → "google"); others kept. */
@@ -45,17 +46,63 @@ export function compact(o: SourceRecord): SourceRecord {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0)));
 }
 
-/** One translated record: the row to import (validated by the import, a refusal saying where it came from). */
-export function toInput(n: number, where: string, record: SourceRecord): ImportInput {
-  return { line: n, where, record };
+/** One person read: the row to import (made a record by readSource, a refusal saying where it came from). */
+export function toInput(n: number, where: string, person: MovedPerson): MovedInput {
+  return { line: n, where, person };
 }
 
-/** Translated records as rows, numbered from 1 in the order given. */
-export function toInputs(records: Iterable<{ where: string; record: SourceRecord }>): ImportInput[] {
-  const out: ImportInput[] = [];
+/** People read, as rows numbered from 1 in the order given. */
+export function toInputs(people: Iterable<{ where: string; person: MovedPerson }>): MovedInput[] {
+  const out: MovedInput[] = [];
   let n = 0;
-  for (const { where, record } of records) out.push(toInput(++n, where, record));
+  for (const { where, person } of people) out.push(toInput(++n, where, person));
   return out;
+}
+
+/** The fields every login method has in the import format; the rest of a fact is its own. */
+const LOGIN_FIELDS = new Set<string>(["email", "verified", "timeJoined", "recipeUserId"] satisfies Array<keyof FactLogin>);
+
+/** The part that takes a kind of fact: the first, in the rooms' order, that declares it. */
+const takerOf = (parts: readonly ImportPart[], kind: FactKind) => {
+  const part = parts.find((p) => p.takes?.[kind]?.login || p.takes?.[kind]?.top);
+  return part && { part, use: part.takes![kind] as FactUse<FactKind> };
+};
+
+/**
+ * A person's record in the import format, assembled from the facts a source read: each fact goes
+ * to the room's part that takes it (ImportPart.takes), which makes a login method of it (its
+ * recipe id, the fact's address, verified flag, time and user id, and the part's own fields in
+ * the place the fact's own stood) or its fields at the record's top (after loginMethods). The
+ * kernel names no room. A fact no part takes refuses the row, as a record naming a login method
+ * no room reads is refused.
+ */
+export function recordOf(parts: readonly ImportPart[], person: MovedPerson): SourceRecord {
+  const loginMethods: SourceRecord[] = [];
+  const forTop = new Map<FactKind, ImportFact[]>();
+  for (const fact of person.facts) {
+    const taker = takerOf(parts, fact.fact);
+    if (!taker) return refuseImport(`${FACT_NAMES[fact.fact]}${fact.email ? ` for ${fact.email}` : ""} cannot move: no sign-in method on this server takes it`);
+    if (taker.use.login) loginMethods.push(loginOf(taker.part, fact, taker.use.login));
+    else forTop.set(fact.fact, [...(forTop.get(fact.fact) ?? []), fact]);
+  }
+  const top: SourceRecord = {};
+  for (const [kind, facts] of forTop) Object.assign(top, takerOf(parts, kind)!.use.top!(facts));
+  const { id, email, verified, timeJoined, metadata } = person;
+  return compact({ id, email, verified, timeJoined, loginMethods, ...top, metadata });
+}
+
+function loginOf(part: ImportPart, fact: ImportFact, login: (fact: ImportFact) => Record<string, unknown>): SourceRecord {
+  if (part.recipeId === undefined) throw new Error(`import part ${part.id} makes logins of ${fact.fact} but has no recipeId`);
+  const own = login(fact);
+  const method: SourceRecord = { recipeId: part.recipeId };
+  let placed = false;
+  for (const [key, value] of Object.entries(fact)) {
+    if (key === "fact") continue;
+    if (LOGIN_FIELDS.has(key)) method[key] = value;
+    else if (!placed) { Object.assign(method, own); placed = true; }
+  }
+  if (!placed) Object.assign(method, own);
+  return method;
 }
 
 export async function* readJsonLines(file: string): AsyncIterable<{ line: number; value: unknown }> {

@@ -1,7 +1,8 @@
 import { createReadStream, readFileSync } from "node:fs";
 import { parse as parseCsv } from "csv-parse";
 import { toFbScrypt, type FirebaseHashConfig } from "../core/hash-formats/index.js";
-import { compact, jsonObject, millis, MoveInError, providerId, toInput, type SourceRecord } from "./common.js";
+import type { ImportFact } from "../core/import-parts.js";
+import { jsonObject, millis, MoveInError, providerId, toInput, type SourceRecord } from "./common.js";
 import type { MoveInSource } from "./source.js";
 
 /**
@@ -65,8 +66,9 @@ function isCsv(file: string): boolean {
  * `--format=csv`, with the project's hash parameters (`--firebase-hash-config FILE`). Each password
  * hash and salt becomes one `$fbscrypt$` string carrying the project's parameters. The uid
  * (localId) is kept as the id; providerUserInfo entries (google.com, github.com, apple.com…; the CSV
- * has columns for Google, Facebook, Twitter and GitHub only) become third-party logins with their
- * rawId; customAttributes become metadata. Firebase exports no TOTP secrets.
+ * has columns for Google, Facebook, Twitter and GitHub only) are identities at those providers with
+ * their rawId as the subject; a user with neither is an address alone; customAttributes become
+ * metadata. Firebase exports no authenticator secrets.
  */
 export const firebase: MoveInSource = {
   id: "firebase",
@@ -80,16 +82,16 @@ export const firebase: MoveInSource = {
         const email = typeof u.email === "string" ? u.email : undefined;
         const verified = u.emailVerified === true;
         const joined = millis(u.createdAt);
-        const methods: SourceRecord[] = [];
+        const facts: ImportFact[] = [];
         if (typeof u.passwordHash === "string" && typeof u.salt === "string") {
-          methods.push({ recipeId: "emailpassword", email, verified, passwordHash: toFbScrypt(u.passwordHash, u.salt, config), timeJoined: joined });
+          facts.push({ fact: "password-hash", email, verified, hash: toFbScrypt(u.passwordHash, u.salt, config), timeJoined: joined });
         }
         for (const p of Array.isArray(u.providerUserInfo) ? u.providerUserInfo.map(jsonObject) : []) {
           if (!p || p.providerId === "password" || p.providerId === "phone" || typeof p.rawId !== "string") continue;
-          methods.push({ recipeId: "thirdparty", email: typeof p.email === "string" ? p.email : email, verified, thirdParty: { id: providerId(String(p.providerId)), userId: p.rawId }, timeJoined: joined });
+          facts.push({ fact: "provider-identity", email: typeof p.email === "string" ? p.email : email, verified, provider: providerId(String(p.providerId)), subject: p.rawId, timeJoined: joined });
         }
-        if (methods.length === 0 && email) methods.push({ recipeId: "passwordless", email, verified, timeJoined: joined });
-        yield toInput(++n, where, compact({ id: u.localId, email, verified, timeJoined: joined, loginMethods: methods, metadata: jsonObject(u.customAttributes) }));
+        if (facts.length === 0 && email) facts.push({ fact: "address-only", email, verified, timeJoined: joined });
+        yield toInput(++n, where, { id: u.localId, email, verified, timeJoined: joined, facts, metadata: jsonObject(u.customAttributes) });
       }
     }
   },

@@ -1,11 +1,14 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { ImportRefusal, type ImportPart } from "../core/import-parts.js";
+import type { ImportInput } from "../ops/import-users.js";
 import { readImportLine } from "../ops/user-record.js";
 import { auth0 } from "./auth0.js";
 import { betterAuth } from "./better-auth.js";
 import { clerk } from "./clerk.js";
 import { firebase } from "./firebase.js";
-import type { MoveInSource } from "./source.js";
+import { recordOf } from "./common.js";
+import type { MoveInOptions, MoveInSource } from "./source.js";
 import { supabase } from "./supabase.js";
 import { supertokens } from "./supertokens.js";
 
@@ -34,3 +37,22 @@ const authsvc: MoveInSource = {
 
 /** Every system `users import --from` reads, by name. */
 export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, clerk, betterAuth, supertokens];
+
+/**
+ * A source's rows as records of the import format, each person's made by the rooms' import parts
+ * (common.ts recordOf; `parts` are the context's, Room.importer); a person with a fact no part
+ * takes is refused, saying where it came from.
+ */
+export async function* readSource(source: MoveInSource, files: string[], options: MoveInOptions, parts: readonly ImportPart[]): AsyncIterable<ImportInput> {
+  for await (const row of source.read(files, options)) {
+    if (!("person" in row)) { yield row; continue; }
+    let made: ImportInput;
+    try {
+      made = { line: row.line, where: row.where, record: recordOf(parts, row.person) };
+    } catch (err) {
+      if (!(err instanceof ImportRefusal)) throw err;
+      made = { line: row.line, refused: `${row.where}: ${err.message}` };
+    }
+    yield made;
+  }
+}

@@ -1,8 +1,8 @@
 import { isPostgresUrl } from "../store/database.js";
-import { compact, jsonObject, millis, MoveInError, providerId, readCsv, toInput, type SourceRecord } from "./common.js";
+import type { ImportFact } from "../core/import-parts.js";
+import { compact, jsonObject, millis, MoveInError, providerId, readCsv, toInput } from "./common.js";
 import { openSourceDb, sourceDbError } from "./source-db.js";
-import type { MoveInSource } from "./source.js";
-import type { ImportInput } from "../ops/import-users.js";
+import type { MovedInput, MovedPerson, MoveInSource } from "./source.js";
 
 /** A row of auth.users, auth.identities or auth.mfa_factors: CSV text, or the driver's values. */
 type Row = { [column: string]: unknown };
@@ -10,22 +10,23 @@ const PAGE = 1000;
 const WHAT = "Supabase's database";
 const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
 
-/** One auth.users row with its identities and MFA factors, as our import record. */
-function toRecord(u: Row, identities: Row[], factors: Row[]): SourceRecord {
+/** One auth.users row with its identities and MFA factors: what Supabase knows of the person. */
+function toPerson(u: Row, identities: Row[], factors: Row[]): MovedPerson {
   const email = text(u.email);
   const verified = Boolean(u.email_confirmed_at);
   const joined = millis(u.created_at);
-  const methods: SourceRecord[] = [];
-  if (text(u.encrypted_password)) methods.push({ recipeId: "emailpassword", email, verified, passwordHash: u.encrypted_password, timeJoined: joined });
+  const facts: ImportFact[] = [];
+  if (text(u.encrypted_password)) facts.push({ fact: "password-hash", email, verified, hash: u.encrypted_password, timeJoined: joined });
   for (const identity of identities) {
     if (identity.provider === "email" || identity.provider === "phone") continue;
     const data = jsonObject(identity.identity_data) ?? {};
     const subject = text(identity.provider_id) ?? (typeof data.sub === "string" ? data.sub : undefined);
-    methods.push({ recipeId: "thirdparty", email: text(identity.email) ?? (typeof data.email === "string" ? data.email : email), verified: data.email_verified === true || verified, thirdParty: { id: providerId(String(identity.provider)), userId: subject }, timeJoined: millis(identity.created_at) ?? joined });
+    facts.push({ fact: "provider-identity", email: text(identity.email) ?? (typeof data.email === "string" ? data.email : email), verified: data.email_verified === true || verified, provider: providerId(String(identity.provider)), subject, timeJoined: millis(identity.created_at) ?? joined });
   }
-  if (methods.length === 0 && email) methods.push({ recipeId: "passwordless", email, verified, timeJoined: joined });
-  const totp = factors.filter((f) => f.factor_type === "totp" && f.status === "verified" && text(f.secret)).map((f) => ({ secret: f.secret, name: text(f.friendly_name) }));
-  return compact({ id: u.id, email, verified, timeJoined: joined, loginMethods: methods, totp: totp.length ? totp : undefined, metadata: compact({ user_metadata: jsonObject(u.raw_user_meta_data), app_metadata: jsonObject(u.raw_app_meta_data) }) });
+  if (facts.length === 0 && email) facts.push({ fact: "address-only", email, verified, timeJoined: joined });
+  // Supabase's factor_type names the kind of factor; only verified app secrets move.
+  for (const f of factors) if (f.factor_type === "totp" && f.status === "verified" && text(f.secret)) facts.push({ fact: "authenticator-secret", secret: f.secret, name: text(f.friendly_name) });
+  return { id: u.id, email, verified, timeJoined: joined, facts, metadata: compact({ user_metadata: jsonObject(u.raw_user_meta_data), app_metadata: jsonObject(u.raw_app_meta_data) }) };
 }
 
 const byUser = (rows: Row[]) => {
@@ -35,7 +36,7 @@ const byUser = (rows: Row[]) => {
 };
 
 /** The CSV exports, in any order (each recognised by its columns). */
-async function* fromCsv(files: string[]): AsyncIterable<ImportInput> {
+async function* fromCsv(files: string[]): AsyncIterable<MovedInput> {
   let users: Row[] | undefined;
   const identities: Row[] = [], factors: Row[] = [];
   for (const file of files) {
@@ -49,11 +50,11 @@ async function* fromCsv(files: string[]): AsyncIterable<ImportInput> {
   if (!users) throw new MoveInError("--from supabase needs the CSV export of auth.users (a file with an encrypted_password column)");
   const ids = byUser(identities), mfa = byUser(factors);
   let n = 0;
-  for (const [i, u] of users.filter((x) => !x.deleted_at).entries()) yield toInput(++n, `auth.users row ${i + 1} (${String(u.id)})`, toRecord(u, ids.get(String(u.id)) ?? [], mfa.get(String(u.id)) ?? []));
+  for (const [i, u] of users.filter((x) => !x.deleted_at).entries()) yield toInput(++n, `auth.users row ${i + 1} (${String(u.id)})`, toPerson(u, ids.get(String(u.id)) ?? [], mfa.get(String(u.id)) ?? []));
 }
 
 /** The database itself: auth.users a page at a time (by id), with those users' identities and factors. */
-async function* fromDatabase(url: string): AsyncIterable<ImportInput> {
+async function* fromDatabase(url: string): AsyncIterable<MovedInput> {
   const db = openSourceDb(url, WHAT).withSchema("auth");
   let n = 0;
   try {
@@ -68,7 +69,7 @@ async function* fromDatabase(url: string): AsyncIterable<ImportInput> {
       } catch (err) { return sourceDbError(err, WHAT); }
       after = String(users[users.length - 1].id);
       const ids = byUser(identities), mfa = byUser(factors);
-      for (const u of users) yield toInput(++n, `auth.users ${String(u.id)}`, toRecord(u, ids.get(String(u.id)) ?? [], mfa.get(String(u.id)) ?? []));
+      for (const u of users) yield toInput(++n, `auth.users ${String(u.id)}`, toPerson(u, ids.get(String(u.id)) ?? [], mfa.get(String(u.id)) ?? []));
       if (users.length < PAGE) break;
     }
   } finally {
@@ -81,8 +82,8 @@ async function* fromDatabase(url: string): AsyncIterable<ImportInput> {
  * auth.mfa_factors read a page at a time), or CSV exports with header rows of those tables (as
  * `\copy (select * from auth.users) to 'users.csv' csv header` writes them), in any order.
  * encrypted_password is read as it is (bcrypt, Argon2 or $fbscrypt$); ids (UUIDs) are kept;
- * identities other than "email" become third-party logins with the provider's subject; verified
- * TOTP factors keep their secret; raw_user_meta_data and raw_app_meta_data become metadata
+ * identities other than "email" are identities at their provider with the provider's subject;
+ * verified authenticator-app factors keep their secret; raw_user_meta_data and raw_app_meta_data become metadata
  * (user_metadata, app_metadata). Deleted users (deleted_at set) stay behind.
  */
 export const supabase: MoveInSource = {

@@ -1,5 +1,6 @@
-import { compact, jsonObject, MoveInError, providerId, toInputs, type SourceRecord } from "./common.js";
-import type { MoveInSource } from "./source.js";
+import type { FactLogin, ImportFact } from "../core/import-parts.js";
+import { jsonObject, MoveInError, providerId, toInputs } from "./common.js";
+import type { MovedPerson, MoveInSource } from "./source.js";
 import { hasTable, withSupertokensDb } from "./supertokens-db.js";
 import { moveSupertokensState } from "./supertokens-state.js";
 
@@ -29,7 +30,7 @@ export const supertokens: MoveInSource = {
   afterImport: (ctx, files, opts) => withSupertokensDb(files[0], (q) => moveSupertokensState(ctx, q, opts)),
 };
 
-async function readPeople(q: Q): Promise<Array<{ where: string; record: SourceRecord }>> {
+async function readPeople(q: Q): Promise<Array<{ where: string; person: MovedPerson }>> {
   if (!(await hasTable(q, "all_auth_recipe_users"))) throw new MoveInError("no all_auth_recipe_users table: not a SuperTokens core's database (or give ?schema=)");
   const users = await q<RecipeUser>(`select distinct on (user_id) user_id, primary_or_recipe_user_id, recipe_id, time_joined from all_auth_recipe_users where ${APP} order by user_id, tenant_id`);
   const byId = async (sql: string) => new Map((await q<Method>(sql)).map((r) => [r.user_id.trim(), r]));
@@ -38,10 +39,10 @@ async function readPeople(q: Q): Promise<Array<{ where: string; record: SourceRe
   const pl = await byId(`select user_id, email, phone_number, time_joined from passwordless_users where ${APP}`);
   const verified = new Set((await q<{ user_id: string; email: string }>(`select user_id, email from emailverification_verified_emails where ${APP}`)).map((r) => `${r.user_id}\n${r.email}`));
   const metadata = new Map((await q<{ user_id: string; user_metadata: string }>(`select user_id, user_metadata from user_metadata where ${APP}`)).map((r) => [r.user_id, r.user_metadata]));
-  const totp = new Map<string, Array<{ secret: string; name: string }>>();
+  const secrets = new Map<string, ImportFact[]>();
   if (await hasTable(q, "totp_user_devices")) {
     for (const d of await q<{ user_id: string; device_name: string; secret_key: string }>(`select user_id, device_name, secret_key from totp_user_devices where ${APP} and verified order by created_at, device_name`)) {
-      totp.set(d.user_id, [...(totp.get(d.user_id) ?? []), { secret: d.secret_key, name: d.device_name }]);
+      secrets.set(d.user_id, [...(secrets.get(d.user_id) ?? []), { fact: "authenticator-secret", secret: d.secret_key, name: d.device_name }]);
     }
   }
   const people = new Map<string, RecipeUser[]>();
@@ -52,22 +53,23 @@ async function readPeople(q: Q): Promise<Array<{ where: string; record: SourceRe
   return [...people].map(([personId, members]) => {
     // The person's own method first, then the linked ones, oldest first.
     members.sort((a, b) => (a.user_id === personId ? -1 : b.user_id === personId ? 1 : Number(a.time_joined) - Number(b.time_joined)));
-    const methods: SourceRecord[] = [];
+    // Each recipe user of the core is one fact about the person, read from its recipe's own table.
+    const logins: ImportFact[] = [];
     for (const m of members) {
       const joined = Number(m.time_joined);
-      const base = (email: string | null | undefined) => ({ email: email ?? undefined, verified: !!email && verified.has(`${m.user_id}\n${email}`), timeJoined: joined, recipeUserId: m.user_id });
-      if (m.recipe_id === "emailpassword" && ep.has(m.user_id)) methods.push({ recipeId: "emailpassword", ...base(ep.get(m.user_id)!.email), passwordHash: ep.get(m.user_id)!.password_hash });
+      const base = (email: string | null | undefined): FactLogin => ({ email: email ?? undefined, verified: !!email && verified.has(`${m.user_id}\n${email}`), timeJoined: joined, recipeUserId: m.user_id });
+      if (m.recipe_id === "emailpassword" && ep.has(m.user_id)) logins.push({ fact: "password-hash", ...base(ep.get(m.user_id)!.email), hash: ep.get(m.user_id)!.password_hash });
       else if (m.recipe_id === "thirdparty" && tp.has(m.user_id)) {
         const r = tp.get(m.user_id)!;
-        methods.push({ recipeId: "thirdparty", ...base(r.email), thirdParty: { id: providerId(r.third_party_id!), userId: r.third_party_user_id } });
-      } else if (m.recipe_id === "passwordless" && pl.has(m.user_id)) methods.push({ recipeId: "passwordless", ...base(pl.get(m.user_id)!.email) });
-      // Phone-only passwordless users and WebAuthn users have no method here: the row says so.
+        logins.push({ fact: "provider-identity", ...base(r.email), provider: providerId(r.third_party_id!), subject: r.third_party_user_id });
+      } else if (m.recipe_id === "passwordless" && pl.has(m.user_id)) logins.push({ fact: "address-only", ...base(pl.get(m.user_id)!.email) });
+      // The core's WebAuthn users have no fact here (the row says so); its phone-only passwordless users, no address.
     }
-    const email = methods.find((m) => m.recipeUserId === personId && m.email)?.email ?? methods.find((m) => m.email)?.email;
+    const email = logins.find((m) => m.recipeUserId === personId && m.email)?.email ?? logins.find((m) => m.email)?.email;
     const first = Math.min(...members.map((m) => Number(m.time_joined)));
     return {
-      where: `SuperTokens user ${personId}${methods.length < members.length ? ` (a login method without an email address, e.g. a phone number, is not moved)` : ""}`,
-      record: compact({ id: personId, email, timeJoined: first, loginMethods: methods, totp: totp.get(personId), metadata: jsonObject(metadata.get(personId)) }),
+      where: `SuperTokens user ${personId}${logins.length < members.length ? ` (a login method without an email address, e.g. a phone number, is not moved)` : ""}`,
+      person: { id: personId, email, timeJoined: first, facts: [...logins, ...(secrets.get(personId) ?? [])], metadata: jsonObject(metadata.get(personId)) },
     };
   });
 }

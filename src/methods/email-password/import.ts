@@ -31,6 +31,8 @@ export const passwordImport: ImportPart<ImportedCredential> = {
     if (why) refuse(`${at.where}.${why}`);
     return { email: at.email, hash, createdAt: at.createdAt, userId: at.userId };
   },
+  // Another system's password hash for an address (move-in/): a login method of ours with that hash.
+  takes: { "password-hash": { login: (f) => ({ passwordHash: f.hash }) } },
   addresses: (c) => [c.email],
   insert: (tx, people, { now }) => insertRows(tx, "email_password_credentials", people.map(({ id, joined, part: c }) => (
     { user_id: c.userId ?? id, email: c.email, password_hash: c.hash, created_at: c.createdAt ?? joined, updated_at: now }))),

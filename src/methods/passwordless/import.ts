@@ -12,6 +12,8 @@ export const codeLoginImport: ImportPart<ImportedAddress> = {
     if (held) refuse("more than one passwordless login method");
     return { email: at.email, createdAt: at.createdAt, userId: at.userId };
   },
+  // An address that signs in without a password elsewhere (move-in/): here it signs in by mailed code or link.
+  takes: { "address-only": { login: () => ({}) } },
   addresses: (a) => [a.email],
   insert: (tx, people) => insertRows(tx, "passwordless_users", people.map(({ id, joined, part: a }) => (
     { user_id: a.userId ?? id, email: a.email, created_at: a.createdAt ?? joined }))),

@@ -25,6 +25,8 @@ export const providerImport: ImportPart<ImportedIdentity[]> = {
     if (held.some((x) => x.providerId === providerId && x.providerUserId === providerUserId)) refuse(`${at.where} repeats ${providerId} user ${providerUserId}`);
     return [...held, { providerId, providerUserId, email: at.email, createdAt: at.createdAt, userId: at.userId }];
   },
+  // An identity at a provider that another system kept (move-in/): a login with that provider's subject.
+  takes: { "provider-identity": { login: (f) => ({ thirdParty: { id: f.provider, userId: f.subject } }) } },
   addresses: (ids) => ids.map((i) => i.email),
   claims: (ids) => ids.map((i) => ({ key: keyOf(i), name: `${i.providerId} user ${i.providerUserId}` })),
   findClaimed: async (db, parts) => {

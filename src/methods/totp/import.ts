@@ -23,6 +23,8 @@ export const totpImport: ImportPart<Array<{ secret: string; name: string }>> = {
     });
     return devices;
   },
+  // Authenticator secrets another system kept (move-in/): the person's devices, in the order read.
+  takes: { "authenticator-secret": { top: (facts) => ({ totp: facts.map((f) => ({ secret: f.secret, name: f.name })) }) } },
   insert: (tx, people, { now, secret }) => insertRows(tx, "totp_devices", people.flatMap(({ id, part }) => part.map((t) => (
     { user_id: id, name: t.name, secret_enc: sealTotpSecret(t.secret, secret, id, t.name), period: TOTP_PERIOD_S, skew: TOTP_SKEW, created_at: now, verified_at: now })))),
 };
