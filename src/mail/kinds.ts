@@ -29,8 +29,8 @@ export interface MailAction {
   label: string;
   /** Mail from other local apps is read as this action when its token link's path ends so. */
   linkPathEnd?: string;
-  /** Its mails carry a one-time code (6 digits) that tail-mail prints. */
-  code?: boolean;
+  /** Its mails carry a one-time code (6 digits) that tail-mail prints: what `tail-mail --print code` calls it ("a sign-in code"). */
+  code?: string;
   /** How the inbox tells whether the mail's token still works (none: the inbox does not say). */
   expiry?: TokenExpiry;
 }

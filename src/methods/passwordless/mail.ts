@@ -61,7 +61,7 @@ const templates: Record<PasswordlessMailKind, MailTemplate> = {
 export const passwordlessMail: MailBlock = {
   position: 30,
   actions: [{
-    action: "passwordless", label: "Sign-in code or link", linkPathEnd: "/verify", code: true,
+    action: "passwordless", label: "Sign-in code or link", linkPathEnd: "/verify", code: "a passwordless sign-in code",
     expiry: async (db, mail) => (mail.link ? findCodeExpiryByLinkHash(db, hashToken(new URL(mail.link).hash.slice(1))) : null),
   }],
   kinds: [
