@@ -4,7 +4,7 @@ import type { UserView } from "../../core/users.js";
 /**
  * What the refusal of a password change or reset says after its subject when the login `id` has
  * no password: how it signs in instead, in the words its kind declares (LoginKind.names.signsInWith),
- * e.g. "signs in with a third-party provider and has no password".
+ * e.g. "signs in with a passkey and has no password".
  */
 export function noPasswordWords(ctx: CoreContext, user: Pick<UserView, "loginMethods"> | undefined, id: string): string {
   const logins = (user?.loginMethods ?? []).filter((m) => m.recipeUserId === id);
