@@ -15,7 +15,10 @@ export { ConfigError, type Config, type ConfigRow, type Mode, type ResolvedConfi
  * the only module that reads process.env. It sits at the composition root beside app.ts: the kernel
  * reads the Config type (config/types.ts), never this table.
  */
-export const settings: readonly Setting[] = orderSettings(kernelSettings, rooms.flatMap((r) => r.settings ?? []));
+export const settings: readonly Setting[] = orderSettings(
+  kernelSettings((key) => rooms.flatMap((r) => r.settingWords?.[key] ?? [])),
+  rooms.flatMap((r) => r.settings ?? []),
+);
 /** The rate-limit budgets of development mode on a loopback address, by setting (config/limit-defaults.ts). */
 export const localDevelopmentLimits: Readonly<Partial<Record<keyof Config, string>>> = Object.fromEntries(settings.flatMap((s) => (s.localDevelopment === undefined ? [] : [[s.key, s.localDevelopment]])));
 const checks = [...kernelChecks, ...rooms.flatMap((r) => r.settingsChecks ?? []), ...kernelLateChecks];

@@ -38,4 +38,4 @@ export const rooms: readonly Room[] = [...beforeWebhooks, createWebhooksRoom(web
 export const tables = assembleHttpTables(rooms);
 
 /** The mail table: the kernel's kinds and every room's, with their actions in one order. */
-export const mail = assembleMail([kernelMail, ...rooms.flatMap((r) => (r.mail ? [r.mail] : []))]);
+export const mail = assembleMail([...kernelMail, ...rooms.flatMap((r) => (r.mail ? [r.mail] : []))]);

@@ -12,7 +12,7 @@ declare module "../store/schema.js" {
 
 /** The self-service account's mails: a new address confirmed, the old one told, a deletion's grace. */
 export const accountMail: MailBlock = {
-  after: "recover-passkey",
+  position: 60,
   actions: [
     { action: "change-email", label: "Confirm new email" },
     { action: "email-changed", label: "Email changed" },

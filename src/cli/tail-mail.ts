@@ -21,6 +21,8 @@ const viewCaughtMail = (row: CaughtMailRow) => viewOf(mail, row);
  * first and then ask for it, with no background process and no race).
  */
 export function tailMailCommand(io: CliIO): Command {
+  // The codes the rooms' mails carry, as they call them (MailAction.code).
+  const codes = mail.actions.flatMap((a) => (a.code ? [a.code] : [])).join(", or ");
   const cmd = new Command("tail-mail")
     .description("print mail caught by the built-in SMTP catcher (development)")
     .option("--to <address>", "only mail to this address")
@@ -30,7 +32,7 @@ export function tailMailCommand(io: CliIO): Command {
     .option("--wait", "wait for the first matching NEW mail with a token, print its token and exit")
     .option("--timeout <seconds>", "with --wait: give up after this long (exit 1)", "60")
     .option("--since <duration>", "with --wait: also accept mail caught this recently (e.g. 30s, 5m), newest first")
-    .addOption(new Option("--print <what>", "with --wait: what to print (code: a passwordless sign-in code)").choices(["token", "link", "code"]).default("token"))
+    .addOption(new Option("--print <what>", `with --wait: what to print${codes ? ` (code: ${codes})` : ""}`).choices(["token", "link", "code"]).default("token"))
     .addOption(new Option("--action <action>", "only mail of this action").choices(mail.actions.map((a) => a.action)))
     .option("--poll <ms>", "how often to look for new mail", "250");
   addConfigOptions(cmd, "common");

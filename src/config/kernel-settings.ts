@@ -6,8 +6,19 @@ import { limitSetting as limit } from "./limit-defaults.js";
 import { adminKey, basePath, bool, cidrList, database, duration, fail, int, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
 import { ConfigError, type Config } from "./types.js";
 
-/** The kernel's settings, in resolution order (later defaults may read earlier values). */
-export const kernelSettings: readonly Setting[] = [
+/**
+ * The words the rooms declare for a kernel setting's description (Room.settingWords), in the rooms'
+ * order: the second factors `--mfa` names, what a mail or token limit counts.
+ */
+export type SettingWords = (key: keyof Config) => readonly string[];
+
+/** " (a, b)", or nothing when no room declares words. */
+const listed = (words: readonly string[]): string => (words.length ? ` (${words.join(", ")})` : "");
+/** "a, b and c". */
+const joined = (words: readonly string[]): string => (words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words.join(""));
+
+/** The kernel's settings, in resolution order (later defaults may read earlier values); `words` fills what their descriptions name of the rooms. */
+export const kernelSettings = (words: SettingWords): readonly Setting[] => [
   { key: "mode", flag: "mode", env: "AUTHSVC_MODE", parse: oneOf("development", "production"), default: () => "development", doc: "development (local defaults, mail catcher, tokens in responses) or production (strict)" },
   { key: "port", flag: "port", env: "AUTHSVC_PORT", parse: int(0, 65535), default: () => 3567, doc: "HTTP port (0 picks a free one)" },
   { key: "host", flag: "host", env: "AUTHSVC_HOST", parse: str, default: (c) => (c.mode === "production" ? "0.0.0.0" : "127.0.0.1"), doc: "address to bind; 127.0.0.1 in development, 0.0.0.0 in production" },
@@ -29,7 +40,7 @@ export const kernelSettings: readonly Setting[] = [
   { key: "emailVerificationTokenLifetimeMs", flag: "email-verification-token-lifetime", env: "AUTHSVC_EMAIL_VERIFICATION_TOKEN_LIFETIME", parse: duration(60_000, 7 * 86_400_000), default: () => 86_400_000, doc: "email verification token validity" },
   { key: "passwordResetTokenLifetimeMs", flag: "password-reset-token-lifetime", env: "AUTHSVC_PASSWORD_RESET_TOKEN_LIFETIME", parse: duration(60_000, 86_400_000), default: () => 3_600_000, doc: "password reset token validity" },
   { key: "emailVerificationRequiresSession", flag: "email-verification-requires-session", env: "AUTHSVC_EMAIL_VERIFICATION_REQUIRES_SESSION", parse: bool, default: () => true, doc: "false allows token-only verification (cross-device links)" },
-  { key: "mfa", flag: "mfa", env: "AUTHSVC_MFA", parse: oneOf("optional", "required"), default: () => "optional", doc: "second factor (TOTP): optional = users turn it on themselves; required = every user sets it up at the next sign-in" },
+  { key: "mfa", flag: "mfa", env: "AUTHSVC_MFA", parse: oneOf("optional", "required"), default: () => "optional", doc: `second factor${listed(words("mfa"))}: optional = users turn it on themselves; required = every user sets it up at the next sign-in` },
   { key: "accountLinking", flag: "account-linking", env: "AUTHSVC_ACCOUNT_LINKING", parse: bool, default: () => true, doc: "link login methods with the same verified address into one user; false = each method its own user" },
   { key: "cookieSameSite", flag: "cookie-same-site", env: "AUTHSVC_COOKIE_SAME_SITE", parse: oneOf("auto", "lax", "strict", "none"), default: () => "auto", doc: "SameSite of session cookies; auto = lax when website and API share a site, else none" },
   { key: "cookieSecure", flag: "cookie-secure", env: "AUTHSVC_COOKIE_SECURE", parse: oneOf("auto", "true", "false"), default: () => "auto", doc: "Secure cookie attribute; auto = on when the public URL is https" },
@@ -77,10 +88,10 @@ export const kernelSettings: readonly Setting[] = [
   limit("limitSignupIp", "signup-ip", "20/1h", "sign-ups per client IP", { dev: "1000/1h" }),
   limit("limitEmailExistsIp", "email-exists-ip", "100/15m", "email-exists checks per client IP", { dev: "1000/15m" }),
   limit("limitRefreshIp", "refresh-ip", "600/15m", "session refreshes per client IP", { dev: "6000/15m" }),
-  limit("limitMailIp", "mail-ip", "20/1h", "mail requests (password reset, email verification, passwordless codes) per client IP", { dev: "1000/1h" }),
+  limit("limitMailIp", "mail-ip", "20/1h", `mail requests${listed(words("limitMailIp"))} per client IP`, { dev: "1000/1h" }),
   limit("limitMailCooldown", "mail-cooldown", "1/1m", "mail requests per address and kind: the cooldown", { dev: "10/1m", buckets: "buckets reset-cooldown, verify-cooldown" }),
-  limit("limitMailHourly", "mail-hourly", "5/1h", "mail requests per address (passwordless codes and resends included): the longer cap", { dev: "100/1h" }),
-  limit("limitTokenIp", "token-ip", "50/15m", "token submissions (password reset, email verification) per client IP", { dev: "500/15m" }),
+  limit("limitMailHourly", "mail-hourly", "5/1h", `mail requests per address (${joined([...words("limitMailHourly"), "resends"])} included): the longer cap`, { dev: "100/1h" }),
+  limit("limitTokenIp", "token-ip", "50/15m", `token submissions${listed(words("limitTokenIp"))} per client IP`, { dev: "500/15m" }),
   limit("limitInvalidTokenIp", "invalid-token-ip", "20/1h", "invalid token submissions per client IP (guessing); over it, every token submission is refused", { dev: "200/1h" }),
   limit("limitAdminKeyIp", "admin-key-ip", "20/1h", "wrong admin API keys per client IP (guessing); over it, every admin request from that client is refused"),
   // Admin dashboard (docs/admin-dashboard.md): its accounts have sessions and budgets of their own.

@@ -32,8 +32,11 @@ export interface Login {
 /** A kind of login, declared by its method (Room.logins). */
 export interface LoginKind {
   recipeId: string;
-  /** How operators' tools name it: a word in lists ("password"), a label on a person's page ("Email and password"). */
-  names: { short: string; label: string };
+  /**
+   * How operators' tools name it: a word in lists ("password"), a label on a person's page ("Email
+   * and password"), and how a sentence says a person signs in with it ("a passkey").
+   */
+  names: { short: string; label: string; signsInWith: string };
   /** What tells its logins apart (the provider of a provider's login) and more about one (the user there). */
   which?(m: LoginMethod): { id: string; detail: string } | undefined;
   /** How the account page's list names a login of this kind ("Password"); {provider} and {passkeys} stand for the login's own. */

@@ -10,7 +10,7 @@ import { kernelRoutes } from "./routes.js";
  */
 export const kernel = {
   /** Sessions, email verification, /loginmethods, keys, health: the kernel's routes. */
-  sessions: { id: "sessions", routes: kernelRoutes, openapi: sessionArea },
+  sessions: { id: "sessions", routes: kernelRoutes, openapi: sessionArea, settingWords: { limitMailIp: "email verification", limitTokenIp: "email verification" } },
   keys: { id: "keys", openapi: keysArea },
   health: { id: "health", openapi: healthArea },
   /** Users, sessions and links under /admin/v1. */

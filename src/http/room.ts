@@ -31,6 +31,11 @@ export interface Room {
   /** Its settings, placed in the one table (config.ts), and the checks that span them. */
   settings?: readonly SettingsBlock[];
   settingsChecks?: readonly SettingsCheck[];
+  /**
+   * Its words in the kernel's settings' descriptions, by setting (config/kernel-settings.ts), e.g.
+   * the name `--mfa` gives its second factor, or what `--limit-mail-ip` calls its mail requests.
+   */
+  settingWords?: Readonly<Partial<Record<keyof Config, string>>>;
   /** Its slice of the API's route table (under the API base path). */
   routes?: readonly Route[];
   /** Its routes under /admin/v1 (behind the admin key). */

@@ -14,25 +14,36 @@ export function oneTimeTokenExpiry(purpose: TokenPurpose): TokenExpiry {
   };
 }
 
-/** The kernel's own mail: the address's verification, and the notices about the ways into an account. */
-export const kernelMail: MailBlock = {
-  actions: [
-    { action: "verify-email", label: "Verify email", linkPathEnd: "/verify-email", expiry: oneTimeTokenExpiry("email_verification") },
-    { action: "login-added", label: "Sign-in method added" },
-    { action: "account-secured", label: "Account secured" },
-  ],
-  kinds: [
-    { kind: "email_verification", stem: "email-verification", action: "verify-email", template: {
-        subject: "Verify your email address",
-        text: "Hello,\n\nplease confirm that {{email}} is your email address by opening this link:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, you can ignore this mail.\n",
-        html: renderMailLayout({
-          title: "Verify your email address",
-          intro: ["Hello,", "please confirm that <strong>{{email}}</strong> is your email address."],
-          button: "Verify my email address",
-          outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, you can ignore this mail."],
-        }),
-    } },
-    { kind: "login_added", stem: "login-added", action: "login-added", template: accountTemplates.login_added },
-    { kind: "account_secured", stem: "account-secured", action: "account-secured", template: accountTemplates.account_secured },
-  ],
-};
+/**
+ * The kernel's own mail, in two blocks: the address's verification, first in every list, and the
+ * notices about the ways into an account, after the sign-in methods' and the account's mail.
+ */
+export const kernelMail: readonly MailBlock[] = [
+  {
+    position: 0,
+    actions: [{ action: "verify-email", label: "Verify email", linkPathEnd: "/verify-email", expiry: oneTimeTokenExpiry("email_verification") }],
+    kinds: [
+      { kind: "email_verification", stem: "email-verification", action: "verify-email", template: {
+          subject: "Verify your email address",
+          text: "Hello,\n\nplease confirm that {{email}} is your email address by opening this link:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, you can ignore this mail.\n",
+          html: renderMailLayout({
+            title: "Verify your email address",
+            intro: ["Hello,", "please confirm that <strong>{{email}}</strong> is your email address."],
+            button: "Verify my email address",
+            outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, you can ignore this mail."],
+          }),
+      } },
+    ],
+  },
+  {
+    position: 100,
+    actions: [
+      { action: "login-added", label: "Sign-in method added" },
+      { action: "account-secured", label: "Account secured" },
+    ],
+    kinds: [
+      { kind: "login_added", stem: "login-added", action: "login-added", template: accountTemplates.login_added },
+      { kind: "account_secured", stem: "account-secured", action: "account-secured", template: accountTemplates.account_secured },
+    ],
+  },
+];

@@ -29,22 +29,29 @@ export interface MailAction {
   label: string;
   /** Mail from other local apps is read as this action when its token link's path ends so. */
   linkPathEnd?: string;
-  /** Its mails carry a one-time code (6 digits) that tail-mail prints. */
-  code?: boolean;
+  /** Its mails carry a one-time code (6 digits) that tail-mail prints: what `tail-mail --print code` calls it ("a sign-in code"). */
+  code?: string;
   /** How the inbox tells whether the mail's token still works (none: the inbox does not say). */
   expiry?: TokenExpiry;
 }
 
-/** A room's mail: its actions (placed after the action `after`, so every list keeps one order) and kinds. */
+/** A room's mail: its actions, where they stand among the others', and its kinds. */
 export interface MailBlock {
-  after?: string;
+  /**
+   * Where its actions stand in every list of them (tail-mail --action, the development inbox):
+   * lower first, blocks at one position in the order they are given (the rooms' order), blocks
+   * without one last. The kernel's own mail stands at two: the address's verification at 0, its
+   * notices about the ways into an account at 100; the sign-in methods' and the account's mail
+   * stand between them, a feature's after them. No block names another's action.
+   */
+  position?: number;
   actions: readonly MailAction[];
   kinds: readonly MailKindDecl[];
   /** A fingerprint of its own token rows, so the inbox refreshes when one is issued or used. */
   tokensVersion?(db: Kysely<DB>): Promise<{ count: number; newest: number }>;
 }
 
-/** The mail table assembled from the kernel's block and the rooms'. */
+/** The mail table assembled from the kernel's blocks and the rooms'. */
 export interface MailTable {
   kinds: readonly MailKind[];
   /** Every action in the documented order, "other" last. */
@@ -56,19 +63,14 @@ export interface MailTable {
 
 const other: MailAction = { action: "other", label: "Other" };
 
-/** Places each block's actions after its anchor (in the blocks' order; an anchor may be a later block's). */
+/** Lists the blocks' actions by their positions (a stable order: equal positions keep the blocks' order). */
 export function assembleMail(blocks: readonly MailBlock[]): MailTable {
-  const actions: MailAction[] = [];
-  let pending = [...blocks];
-  while (pending.length) {
-    const left = pending.filter((b) => {
-      const at = b.after === undefined ? actions.length - 1 : actions.findIndex((a) => a.action === b.after);
-      if (at < 0 && b.after !== undefined) return true;
-      actions.splice(at + 1, 0, ...b.actions);
-      return false;
-    });
-    if (left.length === pending.length) throw new Error(`mail: no action ${left[0].after} to place a block after`);
-    pending = left;
+  const at = (b: MailBlock) => b.position ?? Number.POSITIVE_INFINITY;
+  const actions = [...blocks].sort((a, b) => (at(a) === at(b) ? 0 : at(a) - at(b))).flatMap((b) => b.actions);
+  const names = new Set<string>();
+  for (const a of [...actions, other]) {
+    if (names.has(a.action)) throw new Error(`mail action ${a.action} is declared twice`);
+    names.add(a.action);
   }
   const kinds = new Map<string, MailKindDecl>();
   for (const k of blocks.flatMap((b) => b.kinds)) {

@@ -23,7 +23,7 @@ const templates = {
 } as const;
 
 export const organizationMail: MailBlock = {
-  after: "account-secured",
+  position: 110,
   actions: [{ action: "organization-invitation", label: "Organization invitation" }],
   kinds: [{ kind: "organization_invitation", stem: "organization-invitation", action: "organization-invitation", template: templates.organization_invitation }],
 };

@@ -3,8 +3,10 @@ import { createApp } from "../../src/app.js";
 import { testConfig } from "../../src/config.js";
 import { signInWithPassword } from "../../src/methods/email-password/accounts.js";
 import { requestPasswordReset } from "../../src/methods/email-password/password-reset.js";
+import { insertIdentity } from "../../src/methods/third-party/store.js";
 import { countUserTokens } from "../../src/store/one-time-tokens.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
+import { insertUser } from "../../src/store/users.js";
 import { backends } from "../helpers/backends.js";
 import { PW, useCliDatabase } from "./fixture.js";
 
@@ -81,6 +83,19 @@ describe.each(backends)("authsvc reset-password on $name", (backend) => {
     const r = await t.cli(["reset-password", "--email", "nobody@example.com", "--password-stdin"], { stdin: NEW_PW });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("no user nobody@example.com");
+  });
+
+  it("tells a provider's user apart: no password to set (exit 1), and a notice instead of a reset link", async () => {
+    const store = t.store();
+    const now = Date.now();
+    await insertUser(store.db, { id: "gh-user", email: "gh@example.com", time_joined: now, updated_at: now });
+    await insertIdentity(store.db, { provider_id: "github", provider_user_id: "7", user_id: "gh-user", email: "gh@example.com", created_at: now, updated_at: now });
+    const set = await t.cli(["reset-password", "gh-user", "--password-stdin"], { stdin: NEW_PW });
+    expect(set.code).toBe(1);
+    expect(set.stderr).toContain("gh@example.com signs in with a third-party provider and has no password");
+    const link = await t.cli(["reset-password", "gh@example.com", "--send-link"]);
+    expect(link.code, link.stderr).toBe(0);
+    expect(link.stdout).toMatch(/^gh@example\.com signs in with a third-party provider: no reset link; a mail saying so was (queued|sent)/);
   });
 
   it("needs exactly one way to get the password (exit 2)", async () => {

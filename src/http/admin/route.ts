@@ -21,7 +21,7 @@ export interface AdminRoute {
  * summary) is declared beside its other admin paths (OpenApiArea.adminUserCreation).
  */
 export interface AdminUserCreator {
-  /** Whether the body asks for this way (e.g. {passwordless: true}); a malformed field is a 400. */
+  /** Whether the body asks for this way (one of the body fields it declares, e.g. a flag set to true); a malformed field is a 400. */
   when?(body: Record<string, unknown>): boolean;
   /** Creates the user: the status and the answer (201 {user}, or 400 / 409 saying why not). */
   create(deps: HttpDeps, body: Record<string, unknown>): Promise<{ status: number; answer: unknown }>;

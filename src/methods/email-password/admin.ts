@@ -9,6 +9,7 @@ import type { HttpDeps } from "../../http/deps.js";
 import type { PersonAction, PersonPagePart, PersonPanel } from "../../http/person-panels.js";
 import type { LoginMethod, UserView } from "../../core/users.js";
 import { EMAIL_EXISTS, setPassword, signUpWithPassword } from "./accounts.js";
+import { noPasswordWords } from "./no-password.js";
 import { createPasswordResetLink } from "./reset-link.js";
 
 /** PUT /users/:id/password {password}: policy-checked; every session of the user is revoked. */
@@ -16,9 +17,10 @@ export const setPasswordHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const id = pathParam(event, "id");
     const password = stringField(await readJsonBody(event, deps.ctx.config.bodyLimit), "password");
-    if (!(await getUser(deps.ctx, id))) throw notFound();
+    const user = await getUser(deps.ctx, id);
+    if (!user) throw notFound();
     const r = await setPassword(deps.ctx, id, password, "admin-api");
-    if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", "This user signs in with a third-party provider and has no password");
+    if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", `This user ${noPasswordWords(deps.ctx, user, id)}`);
     if (r.status === "FIELD_ERROR") {
       setResponseStatus(event, 400);
       return fieldError(r.formFields);
@@ -33,7 +35,7 @@ export const resetLinkHandler = (deps: HttpDeps) =>
     const mail = booleanField(await readJsonBody(event, deps.ctx.config.bodyLimit), "mail", false);
     const r = await createPasswordResetLink(deps.ctx, id, { mail, source: "admin-api" });
     if (r.status === "NOT_FOUND") throw notFound();
-    if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", "This user signs in with a third-party provider and has no password to reset");
+    if (r.status === "NO_PASSWORD_LOGIN") throw new AuthError("CONFLICT", `This user ${noPasswordWords(deps.ctx, await getUser(deps.ctx, id), id)} to reset`);
     return { link: r.link, expiresAt: r.expiresAt, mailed: r.mailed };
   });
 

@@ -3,6 +3,7 @@ import { canonicalEmail } from "../../core/emails.js";
 import { websiteLink } from "../../core/mail-queue.js";
 import { toUserJson } from "../../core/users.js";
 import { setPassword, signUpWithPassword } from "./accounts.js";
+import { noPasswordWords } from "./no-password.js";
 import { requestPasswordReset } from "./password-reset.js";
 
 /** `authsvc reset-password <email-or-id> (--password-stdin | --send-link)`. */
@@ -25,7 +26,7 @@ export const resetPasswordCommand: CommandSpec = {
     await run.withApp(async (app) => {
       const u = await app.findUser(who);
       const r = await setPassword(app.ctx, u.id, password, "cli");
-      if (r.status === "NO_PASSWORD_LOGIN") throw new CommandError(`${u.email} signs in with a third-party provider and has no password`);
+      if (r.status === "NO_PASSWORD_LOGIN") throw new CommandError(`${u.email} ${noPasswordWords(app.ctx, u, u.id)}`);
       if (r.status === "FIELD_ERROR") throw new CommandError(`could not set the password: ${r.formFields[0].error}`);
       if (run.flags.json) return run.json({ id: u.id, email: u.email, revokedSessions: r.revokedSessions });
       run.out(`password changed for ${u.email}; ${r.revokedSessions} session(s) revoked`);
@@ -36,10 +37,10 @@ export const resetPasswordCommand: CommandSpec = {
 /**
  * --send-link: the same core function as POST /user/password/reset/token, then one delivery
  * attempt; what it could not deliver stays queued for the running server's outbox worker. A reset
- * goes to the address's email/password account, so an address shared with a third-party user is
- * not ambiguous here. In development mode the link is printed too (as the API shows the token
- * there), so no mail setup is needed to try it; never in production, where only the mailbox owner
- * may see it.
+ * goes to the address's email/password account, so an address shared with a user of another
+ * sign-in method is not ambiguous here. In development mode the link is printed too (as the API
+ * shows the token there), so no mail setup is needed to try it; never in production, where only
+ * the mailbox owner may see it.
  */
 async function sendLink(run: CommandRun, who: string): Promise<void> {
   await run.withApp(async (app) => {
@@ -52,7 +53,8 @@ async function sendLink(run: CommandRun, who: string): Promise<void> {
     const queued = delivery.sent > 0 ? `sent via ${delivery.via ?? "the configured relay"}` : "queued (the server's outbox worker will deliver it)";
     const link = app.config.mode === "development" && r.token ? websiteLink(app.ctx, "reset-password", r.token) : undefined;
     if (run.flags.json) return run.json({ email: canonicalEmail(email), outcome: r.outcome, expiresAt: r.expiresAt ?? null, delivered: delivery.sent > 0, ...(link ? { link } : {}) });
-    if (r.outcome === "third_party_notice") return run.out(`${email} signs in with a third-party provider: no reset link; a mail saying so was ${queued}`);
+    const noticeBy = app.ctx.logins.find((k) => k.recipeId === r.noticeBy);
+    if (noticeBy) return run.out(`${email} signs in with ${noticeBy.names.signsInWith}: no reset link; a mail saying so was ${queued}`);
     run.out(`reset link for ${email} (valid until ${new Date(r.expiresAt!).toISOString()}) ${queued}`);
     if (link) run.out(`link (development mode only): ${link}`);
   });

@@ -4,7 +4,7 @@ import { findCredentialByUserId, replacePasswordHash } from "./store.js";
 /** Password logins as the kernel lists them (core/logins.ts): never the hash. */
 export const passwordLogins: LoginKind = {
   recipeId: "emailpassword",
-  names: { short: "password", label: "Email and password" },
+  names: { short: "password", label: "Email and password", signsInWith: "a password" },
   accountLabel: "Password",
   list: async (db, userIds) => {
     const rows = await db.selectFrom("email_password_credentials").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute();

@@ -11,7 +11,7 @@ declare module "../../mail/kinds.js" {
  * an address with no password is answered by the kinds of login it has (LoginKind.recoveryNotice).
  */
 export const emailPasswordMail: MailBlock = {
-  after: "verify-email",
+  position: 10,
   actions: [
     { action: "reset-password", label: "Reset password", linkPathEnd: "/reset-password", expiry: oneTimeTokenExpiry("password_reset") },
     { action: "password-changed", label: "Password changed" },

@@ -26,6 +26,8 @@ export type PasswordResetRequestResult =
      * these two, the outcome of the notice a kind of login sent instead (LoginKind.recoveryNotice).
      */
     outcome: "token_created" | "no_account" | (string & {});
+    /** The recipe id of the kind of login whose notice went instead of a token (LoginKind.recoveryNotice). */
+    noticeBy?: string;
     /** The raw token, only when one was created (the handler shows it in development mode only). */
     token?: string;
     expiresAt?: number;
@@ -95,7 +97,7 @@ async function issuePasswordReset(ctx: CoreContext, email: string, source: strin
     if (!isUndeliverableEmail(email)) {
       for (const kind of ctx.logins) {
         const outcome = await kind.recoveryNotice?.(tx, ctx, { email, now, source });
-        if (outcome !== undefined) return { status: "OK", outcome };
+        if (outcome !== undefined) return { status: "OK", outcome, noticeBy: kind.recipeId };
       }
     }
     await insertEvent(tx, { at: now, type: "password_reset.no_account", userId: null, data: { email, source } });

@@ -22,6 +22,8 @@ export const emailPasswordRoom: Room = {
   logins: passwordLogins,
   importer: passwordImport,
   settings: [lazyMigrationSettings],
+  // What the mail and token limits count of its requests.
+  settingWords: { limitMailIp: "password reset", limitTokenIp: "password reset" },
   settingsChecks: lazyMigrationChecks,
   routes: emailPasswordRoutes,
   adminRoutes: emailPasswordAdminRoutes,

@@ -3,7 +3,7 @@ import type { LoginKind } from "../../core/logins.js";
 /** Logins by codes mailed to an address, as the kernel lists them (core/logins.ts). */
 export const codeLogins: LoginKind = {
   recipeId: "passwordless",
-  names: { short: "sign-in code", label: "Sign-in code by mail" },
+  names: { short: "sign-in code", label: "Sign-in code by mail", signsInWith: "sign-in codes by mail" },
   accountLabel: "Codes by mail",
   list: async (db, userIds) => {
     const rows = await db.selectFrom("passwordless_users").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute();

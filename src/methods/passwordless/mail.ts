@@ -59,9 +59,9 @@ const templates: Record<PasswordlessMailKind, MailTemplate> = {
  * (the fragment; the typed code maps to the same row), and tail-mail prints the code.
  */
 export const passwordlessMail: MailBlock = {
-  after: "third-party-account",
+  position: 30,
   actions: [{
-    action: "passwordless", label: "Sign-in code or link", linkPathEnd: "/verify", code: true,
+    action: "passwordless", label: "Sign-in code or link", linkPathEnd: "/verify", code: "a passwordless sign-in code",
     expiry: async (db, mail) => (mail.link ? findCodeExpiryByLinkHash(db, hashToken(new URL(mail.link).hash.slice(1))) : null),
   }],
   kinds: [

@@ -25,6 +25,8 @@ export const passwordlessRoom: Room = {
   importer: codeLoginImport,
   purge: [expiredCodes],
   settings: [passwordlessSettings],
+  // Its codes count against the mail limits (per IP, and per address with their resends).
+  settingWords: { limitMailIp: "passwordless codes", limitMailHourly: "passwordless codes" },
   routes: passwordlessRoutes,
   openapi: passwordlessArea,
   adminOpenapi: passwordlessAdminArea,

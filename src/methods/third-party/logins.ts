@@ -16,7 +16,7 @@ const refOf = (l: Login) => l.fields?.thirdParty as ThirdPartyRef;
 /** Logins with a provider, as the kernel lists them (core/logins.ts). */
 export const providerLogins: LoginKind = {
   recipeId: "thirdparty",
-  names: { short: "third-party", label: "Third-party" },
+  names: { short: "third-party", label: "Third-party", signsInWith: "a third-party provider" },
   accountLabel: "Sign in with {provider}",
   which: (m) => (m.thirdParty ? { id: m.thirdParty.id, detail: `user ${m.thirdParty.userId}` } : undefined),
   list: async (db, userIds) => {

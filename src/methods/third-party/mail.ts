@@ -10,7 +10,7 @@ declare module "../../mail/kinds.js" {
  * names the provider(s) it signs in with (reset-notice.ts). Listed after the password's mails.
  */
 export const thirdPartyMail: MailBlock = {
-  after: "password-changed",
+  position: 20,
   actions: [{ action: "third-party-account", label: "Third-party account notice" }],
   kinds: [
     { kind: "third_party_account", stem: "third-party-account", action: "third-party-account", template: {

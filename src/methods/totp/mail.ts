@@ -7,7 +7,7 @@ declare module "../../mail/kinds.js" {
 
 /** The second factor's notices: a recovery code was used, an administrator removed the factor. */
 export const totpMail: MailBlock = {
-  after: "passwordless",
+  position: 40,
   actions: [
     { action: "mfa-recovery-code-used", label: "Recovery code used" },
     { action: "mfa-reset", label: "Second factor removed" },

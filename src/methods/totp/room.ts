@@ -16,6 +16,8 @@ import { totpMail } from "./mail.js";
 export const totpRoom: Room = {
   id: "totp",
   factors: [{ id: "totp", secondary: true }],
+  // How `--mfa` names the second factor it makes optional or required.
+  settingWords: { mfa: "TOTP" },
   // Its webhooks: the second factor turned on or off, reset by an operator, recovery codes.
   events: {
     "mfa.totp_enabled": { type: "user.second_factor_changed", data: { change: "added", factor: "totp" } },

@@ -10,7 +10,7 @@ declare module "../../core/users.js" {
 /** Passkey logins as the kernel lists them (core/logins.ts): the ids of their passkeys, never a key. */
 export const passkeyLogins: LoginKind = {
   recipeId: "webauthn",
-  names: { short: "passkey", label: "Passkey" },
+  names: { short: "passkey", label: "Passkey", signsInWith: "a passkey" },
   accountLabel: "Passkeys ({passkeys})",
   extent: (m) => String(m.webauthn?.credentialIds.length ?? 0),
   list: async (db, userIds) => {

@@ -8,7 +8,7 @@ declare module "../../mail/kinds.js" {
 
 /** The link that registers a new passkey for an account that lost its own. */
 export const webauthnMail: MailBlock = {
-  after: "mfa-reset",
+  position: 50,
   actions: [{ action: "recover-passkey", label: "Recover passkey", linkPathEnd: "/webauthn/recover", expiry: oneTimeTokenExpiry("webauthn_recovery") }],
   kinds: [
     { kind: "webauthn_recovery", stem: "webauthn-recovery", action: "recover-passkey", template: {

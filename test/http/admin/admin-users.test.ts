@@ -58,9 +58,13 @@ describe.each(backends)("admin API users ($name)", (backend) => {
     expect(byEmail.body.users.map((u: any) => [u.id, u.loginMethods[0].recipeId])).toEqual([[id, "emailpassword"], ["tp-user", "thirdparty"]]);
     expect(byEmail.body.users[1].thirdParty).toEqual([{ id: "github", userId: "42" }]);
     expect((await admin(t, "GET", "/users?email=nobody@example.com")).body).toEqual({ users: [] });
-    // The third-party user has no password to set or reset.
-    expect(await admin(t, "PUT", "/users/tp-user/password", { password: "a brand new horse staple" })).toMatchObject({ status: 409, body: { message: expect.stringMatching(/third-party/) } });
-    expect((await admin(t, "POST", "/users/tp-user/reset-link", {})).status).toBe(409);
+    // The third-party user has no password to set or reset: the refusal says how they sign in.
+    expect(await admin(t, "PUT", "/users/tp-user/password", { password: "a brand new horse staple" })).toMatchObject({ status: 409, body: { message: "This user signs in with a third-party provider and has no password" } });
+    expect(await admin(t, "POST", "/users/tp-user/reset-link", {})).toMatchObject({ status: 409, body: { message: "This user signs in with a third-party provider and has no password to reset" } });
+    // A user of sign-in codes is told apart from a provider's.
+    const coded = await admin(t, "POST", "/users", { email: "codes@example.com", passwordless: true });
+    expect(coded.status).toBe(201);
+    expect(await admin(t, "PUT", `/users/${coded.body.user.id}/password`, { password: "a brand new horse staple" })).toMatchObject({ status: 409, body: { message: "This user signs in with sign-in codes by mail and has no password" } });
     expect((await admin(t, "GET", "/users?email=")).status).toBe(400);
     expect((await admin(t, "GET", "/users?email=ada")).body).toEqual({ message: "email must be a valid address" });
   });

@@ -10,7 +10,7 @@ const KINDS = {
   noCode: ["002", "003"],
   // The right password, but the login's address is unverified and another account has it too.
   unverified: ["008"],
-  // A third-party identity, unconfirmed by its provider, whose address another account holds.
+  // A provider's identity, unconfirmed by the provider, whose address another account holds.
   elsewhere: ["004"],
   // A passkey whose address another account holds.
   passkey: ["030"],
