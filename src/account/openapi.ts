@@ -46,7 +46,7 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
       operationId: "changeMyEmail", tags, summary: "Ask to change my address (with my password): a confirmation link goes to the new address. OK also when the address is someone else's (then no mail: no enumeration)", security: withSession,
       requestBody: body(strings("email", "password")),
       responses: {
-        200: json("OK, WRONG_CREDENTIALS_ERROR, FIELD_ERROR (invalid or unchanged address) or NO_PASSWORD_LOGIN (a third-party login's address is the provider's)",
+        200: json("OK, WRONG_CREDENTIALS_ERROR, FIELD_ERROR (invalid or unchanged address) or NO_PASSWORD_LOGIN (the person has no password to prove the change with; their address comes with the way they sign in)",
           { oneOf: [statusOnly("OK"), statusOnly("WRONG_CREDENTIALS_ERROR"), fieldError, statusOnly("NO_PASSWORD_LOGIN")] }),
         ...bodyErrors(401),
       },

@@ -46,7 +46,7 @@ const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand,
  */
 export function createProgram(io: CliIO, only?: "serve"): Command {
   const program = new Command("authsvc")
-    .description("Self-hosted user authentication: email/password, verification, reset, third-party sign-in, JWT sessions.")
+    .description("Self-hosted user authentication: sign-up and sign-in, verification, recovery, second factors, JWT sessions.")
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });

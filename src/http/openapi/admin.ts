@@ -18,7 +18,7 @@ const errors = {
     headers: { "www-authenticate": { required: true, schema: { type: "string" }, description: '`Bearer realm="authsvc-admin"`, with `error="invalid_token"` when a key was sent but is wrong (RFC 6750 §3)' } },
   },
   404: error("no such user or session, or the admin API is off (AUTHSVC_ADMIN_API_KEY unset: every /admin path is 404)"),
-  409: error("the address is taken (with `formFields`), the user signs in with a third-party provider and has no password, or the login method is not linked"),
+  409: error("the address is taken (with `formFields`), the user has no password (they sign in another way), or the login method is not linked"),
   413: error("request body over the size limit"),
   415: error("a non-empty body that is not application/json"),
   429: {
@@ -70,7 +70,7 @@ export const adminArea: OpenApiArea = {
     "/users": ({ userCreation }: DocumentParts) => ({
       get: op("adminListUsers", "Every user an address belongs to (?email=), or a page of users oldest first (?limit=&cursor=&search=)", {
         parameters: [
-          query("email", "every user this address belongs to (an email/password user and a third-party user can share one); the paging parameters are then ignored"),
+          query("email", "every user this address belongs to (users of different sign-in methods can share one); the paging parameters are then ignored"),
           query("limit", "page size", { type: "integer", minimum: 1, maximum: 500, default: 100 }),
           query("cursor", "the previous page's nextCursor, unchanged"),
           query("search", "only users whose email contains this (case-insensitive, wildcards literal)"),
