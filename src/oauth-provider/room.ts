@@ -1,6 +1,7 @@
 import type { Room } from "../http/room.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
 import { oauthAdminRoutes } from "./admin.js";
+import { oauthCommands } from "./commands.js";
 import { connectedAppsAdminRoutes, connectedAppsPersonPage, connectedAppsRoutes } from "./connected-apps.js";
 import { connectedAppsPage } from "./page.js";
 import connectedAppsJs from "./pages/connected-apps.js?raw";
@@ -48,4 +49,5 @@ export const oauthProviderRoom: Room = {
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
   personDeletion: oauthPersonDeletion,
   personPage: connectedAppsPersonPage,
+  commands: [oauthCommands],
 };

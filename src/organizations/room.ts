@@ -6,6 +6,7 @@ import { organizationsPage, organizationsPagePath } from "./organizations-page.j
 import { organizationAdminRoutes } from "./admin.js";
 import { organizationsAdminArea } from "./admin-openapi.js";
 import { createOrgClaim } from "./claims.js";
+import { organizationCommands } from "./commands.js";
 import { organizationsOnPersonDeletion } from "./deletion.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
@@ -42,5 +43,6 @@ export const organizationsRoom: Room = {
   personDeletion: organizationsOnPersonDeletion,
   assets: { "accept-invitation.js": acceptJs, "organizations.js": organizationsJs },
   pages: (config) => hostedPageRoutes(config, { "/accept-invitation": acceptInvitationPage, [organizationsPagePath]: organizationsPage }),
+  commands: [organizationCommands],
   accountLinks: (config) => (config.hostedPages ? [{ path: `${config.websiteBasePath}${organizationsPagePath}`, label: "My organizations", count: { path: "/organizations", field: "organizations" } }] : []),
 };
