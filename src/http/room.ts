@@ -12,7 +12,7 @@ import type { MailBlock } from "../mail/kinds.js";
 import type { AdminRoute, AdminUserCreator } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { Json, OpenApiArea } from "./openapi/types.js";
-import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
+import { createAssetTable, kernelPageAssetsWith, type AssetTable } from "./pages/assets.js";
 import type { PageRoute } from "./pages/route.js";
 import type { PersonPagePart } from "./person-panels.js";
 import type { SignInPart } from "./pages/sign-in-parts.js";
@@ -40,6 +40,8 @@ export interface Room {
   pages?(config: Readonly<Config>): PageRoute[];
   /** The static files its pages load (name → text), served beside the kernel's under /_assets. */
   assets?: Readonly<Record<string, string>>;
+  /** The style rules of its pages' own classes, added after the kernel's to the pages' one stylesheet (pages.css). */
+  styles?: string;
   /**
    * Its area of the public OpenAPI document, and of the admin API's. The area that describes GET
    * /loginmethods is built from every room's part of that answer (describeSchema), in their order.
@@ -157,7 +159,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     adminRoutes: rooms.flatMap((r) => r.adminRoutes ?? []),
     userCreators: pick((r) => r.adminUserCreator),
     pages: (config) => rooms.flatMap((r) => r.pages?.(config) ?? []),
-    assets: createAssetTable(mergeAssets([kernelPageAssets, ...pick((r) => r.assets)])),
+    assets: createAssetTable(mergeAssets([kernelPageAssetsWith(pick((r) => r.styles)), ...pick((r) => r.assets)])),
     publicAreas: pick((r) => (typeof r.openapi === "function" ? r.openapi(described) : r.openapi)),
     adminAreas: pick((r) => r.adminOpenapi),
     mounts: pick((r) => (r.mount ? { handler: r.mount, path: r.mountPath } : undefined)),

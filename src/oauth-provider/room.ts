@@ -4,6 +4,7 @@ import { oauthAdminRoutes } from "./admin.js";
 import { oauthCommands } from "./commands.js";
 import { connectedAppsAdminRoutes, connectedAppsPersonPage, connectedAppsRoutes } from "./connected-apps.js";
 import { connectedAppsPage } from "./page.js";
+import connectedAppsCss from "./pages/connected-apps.css?raw";
 import connectedAppsJs from "./pages/connected-apps.js?raw";
 import { createOauthMount, DISCOVERY_PATHS } from "./mount.js";
 import { OAUTH_PREFIX } from "./provider.js";
@@ -45,6 +46,7 @@ export const oauthProviderRoom: Room = {
   // "Connected apps": the grants the signed-in person gave, each revocable (linked from My account).
   pages: (c) => (c.oauthProvider ? hostedPageRoutes(c, { "/connected-apps": connectedAppsPage }) : []),
   assets: { "connected-apps.js": connectedAppsJs },
+  styles: connectedAppsCss,
   // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
   personDeletion: oauthPersonDeletion,
