@@ -14,6 +14,7 @@ import type { HttpDeps } from "./deps.js";
 import type { Json, OpenApiArea } from "./openapi/types.js";
 import { createAssetTable, kernelPageAssetsWith, type AssetTable } from "./pages/assets.js";
 import type { PageRoute } from "./pages/route.js";
+import type { DashboardSectionPart } from "./dashboard-sections.js";
 import type { PersonPagePart } from "./person-panels.js";
 import type { SignInPart } from "./pages/sign-in-parts.js";
 import type { Route } from "./route.js";
@@ -86,6 +87,8 @@ export interface Room {
   accountLinks?(config: Readonly<Config>): readonly AccountLink[];
   /** Its panels, lines and actions on the admin dashboard's person page (http/person-panels.ts). */
   personPage?: PersonPagePart;
+  /** Its section of the admin dashboard: a navigation entry and its pages (http/dashboard-sections.ts). */
+  dashboardSection?: DashboardSectionPart;
   /** Its internal events that are published as webhooks, with their public names (the webhooks room's table). */
   events?: PublicEvents;
   /** Its part of the hosted sign-in page: markup in the page's slots and its module (http/pages/sign-in-parts.ts). */
@@ -141,6 +144,8 @@ export interface HttpTables {
   accountLinks(config: Readonly<Config>): AccountLink[];
   /** The rooms' parts of the dashboard's person page, in the rooms' order. */
   personPage: Required<PersonPagePart>;
+  /** The rooms' sections of the dashboard, in the rooms' order. */
+  dashboardSections: readonly DashboardSectionPart[];
   /** The rooms' parts of the sign-in page, in their order. */
   signIn: readonly SignInPart[];
 }
@@ -171,6 +176,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
       facts: rooms.flatMap((r) => r.personPage?.facts ?? []),
       actions: unique("person page action", rooms.flatMap((r) => r.personPage?.actions ?? []), (a) => a.path),
     },
+    dashboardSections: unique("dashboard section", pick((r) => r.dashboardSection), (s) => s.path),
     signIn: pick((r) => r.signIn),
   };
 }

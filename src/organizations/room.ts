@@ -7,6 +7,7 @@ import { organizationAdminRoutes } from "./admin.js";
 import { organizationsAdminArea } from "./admin-openapi.js";
 import { createOrgClaim } from "./claims.js";
 import { organizationCommands } from "./commands.js";
+import { organizationsDashboard } from "./dashboard.js";
 import { organizationsOnPersonDeletion } from "./deletion.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
@@ -44,5 +45,6 @@ export const organizationsRoom: Room = {
   assets: { "accept-invitation.js": acceptJs, "organizations.js": organizationsJs },
   pages: (config) => hostedPageRoutes(config, { "/accept-invitation": acceptInvitationPage, [organizationsPagePath]: organizationsPage }),
   commands: [organizationCommands],
+  dashboardSection: organizationsDashboard,
   accountLinks: (config) => (config.hostedPages ? [{ path: `${config.websiteBasePath}${organizationsPagePath}`, label: "My organizations", count: { path: "/organizations", field: "organizations" } }] : []),
 };
