@@ -8,7 +8,7 @@ import type { CoreContext } from "../core/context.js";
  * A type of the kernel's, like PersonPagePart, so the rooms never import the dashboard (which sits above them).
  */
 export interface DashboardSectionPart {
-  /** Its path under the dashboard ("organizations" is /admin/organizations) and its label in the navigation. */
+  /** Its path under the dashboard ("reports" would be /admin/reports) and its label in the navigation. */
   path: string;
   label: string;
   /** Its place in the navigation: right after the entry of this path under the dashboard ("users"; "" is the overview). */
