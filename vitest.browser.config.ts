@@ -7,8 +7,9 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheet is imported as text (?raw).
-    css: { include: [/src\/http\/pages\/assets\/.*\.css/, /src\/dashboard\/assets\/.*\.css/] },
+    // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheets (the kernel's and the
+    // rooms') are imported as text (?raw).
+    css: { include: [/src\/.*\.css/] },
     include: ["test/browser/**/*.test.ts"],
     // Builds dist/cli.mjs: the quick-start test runs the real `authsvc serve` as a child process.
     globalSetup: ["test/global-setup.ts"],

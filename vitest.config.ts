@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheet is imported as text (?raw).
-    css: { include: [/src\/http\/pages\/assets\/.*\.css/, /src\/dashboard\/assets\/.*\.css/] },
+    // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheets (the kernel's and the
+    // rooms') are imported as text (?raw).
+    css: { include: [/src\/.*\.css/] },
     include: ["test/**/*.test.ts"],
     // The single executable and the Chromium tests have their own suites and configs
     // (npm run test:binary, test:browser; vitest.binary.config.ts, vitest.browser.config.ts).

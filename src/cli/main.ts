@@ -10,13 +10,10 @@ import { mailCommand } from "./mail.js";
 import { keysCommand } from "./keys.js";
 import { limitsCommand } from "./limits.js";
 import { migrateCommand } from "./migrate.js";
-import { orgsCommand } from "./orgs.js";
 import { rolesCommand } from "./roles.js";
 import { serveCommand } from "./serve.js";
 import { clusterWorkerArgv } from "./serve-cluster.js";
 import { sessionsCommand } from "./sessions.js";
-import { webhooksCommand } from "./webhooks.js";
-import { oauthCommand } from "./oauth.js";
 import { withRoomCommands } from "./room-commands.js";
 import { tailMailCommand } from "./tail-mail.js";
 import { usersCommand } from "./users.js";
@@ -36,7 +33,7 @@ export function describeVersion(): string {
 
 const HELP_WIDTH = 100;
 
-const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, adminsCommand, webhooksCommand, rolesCommand, orgsCommand, oauthCommand, benchCommand];
+const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, adminsCommand, rolesCommand, benchCommand];
 
 /**
  * Builds the commander program; every command is a factory taking the IO, so tests run it

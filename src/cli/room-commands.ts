@@ -42,16 +42,19 @@ function attach(parent: Command, spec: CommandSpec, io: CliIO): Command {
     for (const sub of spec.commands) attach(group, sub, io);
     return group;
   }
-  const admin = spec.layout !== "own";
-  const cmd = admin ? addAdminSubcommand(parent, spec.name, spec.description) : new Command(spec.name).description(spec.description);
+  const layout = spec.layout ?? "admin";
+  const cmd = layout === "admin" ? addAdminSubcommand(parent, spec.name, spec.description) : new Command(spec.name).description(spec.description);
   if (spec.user) addUserArgument(cmd, spec.user.deprecated);
   for (const a of spec.arguments ?? []) cmd.argument(a.name, a.description);
-  for (const o of spec.options ?? []) cmd.addOption(new Option(o.flags, o.description).makeOptionMandatory(o.required === true));
-  if (!admin) {
+  for (const o of spec.options ?? []) {
+    const option = new Option(o.flags, o.description).makeOptionMandatory(o.required === true);
+    cmd.addOption(o.default === undefined ? option : option.default(o.default));
+  }
+  if (layout === "own") {
     addConfigOptions(cmd, "common");
     addCreateOption(cmd);
-    parent.addCommand(cmd);
   }
+  if (layout !== "admin") parent.addCommand(cmd);
   const action = spec.action;
   if (action) cmd.action(async (...given: unknown[]) => {
     const args = given.slice(0, cmd.registeredArguments.length) as Array<string | undefined>;

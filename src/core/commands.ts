@@ -19,9 +19,10 @@ export interface CommandSpec {
   commands?: readonly CommandSpec[];
   /**
    * How the house's flags are laid out: "admin" (like `users list`): --json, the common settings and
-   * --create first, then its own; "own" (like `reset-password`): its own, then the settings and --create.
+   * --create first, then its own; "own" (like `reset-password`): its own, then the settings and --create;
+   * "bare" (like `admin-key`): its own alone, for a command that opens no database.
    */
-  layout?: "admin" | "own";
+  layout?: "admin" | "own" | "bare";
   /** The user it acts on, as the first argument (email or id), and the deprecated options that still name one. */
   user?: { deprecated: ReadonlyArray<"user" | "email"> };
   /** Its positional arguments, e.g. "<email-or-id>" (after the user's, if any). */
@@ -43,11 +44,15 @@ export interface UserCreationSpec {
   create(email: string, run: CommandRun): Promise<void>;
 }
 
-/** An option: its flags as commander spells them ("--id <credential-id>"), its help line, whether it must be given. */
+/**
+ * An option: its flags as commander spells them ("--id <credential-id>"), its help line, whether it
+ * must be given, and the value it has when not given (the help shows it: `(default: "member")`).
+ */
 export interface CommandOption {
   flags: string;
   description: string;
   required?: boolean;
+  default?: string;
 }
 
 /** What a command's action is given: its input, where it writes, and the app to open. */

@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
 import type { CoreContext } from "../core/context.js";
+import type { DashboardSectionPart } from "../http/dashboard-sections.js";
 import type { HttpDeps } from "../http/deps.js";
 import { escapeHtml } from "../http/pages/layout.js";
 
@@ -53,16 +54,26 @@ export interface DashboardRoute {
 /** One entry of the navigation bar. */
 export interface DashboardSection { path: string; label: string }
 
-/** The navigation, in order. A room adds its section here. */
-export const dashboardSections: readonly DashboardSection[] = [
+/** The dashboard's own navigation, in order; the rooms' sections (Room.dashboardSection) go where they say. */
+const dashboardSections: readonly DashboardSection[] = [
   { path: DASHBOARD_PATH, label: "Overview" },
   { path: `${DASHBOARD_PATH}/users`, label: "Users" },
-  { path: `${DASHBOARD_PATH}/organizations`, label: "Organizations" },
   { path: `${DASHBOARD_PATH}/outbox`, label: "Mail outbox" },
   { path: `${DASHBOARD_PATH}/webhooks`, label: "Webhooks" },
   { path: `${DASHBOARD_PATH}/keys`, label: "Signing keys" },
   { path: `${DASHBOARD_PATH}/config`, label: "Configuration" },
 ];
+
+/** The navigation: the dashboard's entries, each room's section right after the entry its `after` names (at the end when none does). */
+export function navigation(rooms: readonly DashboardSectionPart[]): DashboardSection[] {
+  const all = [...dashboardSections];
+  for (const s of rooms) {
+    const after = s.after ? `${DASHBOARD_PATH}/${s.after}` : DASHBOARD_PATH;
+    const at = all.findIndex((e) => e.path === after);
+    all.splice(at < 0 ? all.length : at + 1, 0, { path: `${DASHBOARD_PATH}/${s.path}`, label: s.label });
+  }
+  return all;
+}
 
 export { escapeHtml };
 

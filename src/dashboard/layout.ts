@@ -1,11 +1,11 @@
 import { renderDashboardDocument } from "./plain-page.js";
-import { DASHBOARD_PATH, dashboardSections, escapeHtml, type DashboardRequest, type DashboardResult } from "./kit.js";
+import { DASHBOARD_PATH, escapeHtml, navigation, type DashboardRequest, type DashboardResult } from "./kit.js";
 
 export interface DashboardPage {
   title: string;
   /** Inner HTML of <main> after its <h1> (already escaped). */
   main: string;
-  /** The navigation section this page belongs to (its path in dashboardSections). */
+  /** The navigation section this page belongs to (its path in the navigation). */
   section: string;
   status?: number;
 }
@@ -15,7 +15,7 @@ export interface DashboardPage {
  * previous action's message (a live region), then <main> with the page's <h1>. Nothing inline (CSP).
  */
 export function renderDashboardPage(r: DashboardRequest, p: DashboardPage): DashboardResult {
-  const nav = dashboardSections.map((s) => `<li><a href="${escapeHtml(s.path)}"${s.path === p.section ? ' aria-current="page"' : ""}>${escapeHtml(s.label)}</a></li>`).join("");
+  const nav = navigation(r.deps.tables.dashboardSections).map((s) => `<li><a href="${escapeHtml(s.path)}"${s.path === p.section ? ' aria-current="page"' : ""}>${escapeHtml(s.label)}</a></li>`).join("");
   const flash = r.flash ? `<p class="flash ${r.flash.kind}" role="${r.flash.kind === "error" ? "alert" : "status"}">${escapeHtml(r.flash.text)}</p>` : "";
   const product = escapeHtml(r.ctx.config.pagesProductName);
   const header = `<header class="bar">

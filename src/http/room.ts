@@ -12,9 +12,10 @@ import type { MailBlock } from "../mail/kinds.js";
 import type { AdminRoute, AdminUserCreator } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
 import type { Json, OpenApiArea } from "./openapi/types.js";
-import { createAssetTable, kernelPageAssets, type AssetTable } from "./pages/assets.js";
+import { createAssetTable, kernelPageAssetsWith, type AssetTable } from "./pages/assets.js";
 import type { AccountPagePart } from "./pages/account-parts.js";
 import type { PageRoute } from "./pages/route.js";
+import type { DashboardSectionPart } from "./dashboard-sections.js";
 import type { PersonPagePart } from "./person-panels.js";
 import type { SignInPart } from "./pages/sign-in-parts.js";
 import type { Route } from "./route.js";
@@ -46,6 +47,8 @@ export interface Room {
   pages?(config: Readonly<Config>): PageRoute[];
   /** The static files its pages load (name → text), served beside the kernel's under /_assets. */
   assets?: Readonly<Record<string, string>>;
+  /** The style rules of its pages' own classes, added after the kernel's to the pages' one stylesheet (pages.css). */
+  styles?: string;
   /**
    * Its area of the public OpenAPI document, and of the admin API's. The area that describes GET
    * /loginmethods is built from every room's part of that answer (describeSchema), in their order.
@@ -90,6 +93,8 @@ export interface Room {
   accountPage?: AccountPagePart;
   /** Its panels, lines and actions on the admin dashboard's person page (http/person-panels.ts). */
   personPage?: PersonPagePart;
+  /** Its section of the admin dashboard: a navigation entry and its pages (http/dashboard-sections.ts). */
+  dashboardSection?: DashboardSectionPart;
   /** Its internal events that are published as webhooks, with their public names (the webhooks room's table). */
   events?: PublicEvents;
   /** Its part of the hosted sign-in page: markup in the page's slots and its module (http/pages/sign-in-parts.ts). */
@@ -135,6 +140,8 @@ export interface HttpTables {
   accountPage: readonly AccountPagePart[];
   /** The rooms' parts of the dashboard's person page, in the rooms' order. */
   personPage: Required<PersonPagePart>;
+  /** The rooms' sections of the dashboard, in the rooms' order. */
+  dashboardSections: readonly DashboardSectionPart[];
   /** The rooms' parts of the sign-in page, in their order. */
   signIn: readonly SignInPart[];
 }
@@ -153,7 +160,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     adminRoutes: rooms.flatMap((r) => r.adminRoutes ?? []),
     userCreators: pick((r) => r.adminUserCreator),
     pages: (config) => rooms.flatMap((r) => r.pages?.(config) ?? []),
-    assets: createAssetTable(mergeAssets([kernelPageAssets, ...pick((r) => r.assets)])),
+    assets: createAssetTable(mergeAssets([kernelPageAssetsWith(pick((r) => r.styles)), ...pick((r) => r.assets)])),
     publicAreas: pick((r) => (typeof r.openapi === "function" ? r.openapi(described) : r.openapi)),
     adminAreas: pick((r) => r.adminOpenapi),
     mounts: pick((r) => (r.mount ? { handler: r.mount, path: r.mountPath } : undefined)),
@@ -165,6 +172,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
       facts: rooms.flatMap((r) => r.personPage?.facts ?? []),
       actions: unique("person page action", rooms.flatMap((r) => r.personPage?.actions ?? []), (a) => a.path),
     },
+    dashboardSections: unique("dashboard section", pick((r) => r.dashboardSection), (s) => s.path),
     signIn: pick((r) => r.signIn),
   };
 }

@@ -1,8 +1,10 @@
 import type { Room } from "../http/room.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
 import { oauthAdminRoutes } from "./admin.js";
+import { oauthCommands } from "./commands.js";
 import { connectedAppsAdminRoutes, connectedAppsPersonPage, connectedAppsRoutes } from "./connected-apps.js";
 import { connectedAppsPage } from "./page.js";
+import connectedAppsCss from "./pages/connected-apps.css?raw";
 import connectedAppsJs from "./pages/connected-apps.js?raw";
 import { createOauthMount, DISCOVERY_PATHS } from "./mount.js";
 import { OAUTH_PREFIX } from "./provider.js";
@@ -45,8 +47,10 @@ export const oauthProviderRoom: Room = {
   pages: (c) => (c.oauthProvider ? hostedPageRoutes(c, { "/connected-apps": connectedAppsPage }) : []),
   assets: { "connected-apps.js": connectedAppsJs },
   accountPage: { links: (c) => (c.oauthProvider ? [{ place: "apps", path: `${c.websiteBasePath}/connected-apps`, label: "Connected apps" }] : []) },
+  styles: connectedAppsCss,
   // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
   personDeletion: oauthPersonDeletion,
   personPage: connectedAppsPersonPage,
+  commands: [oauthCommands],
 };

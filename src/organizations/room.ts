@@ -6,6 +6,8 @@ import { organizationsPage, organizationsPagePath } from "./organizations-page.j
 import { organizationAdminRoutes } from "./admin.js";
 import { organizationsAdminArea } from "./admin-openapi.js";
 import { createOrgClaim } from "./claims.js";
+import { organizationCommands } from "./commands.js";
+import { organizationsDashboard } from "./dashboard.js";
 import { organizationsOnPersonDeletion } from "./deletion.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
@@ -45,4 +47,6 @@ export const organizationsRoom: Room = {
   accountPage: {
     links: (config) => (config.hostedPages ? [{ place: "memberships", path: `${config.websiteBasePath}${organizationsPagePath}`, label: "My organizations", count: { path: "/organizations", field: "organizations" } }] : []),
   },
+  commands: [organizationCommands],
+  dashboardSection: organizationsDashboard,
 };

@@ -1,5 +1,6 @@
 import type { Room } from "../http/room.js";
 import { webhookAdminRoutes } from "./admin.js";
+import { webhookCommands } from "./commands.js";
 import type { EventTable } from "./events.js";
 import { webhooksAdminArea } from "./openapi.js";
 import { webhookSettings } from "./settings.js";
@@ -22,5 +23,6 @@ export function createWebhooksRoom(table: EventTable): Room {
     adminRoutes: webhookAdminRoutes,
     adminOpenapi: webhooksAdminArea(table),
     init: () => ({ webhookEvents: table }),
+    commands: [webhookCommands],
   };
 }

@@ -56,11 +56,19 @@ export function createAssetTable(files: Record<string, string>) {
 }
 
 /** The kernel's static files for the hosted and development pages; the rooms add theirs (Room.assets). */
-export const kernelPageAssets: Readonly<Record<string, string>> = {
+const kernelPageAssets: Readonly<Record<string, string>> = {
   "api.js": apiJs, "dev-home.js": devHomeJs, "inbox.js": inboxJs, "pages.css": pagesCss, "redirect-target.js": redirectTargetJs,
   "refusal.js": refusalJs, "refusal-words.js": refusalWordsJs,
   "sign-in.js": signInJs, "sign-out.js": signOutJs, "token.js": tokenJs, "verify-email.js": verifyEmailJs,
 };
+
+/**
+ * The kernel's page assets, with the rooms' styles (Room.styles, in the rooms' order) after the
+ * kernel's own in pages.css: every page still loads one stylesheet, whichever rooms are listed.
+ */
+export function kernelPageAssetsWith(roomStyles: readonly string[]): Record<string, string> {
+  return { ...kernelPageAssets, "pages.css": pagesCss + roomStyles.join("") };
+}
 
 /** A table of static files: their cache-busting URLs and the handler that serves them. */
 export type AssetTable = ReturnType<typeof createAssetTable>;
