@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type AliasedExpression, type Compilable, type Expression, type Kysely, type SelectQueryNode } from "kysely";
+import { PostgresAdapter, sql, type AliasedExpression, type Compilable, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryNode, type SqlBool } from "kysely";
 import { prepareQuery } from "./prepared.js";
 import type { DB } from "./schema.js";
 import type { UserRow } from "./users.js";
@@ -63,15 +63,19 @@ export type UserIdQuery = Compilable<{ user_id: string }> & Expression<{ user_id
  */
 export function preparePeopleByEmail(logins: readonly ((db: Kysely<DB>, email: string) => UserIdQuery)[]) {
   const person = sql<string>`coalesce(u.primary_user_id, u.id)`;
-  const query = prepareQuery<[string], { person_id: string; verified: unknown }>(1, (db, email: string) =>
-    db.selectFrom("users as u")
+  // One branch per way of having the address, united: each branch uses its own index (PostgreSQL
+  // scans the whole table for an OR of subqueries). A person found twice is read once.
+  const query = prepareQuery<[string], { person_id: string; verified: unknown }>(1, (db, email: string) => {
+    const people = (where: (eb: ExpressionBuilder<DB & { u: DB["users"] }, "u">) => Expression<SqlBool>) => db.selectFrom("users as u")
       .select((eb) => [
         person.as("person_id"),
         // From the person's users rows to their verified rows (indexed both ways), not the other way.
         eb.exists(eb.selectFrom("users as m").innerJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "m.id").on("v.email", "=", email)).select("v.user_id")
           .where((w) => w.or([w("m.id", "=", person), w("m.primary_user_id", "=", person)]))).as("verified"),
       ])
-      .where((eb) => eb.or([eb("u.email", "=", email), ...logins.map((l) => eb("u.id", "in", l(db, email)))])));
+      .where(where);
+    return logins.reduce((q, l) => q.unionAll(people((eb) => eb("u.id", "in", l(db, email)))), people((eb) => eb("u.email", "=", email)));
+  });
   return async (db: Kysely<DB>, email: string): Promise<PersonWithEmail[]> => {
     const verified = new Map<string, boolean>();
     for (const r of (await query(db, email)).rows) verified.set(r.person_id, verified.get(r.person_id) === true || r.verified === true || Number(r.verified) === 1);
