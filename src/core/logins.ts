@@ -1,5 +1,5 @@
 import type { Expression, Kysely } from "kysely";
-import { findPeopleByEmail, type PersonWithEmail } from "../store/people.js";
+import { preparePeopleByEmail, type PersonWithEmail, type UserIdQuery } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import type { CoreContext } from "./context.js";
 import type { LoginMethod } from "./users.js";
@@ -47,8 +47,11 @@ export interface LoginKind {
   list(db: Kysely<DB>, userIds: readonly string[]): Promise<Login[]>;
   /** The method's fields at the top of the USER object, from the person's logins of this kind (in order). */
   userFields?(logins: readonly Login[]): Record<string, unknown>;
-  /** The recipe users with a login of this kind at this address (which may not be the user's current one). */
-  findByAddress?(db: Kysely<DB>, email: string): Promise<string[]>;
+  /**
+   * The select of the recipe users with a login of this kind at this address (which may not be the
+   * user's current one): the kernel runs it, or puts it in a query of its own (findPeopleByAddress).
+   */
+  findByAddress?(db: Kysely<DB>, email: string): UserIdQuery;
   /** Its logins at any of these addresses, with the recipe user each belongs to: a query the kernel unites with the others'. */
   addressOwners?(db: Kysely<DB>, emails: readonly string[]): Expression<{ email: string; user_id: string }>;
   /**
@@ -109,7 +112,8 @@ export function userFieldsOf(kinds: readonly LoginKind[], logins: readonly Login
 
 /** The recipe users with a login at this address, of every kind (`preferred`: only kinds the address alone signs in). */
 export async function findByAddress(db: Kysely<DB>, kinds: readonly LoginKind[], email: string, opts: { preferred?: boolean } = {}): Promise<string[]> {
-  const found = await Promise.all(kinds.filter((k) => !opts.preferred || k.signsInByAddress).map((k) => k.findByAddress?.(db, email) ?? []));
+  const found = await Promise.all(kinds.filter((k) => !opts.preferred || k.signsInByAddress).map(async (k) =>
+    k.findByAddress ? (await db.executeQuery(k.findByAddress(db, email).compile())).rows.map((r) => r.user_id) : []));
   return found.flat();
 }
 
@@ -152,5 +156,13 @@ export function loginName(kinds: readonly LoginKind[], m: LoginMethod, opts: { l
 
 /** The people who have `email` as a user's address or on a login of any kind, with whether they verified it. */
 export async function findPeopleByAddress(db: Kysely<DB>, kinds: readonly LoginKind[], email: string): Promise<PersonWithEmail[]> {
-  return findPeopleByEmail(db, email, await findByAddress(db, kinds, email));
+  let read = peopleByAddress.get(kinds);
+  if (!read) {
+    read = preparePeopleByEmail(kinds.flatMap((k) => (k.findByAddress ? [k.findByAddress] : [])));
+    peopleByAddress.set(kinds, read);
+  }
+  return read(db, email);
 }
+
+// One read per list of kinds (an app's CoreContext.logins), built and compiled once (store/prepared.ts).
+const peopleByAddress = new WeakMap<readonly LoginKind[], (db: Kysely<DB>, email: string) => Promise<PersonWithEmail[]>>();

@@ -49,8 +49,8 @@ export interface MfaState {
 }
 
 /** The claim and requirements of a session, read inside `tx`. */
-export async function readMfaState(tx: Kysely<DB>, ctx: MfaContext, personId: string, sessionHandle: string): Promise<MfaState> {
-  const done = await findSessionFactors(tx, sessionHandle);
+export async function readMfaState(tx: Kysely<DB>, ctx: MfaContext, personId: string, sessionHandle: string, known?: Array<{ factor_id: string; completed_at: number }>): Promise<MfaState> {
+  const done = known ?? await findSessionFactors(tx, sessionHandle);
   const setUp: FactorId[] = await findRequiredFactors(tx, personId);
   const required = [...new Set<FactorId>([...setUp, ...(ctx.config.mfa === "required" ? secondaryFactors(ctx) : [])])];
   const c: Record<string, number> = {};
@@ -70,8 +70,11 @@ export function createMfaClaim(ctx: MfaContext): ClaimProvider {
     async onSessionStart(tx, subject, now) {
       await upsertSessionFactor(tx, subject.sessionHandle, subject.firstFactor, now);
     },
-    async compute(tx, subject) {
-      return { [MFA_CLAIM]: (await readMfaState(tx, ctx, subject.personId, subject.sessionHandle)).claim };
+    async compute(tx, subject, now) {
+      // A session that starts now has one completed factor, the one onSessionStart just recorded
+      // in this transaction (its handle is new): no need to read it back.
+      const known = !subject.firstFactor ? undefined : [{ factor_id: subject.firstFactor, completed_at: now }];
+      return { [MFA_CLAIM]: (await readMfaState(tx, ctx, subject.personId, subject.sessionHandle, known)).claim };
     },
   };
 }

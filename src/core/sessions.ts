@@ -1,6 +1,5 @@
 import * as repo from "../store/sessions.js";
 import { insertEvent } from "../store/events.js";
-import { findPersonId } from "../store/people.js";
 import { createId, createSecretToken, hashToken } from "../util/random.js";
 import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from "./access-tokens.js";
 import type { CoreContext } from "./context.js";
@@ -37,9 +36,9 @@ export async function createSession(ctx: CoreContext, userId: string, opts: { fa
   const hash = hashToken(refreshToken);
   const expiresAt = slidingExpiry(ctx, now, now);
   const { verified, primaryUserId, claims } = await ctx.store.writeTx(async (tx) => {
-    const v = await repo.findEmailVerified(tx, userId);
-    const person = await findPersonId(tx, userId);
-    if (v === undefined || person === undefined) throw unauthorised();
+    const subject = await repo.findEmailVerified(tx, userId);
+    if (subject === undefined) throw unauthorised();
+    const person = subject.personId;
     // The cap on live sessions per user: room is made for the new one by revoking the oldest.
     const capped = await repo.revokeSessionsBeyond(tx, userId, ctx.config.sessionsPerUser - 1, now, "session_cap");
     if (capped > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: person, data: { count: capped, reason: "session_cap" } });
@@ -47,7 +46,7 @@ export async function createSession(ctx: CoreContext, userId: string, opts: { fa
     await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
     await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
     const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle, firstFactor: opts.factor }, now);
-    return { verified: v, primaryUserId: person, claims };
+    return { verified: subject.verified, primaryUserId: person, claims };
   });
   const at = await signAccessToken(ctx, { userId, primaryUserId, sessionHandle: handle, refreshTokenHash: hash, emailVerified: verified, claims });
   return { userId, sessionHandle: handle, accessToken: at.token, accessTokenPayload: at.payload, accessTokenExpiresAt: at.expiresAt, refreshToken, refreshTokenExpiresAt: expiresAt };

@@ -57,12 +57,10 @@ export function buildUserView(kinds: readonly LoginKind[], p: { row: users.UserR
  * one method counts for the person, so each method's `verified` is the person's for its address.
  */
 export async function getUser(ctx: Pick<CoreContext, "store" | "logins">, id: string, db: Kysely<DB> = ctx.store.db): Promise<UserView | undefined> {
-  const personId = await people.findPersonId(db, id);
-  if (personId === undefined) return undefined;
-  const row = await users.findUserById(db, personId);
-  if (!row) return undefined;
-  const memberIds = await people.findPersonMemberIds(db, personId);
-  const others = (await Promise.all(memberIds.filter((m) => m !== personId).map((m) => users.findUserById(db, m)))).filter((m) => m !== undefined);
+  const person = await people.findPersonRows(db, id);
+  if (!person) return undefined;
+  const { personId, row, others } = person;
+  const memberIds = [personId, ...others.map((m) => m.id)];
   const logins = await readLogins(db, ctx.logins, memberIds);
   const addresses = [...new Set([row.email, ...logins.map((l) => l.email)])];
   const verified = new Set((await Promise.all(addresses.map(async (a) => ((await people.isVerifiedForPerson(db, personId, a)) ? [a] : [])))).flat());

@@ -1,6 +1,7 @@
-import { PostgresAdapter, sql, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type AliasedExpression, type Compilable, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryNode, type SqlBool } from "kysely";
 import { prepareQuery } from "./prepared.js";
 import type { DB } from "./schema.js";
+import type { UserRow } from "./users.js";
 
 /**
  * People (account linking): a users row is one login method's user (the "recipe user"); the person
@@ -47,24 +48,60 @@ export interface PersonWithEmail {
   verified: boolean;
 }
 
+/** A select of the recipe users (`user_id`) that have one kind of login at an address: a Kysely select query. */
+export type UserIdQuery = Compilable<{ user_id: string }> & Expression<{ user_id: string }> & {
+  readonly isSelectQueryBuilder: true;
+  as<A extends string>(alias: A): AliasedExpression<{ user_id: string }, A>;
+  toOperationNode(): SelectQueryNode;
+};
+
 /**
- * The people who have `email` on a login method (their users row, or one of `loginUserIds`: the
- * logins with that address, core/logins.ts findPeopleByAddress), each with whether the address is
- * verified on any of their methods.
+ * The read of the people who have an address on a login method: their users row, or a login found
+ * by one of `logins` (each kind's select of the recipe users at the address, core/logins.ts
+ * findPeopleByAddress), each with whether the address is verified on any of their methods. One
+ * statement, built and compiled once for that list of kinds (a sign-in and a sign-up run it).
  */
-export async function findPeopleByEmail(db: Kysely<DB>, email: string, loginUserIds: readonly string[]): Promise<PersonWithEmail[]> {
-  const rows = await db.selectFrom("users as u")
-    .select([sql<string>`coalesce(u.primary_user_id, u.id)`.as("person_id")])
-    .where((eb) => (loginUserIds.length > 0 ? eb.or([eb("u.email", "=", email), eb("u.id", "in", [...loginUserIds])]) : eb("u.email", "=", email)))
-    .execute();
-  const ids = [...new Set(rows.map((r) => r.person_id))];
-  if (ids.length === 0) return [];
-  const verified = await db.selectFrom("verified_emails as v").innerJoin("users as u", "u.id", "v.user_id")
-    .select([sql<string>`coalesce(u.primary_user_id, u.id)`.as("person_id")])
-    .where("v.email", "=", email).where(sql<string>`coalesce(u.primary_user_id, u.id)`, "in", ids).execute();
-  const verifiedIds = new Set(verified.map((r) => r.person_id));
-  return ids.sort().map((personId) => ({ personId, verified: verifiedIds.has(personId) }));
+export function preparePeopleByEmail(logins: readonly ((db: Kysely<DB>, email: string) => UserIdQuery)[]) {
+  const person = sql<string>`coalesce(u.primary_user_id, u.id)`;
+  // One branch per way of having the address, united: each branch uses its own index (PostgreSQL
+  // scans the whole table for an OR of subqueries). A person found twice is read once.
+  const query = prepareQuery<[string], { person_id: string; verified: unknown }>(1, (db, email: string) => {
+    const people = (where: (eb: ExpressionBuilder<DB & { u: DB["users"] }, "u">) => Expression<SqlBool>) => db.selectFrom("users as u")
+      .select((eb) => [
+        person.as("person_id"),
+        // From the person's users rows to their verified rows (indexed both ways), not the other way.
+        eb.exists(eb.selectFrom("users as m").innerJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "m.id").on("v.email", "=", email)).select("v.user_id")
+          .where((w) => w.or([w("m.id", "=", person), w("m.primary_user_id", "=", person)]))).as("verified"),
+      ])
+      .where(where);
+    return logins.reduce((q, l) => q.unionAll(people((eb) => eb("u.id", "in", l(db, email)))), people((eb) => eb("u.email", "=", email)));
+  });
+  return async (db: Kysely<DB>, email: string): Promise<PersonWithEmail[]> => {
+    const verified = new Map<string, boolean>();
+    for (const r of (await query(db, email)).rows) verified.set(r.person_id, verified.get(r.person_id) === true || r.verified === true || Number(r.verified) === 1);
+    return [...verified.keys()].sort().map((personId) => ({ personId, verified: verified.get(personId)! }));
+  };
 }
+
+/**
+ * The person a recipe user belongs to, with the rows of all of the person's recipe users: the
+ * person's own row (`row`) and the others, oldest first. Undefined when the user or its person's row
+ * does not exist. One statement (getUser runs it on every sign-in and sign-up).
+ */
+export async function findPersonRows(db: Kysely<DB>, recipeUserId: string): Promise<{ personId: string; row: UserRow; others: UserRow[] } | undefined> {
+  const { rows } = await personRowsQuery(db, recipeUserId);
+  const row = rows.find((r) => r.id === r.person_id);
+  if (!row) return undefined;
+  const strip = ({ person_id: _, ...r }: UserRow & { person_id: string }): UserRow => r;
+  return { personId: row.person_id, row: strip(row), others: rows.filter((r) => r !== row).map(strip) };
+}
+
+const personRowsQuery = prepareQuery<[string], UserRow & { person_id: string }>(1, (db, id) => {
+  const personOf = db.selectFrom("users as p").select(sql<string>`coalesce(p.primary_user_id, p.id)`.as("person_id")).where("p.id", "=", id);
+  return db.selectFrom("users as m").selectAll("m").select(personOf.as("person_id"))
+    .where((eb) => eb.or([eb("m.id", "=", personOf), eb("m.primary_user_id", "=", personOf)]))
+    .orderBy("m.time_joined").orderBy("m.id");
+});
 
 /** Whether any method of the person has `email` verified. */
 export async function isVerifiedForPerson(db: Kysely<DB>, personId: string, email: string): Promise<boolean> {

@@ -32,3 +32,21 @@ export function prepareQuery<P extends unknown[], R>(arity: P["length"], build: 
     return db.executeQuery<R>({ ...c.query, parameters });
   };
 }
+
+/** Lists up to this long get a compiled query (and a PostgreSQL statement) per length; longer ones are built each time. */
+const MAX_PREPARED_LIST = 8;
+
+/**
+ * A query over a list of values (`where … in list`), built and compiled once per length of the list
+ * (prepareQuery): a person's logins are read for one or two recipe users on every sign-in, while an
+ * admin page of a hundred users builds its query each time. `build` gets one marker per value.
+ */
+export function prepareListQuery<R>(build: (db: Kysely<DB>, list: never[]) => Compilable<R>) {
+  const byLength: ((db: Kysely<DB>, ...list: unknown[]) => Promise<QueryResult<R>>)[] = [];
+  return (db: Kysely<DB>, list: readonly unknown[]): Promise<QueryResult<R>> => {
+    // An empty list is built as given (no statement of its own: callers rarely ask).
+    if (list.length === 0 || list.length > MAX_PREPARED_LIST) return db.executeQuery(build(db, [...list] as never[]).compile());
+    const query = (byLength[list.length] ??= prepareQuery<unknown[], R>(list.length, (d, ...markers) => build(d, markers)));
+    return query(db, ...list);
+  };
+}

@@ -70,10 +70,10 @@ const sessionStatesQuery = prepareQuery<[string[]], SessionState>(1, (db, handle
   selectSessionState(db).where(sql<boolean>`s.handle = any(${handles})`));
 const batchedSessionState = batchReads<string, SessionState>(async (db, handles) =>
   new Map((await sessionStatesQuery(db, handles)).rows.map((r) => [r.handle, r])));
-const emailVerifiedQuery = prepareQuery<[string], { id: string; verified_at: number | null }>(1, (db, userId) =>
+const emailVerifiedQuery = prepareQuery<[string], { id: string; primary_user_id: string | null; verified_at: number | null }>(1, (db, userId) =>
   db.selectFrom("users as u")
     .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "u.id").onRef("v.email", "=", "u.email"))
-    .select(["u.id", "v.verified_at"]).where("u.id", "=", userId));
+    .select(["u.id", "u.primary_user_id", "v.verified_at"]).where("u.id", "=", userId));
 
 const changed = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0);
 
@@ -117,8 +117,8 @@ export async function findSessionState(db: Kysely<DB>, handle: string): Promise<
   return (await sessionStateQuery(db, handle)).rows[0];
 }
 
-/** Whether a user's current email is verified (undefined: no such user), in one query. */
-export async function findEmailVerified(db: Kysely<DB>, userId: string): Promise<boolean | undefined> {
+/** Whether a user's current email is verified, and the person they belong to (undefined: no such user), in one query. */
+export async function findEmailVerified(db: Kysely<DB>, userId: string): Promise<{ verified: boolean; personId: string } | undefined> {
   const r = (await emailVerifiedQuery(db, userId)).rows[0];
-  return r ? r.verified_at !== null : undefined;
+  return r ? { verified: r.verified_at !== null, personId: r.primary_user_id ?? r.id } : undefined;
 }

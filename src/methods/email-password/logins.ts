@@ -1,5 +1,6 @@
 import type { LoginKind } from "../../core/logins.js";
 import { findCredentialByUserId, replacePasswordHash } from "./store.js";
+import { prepareListQuery } from "../../store/prepared.js";
 
 /** Password logins as the kernel lists them (core/logins.ts): never the hash. */
 export const passwordLogins: LoginKind = {
@@ -7,7 +8,7 @@ export const passwordLogins: LoginKind = {
   names: { short: "password", label: "Email and password", signsInWith: "a password" },
   accountLabel: "Password",
   list: async (db, userIds) => {
-    const rows = await db.selectFrom("email_password_credentials").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute();
+    const { rows } = await listQuery(db, userIds);
     return rows.map((r) => ({ recipeId: "emailpassword", recipeUserId: r.user_id, email: r.email, createdAt: Number(r.created_at), phrase: "a password" }));
   },
   // An export carries the hash, so the users can sign in with their passwords where it is imported.
@@ -19,7 +20,7 @@ export const passwordLogins: LoginKind = {
   signsInByAddress: true,
   // An address is one person's: a login at it belongs to someone (an import, a lazy migration).
   addressOwners: (db, emails) => db.selectFrom("email_password_credentials").select(["email", "user_id"]).where("email", "in", emails),
-  findByAddress: async (db, email) => (await db.selectFrom("email_password_credentials").select("user_id").where("email", "=", email).execute()).map((r) => r.user_id),
+  findByAddress: (db, email) => db.selectFrom("email_password_credentials").select("user_id").where("email", "=", email),
   // What the self-service account checks, changes and readdresses (src/account/).
   password: {
     find: async (db, recipeUserId) => {
@@ -32,3 +33,7 @@ export const passwordLogins: LoginKind = {
     },
   },
 };
+
+// Every sign-in and sign-up lists the person's logins (store/prepared.ts).
+const listQuery = prepareListQuery<{ user_id: string; email: string; created_at: number }>((db, userIds) =>
+  db.selectFrom("email_password_credentials").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds));

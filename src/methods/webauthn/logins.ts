@@ -1,4 +1,5 @@
 import type { LoginKind } from "../../core/logins.js";
+import { prepareListQuery } from "../../store/prepared.js";
 
 declare module "../../core/users.js" {
   interface LoginMethod {
@@ -15,8 +16,8 @@ export const passkeyLogins: LoginKind = {
   extent: (m) => String(m.webauthn?.credentialIds.length ?? 0),
   list: async (db, userIds) => {
     const [accounts, credentials] = await Promise.all([
-      db.selectFrom("webauthn_accounts").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds).execute(),
-      db.selectFrom("webauthn_credentials").select(["user_id", "id"]).where("user_id", "in", userIds).orderBy("created_at").orderBy("id").execute(),
+      accountsQuery(db, userIds).then((r) => r.rows),
+      credentialsQuery(db, userIds).then((r) => r.rows),
     ]);
     return accounts.map((a) => {
       const credentialIds = credentials.filter((c) => c.user_id === a.user_id).map((c) => c.id);
@@ -41,3 +42,9 @@ export const passkeyLogins: LoginKind = {
   // The USER object lists every passkey of the person at its top, even when there is none.
   userFields: (logins) => ({ webauthn: { credentialIds: logins.flatMap((l) => (l.fields?.webauthn as { credentialIds: string[] }).credentialIds) } }),
 };
+
+// Every sign-in and sign-up lists the person's logins (store/prepared.ts).
+const accountsQuery = prepareListQuery<{ user_id: string; email: string; created_at: number }>((db, userIds) =>
+  db.selectFrom("webauthn_accounts").select(["user_id", "email", "created_at"]).where("user_id", "in", userIds));
+const credentialsQuery = prepareListQuery<{ user_id: string; id: string }>((db, userIds) =>
+  db.selectFrom("webauthn_credentials").select(["user_id", "id"]).where("user_id", "in", userIds).orderBy("created_at").orderBy("id"));
