@@ -44,10 +44,11 @@ export function createHttpApp(deps: HttpDeps): H3App {
     });
   }));
   // Before every route, the admin API included: DNS rebinding must reach nothing in development.
+  // Both are layers with a match: a request they do not concern never calls them (no awaited promise).
   const hostGuard = devHostGuard(deps.ctx.config);
-  if (hostGuard) app.use(hostGuard);
+  if (hostGuard) app.use(hostGuard.handler, { match: hostGuard.match });
   const forwarded = createForwardedHeaderWarning(deps.ctx.config, logger);
-  if (forwarded) app.use(forwarded);
+  if (forwarded) app.use(forwarded.handler, { match: forwarded.match });
   // Before CORS: /admin/* must never carry CORS headers: the admin API (/admin/v1) is server to
   // server only (admin/mount.ts), the dashboard (the rest of /admin) same-origin pages only.
   app.use(createAdminHandler(deps), { match: under(ADMIN_PREFIX) });
