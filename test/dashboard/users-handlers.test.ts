@@ -33,7 +33,7 @@ describe.each(backends)("dashboard users room handlers ($name)", (backend) => {
       if (!m) continue;
       const params = Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
       const r: DashboardRequest = {
-        event: {} as H3Event, deps: {} as HttpDeps, ctx: t.app.ctx, admin: ADMIN, csrf: "csrf-token", source: `admin:${ADMIN.id}`,
+        event: {} as H3Event, deps: { tables } as HttpDeps, ctx: t.app.ctx, admin: ADMIN, csrf: "csrf-token", source: `admin:${ADMIN.id}`,
         params, query: new URLSearchParams(o.query), form: new URLSearchParams(o.form),
       };
       return route.handler(r);

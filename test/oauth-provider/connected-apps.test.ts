@@ -103,7 +103,7 @@ describe.each(backends)("connected apps on $name", (backend) => {
   async function dashboard(method: "GET" | "POST", path: string, form: Record<string, string> = {}): Promise<DashboardResult> {
     const route = userRoutes(tables.personPage).find((r) => r.method === method && new RegExp(`^${r.path.replace(/:id/, "[^/]+")}$`).test(path))!;
     const r: DashboardRequest = {
-      event: {} as H3Event, deps: {} as HttpDeps, ctx: s.app.ctx, admin: { id: "adm-1", email: "root@example.com" }, csrf: "csrf-token", source: "admin:adm-1",
+      event: {} as H3Event, deps: { tables } as HttpDeps, ctx: s.app.ctx, admin: { id: "adm-1", email: "root@example.com" }, csrf: "csrf-token", source: "admin:adm-1",
       params: { id: path.split("/")[3] }, query: new URLSearchParams(), form: new URLSearchParams(form),
     };
     return route.handler(r);
