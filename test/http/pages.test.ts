@@ -212,6 +212,13 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
       expect(html).toContain("development");
       expect(html).toContain('href="/_dev/mail"');
       expect(html).toContain("user.email_verified");
+      // Signed in here: the account page, the pages the rooms link from it (on the public URL), sign-out.
+      const links = [.../<div id="signed-in"[\s\S]*?<\/ul>/.exec(html)![0].matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map((m) => `${m[2]} ${m[1]}`);
+      expect(links).toEqual([
+        "My account http://127.0.0.1:9/auth/account", "My organizations http://127.0.0.1:9/auth/my-organizations",
+        "Second factor (authenticator app) http://127.0.0.1:9/auth/second-factor", "Passkeys http://127.0.0.1:9/auth/passkeys",
+        "Connected apps http://127.0.0.1:9/auth/connected-apps", "Sign out http://127.0.0.1:9/auth/sign-out",
+      ]);
     });
 
     it("refuses clients that are not on this machine, and Host names that are not loopback (DNS rebinding)", async () => {

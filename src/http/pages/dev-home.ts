@@ -6,6 +6,7 @@ import { launchCommand } from "../../util/launch-command.js";
 import { setPageHeaders } from "./headers.js";
 import { escapeHtml as e, renderPage } from "./layout.js";
 import { pageData } from "./hosted-pages.js";
+import { accountLinkPlaces, accountLinksAt } from "./account-parts.js";
 
 /** GET / in development mode: what is running, where to click, and what just happened. */
 export const devHome = (deps: HttpDeps): EventHandler => {
@@ -13,15 +14,16 @@ export const devHome = (deps: HttpDeps): EventHandler => {
   const mail = c.smtpUrl ? `SMTP relay ${maskUrlPassword(c.smtpUrl)}` : c.mailCatcher ? `built-in catcher on ${c.mailCatcherHost}:${c.mailCatcherPort}` : "nowhere (no SMTP relay, catcher off): mail stays queued";
   // On the public URL, where the mail links point: a session made on 127.0.0.1 is not sent to localhost.
   const base = c.publicUrl + c.websiteBasePath;
+  // The rooms' pages the account page links to (Room.accountPage), on the public URL as well.
+  const roomLinks = accountLinkPlaces.flatMap((place) => accountLinksAt(deps.tables.accountPage, place, c))
+    .map((l) => `    <li><a href="${e(c.publicUrl + l.path)}">${e(l.label)}</a></li>\n`).join("");
   // Where a sign-in lands by default: who is signed in here (dev-home.js asks GET /account/me).
   const who = c.hostedPages
     ? `<div id="signed-in" class="signed-in" hidden>
   <p>Signed in as <strong id="signed-in-email"></strong> (user <span class="token" id="signed-in-id"></span>).</p>
   <ul>
     <li><a href="${e(base)}/account">My account</a></li>
-    <li><a href="${e(base)}/second-factor">Second factor</a></li>
-    <li><a href="${e(base)}/passkeys">Passkeys</a></li>
-    <li><a href="${e(base)}/sign-out">Sign out</a></li>
+${roomLinks}    <li><a href="${e(base)}/sign-out">Sign out</a></li>
   </ul>
 </div>
 <p id="signed-out" hidden>Nobody is signed in in this browser. <a href="${e(base)}">Sign in</a></p>`
