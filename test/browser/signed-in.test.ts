@@ -27,7 +27,11 @@ describe("who is signed in on the hosted pages (Chromium)", () => {
     await waitForText(page, "#signed-in", /Signed in as iris@example\.com/);
     const links = await page.$$eval("#signed-in a", (all) => all.map((a) => [a.textContent, a.getAttribute("href")]));
     const base = `${suite.s.url}/auth`;
-    expect(links).toEqual([["My account", `${base}/account`], ["Second factor", `${base}/second-factor`], ["Passkeys", `${base}/passkeys`], ["Sign out", `${base}/sign-out`]]);
+    // The account page's own list of the rooms' pages (Room.accountPage), then sign-out.
+    expect(links).toEqual([
+      ["My account", `${base}/account`], ["My organizations", `${base}/my-organizations`], ["Second factor (authenticator app)", `${base}/second-factor`],
+      ["Passkeys", `${base}/passkeys`], ["Connected apps", `${base}/connected-apps`], ["Sign out", `${base}/sign-out`],
+    ]);
     expect(await page.$eval("#signed-out", (e) => getComputedStyle(e).display)).toBe("none");
 
     await Promise.all([page.waitForNavigation(), page.click("#signed-in a[href$='/account']")]);
