@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { signInWithProvider, startOidcProvider, CONFIDENTIAL, type TestIdp } from "../helpers/oidc-provider.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
-import { fixture, importHarness } from "./harness.js";
+import { fixture, importHarness, supabaseDatabase } from "./harness.js";
 
 const pgUrl = process.env.AUTHSVC_TEST_PG_URL;
 
@@ -27,24 +25,6 @@ describe.each(backends)("users import --from firebase: auth:export --format=csv 
 });
 
 /** A database of its own holding Supabase's `auth` schema (created from test/fixtures/move-in/supabase-auth.sql). */
-async function supabaseDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `supabase_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(pgUrl!);
-  url.pathname = `/${name}`;
-  const c = new pg.Client({ connectionString: url.toString() });
-  await c.connect();
-  await c.query(readFileSync(fixture("supabase-auth.sql"), "utf8"));
-  await c.end();
-  return {
-    url: url.toString(),
-    drop: async () => { const a = new pg.Client({ connectionString: pgUrl }); await a.connect(); await a.query(`drop database if exists "${name}" with (force)`); await a.end(); },
-  };
-}
-
 describe.runIf(pgUrl).each(backends)("users import --from supabase postgres://…: auth.users, auth.identities and auth.mfa_factors read from the database ($name)", (backend) => {
   let t: TestApp, idp: TestIdp, source: { url: string; drop(): Promise<void> };
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { MOVE_IN_SOURCES, readSource } from "../../src/move-in/sources.js";
 import { rooms } from "../../src/rooms.js";
 import { postgresBackend } from "../helpers/backends.js";
-import { fixture } from "./harness.js";
+import { fixture, supabaseDatabase } from "./harness.js";
 
 const pgUrl = process.env.AUTHSVC_TEST_PG_URL;
 const parts = rooms.flatMap((r) => (r.importer ? [r.importer] : []));
@@ -131,18 +131,8 @@ describe.runIf(pgUrl)("users import --from: the records each database source wri
   });
 
   it("supabase (database): the same records as its CSV exports", async () => {
-    const name = `supabase_rec_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    drops.push(async () => { const a = new pg.Client({ connectionString: pgUrl }); await a.connect(); await a.query(`drop database if exists "${name}" with (force)`); await a.end(); });
-    const url = new URL(pgUrl!);
-    url.pathname = `/${name}`;
-    const c = new pg.Client({ connectionString: url.toString() });
-    await c.connect();
-    await c.query(readFileSync(fixture("supabase-auth.sql"), "utf8"));
-    await c.end();
-    await expect(await lines("supabase", [url.toString()])).toMatchFileSnapshot("records/supabase-db.jsonl");
+    const source = await supabaseDatabase();
+    drops.push(source.drop);
+    await expect(await lines("supabase", [source.url])).toMatchFileSnapshot("records/supabase-db.jsonl");
   });
 });
