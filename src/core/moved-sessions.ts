@@ -54,8 +54,9 @@ export function readMovedRefreshToken(token: string, key: string): { sessionHand
  * Inside the refresh transaction, for a token we do not know: when it is a moved session's token
  * (or the unconfirmed child of one), it becomes that session's live refresh token (the moved row
  * is deleted, so the core's token works once, like any of ours) and the refresh goes on as usual.
+ * The caller reads its refresh token again afterwards, whatever happened here.
  */
-export async function adoptMovedRefreshToken(ctx: CoreContext, tx: Kysely<DB>, token: string, hash1: string, now: number): Promise<boolean> {
+export async function adoptMovedRefreshToken(ctx: CoreContext, tx: Kysely<DB>, token: string, hash1: string, now: number): Promise<void> {
   let hash2 = sha256(hash1);
   let hit = await findMovedRefreshToken(tx, hash2);
   if (!hit && MOVED_REFRESH_TOKEN.test(token)) {
@@ -71,10 +72,9 @@ export async function adoptMovedRefreshToken(ctx: CoreContext, tx: Kysely<DB>, t
       }
     }
   }
-  if (!hit || hit.expires_at <= now) return false;
+  if (!hit || hit.expires_at <= now) return;
   // Taken by a refresh at the same moment (two tabs): it committed the token as ours, which the
   // caller reads now and answers by its grace window, as for two tabs with one of our tokens.
-  if (!(await deleteMovedRefreshToken(tx, hash2))) return true;
+  if (!(await deleteMovedRefreshToken(tx, hash2))) return;
   await insertRefreshToken(tx, { token_hash: hash1, session_handle: hit.session_handle, parent_hash: null, created_at: now, expires_at: hit.expires_at, rotated_at: null });
-  return true;
 }
