@@ -3,12 +3,11 @@ import type { OutageKind } from "../store/outage.js";
 import type { CoreContext } from "./context.js";
 
 /**
- * A room's background work (Room.background), e.g. the webhook deliveries: rows its commits queue
- * and a worker sends after the commit. The composition root (app.ts) registers its event hook,
- * starts its worker in every process that runs background work (app.start with run-once roles) and
- * stops it on close; a cluster's HTTP worker runs none and forwards its commits' kicks to the
- * primary (cli/cluster-worker.ts), where they kick the running worker. The kernel loops over the
- * rooms' declarations and never names one.
+ * A room's background work (Room.background): rows its commits queue and a worker sends after the
+ * commit. The composition root (app.ts) registers its event hook, starts its worker in every process
+ * that runs background work (app.start with run-once roles) and stops it on close; a cluster's HTTP
+ * worker runs none and forwards its commits' kicks to the primary (cli/cluster-worker.ts), where
+ * they kick the running worker. The kernel loops over the rooms' declarations and never names one.
  */
 export interface BackgroundWork {
   /** Names the work: its event hook, `app.background`'s key and the cluster's kick message. */
