@@ -3,7 +3,7 @@ import { ConfigError, describeConfig, type Config, type ResolvedConfig } from ".
 import { checkClaimProviders } from "./core/claims.js";
 import { checkFactors, createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
-import { mail, rooms, tables, webhookEvents } from "./rooms.js";
+import { background, mail, rooms, tables } from "./rooms.js";
 import { createDummyHash } from "./core/passwords.js";
 import { scheduleAccountDeletions } from "./account/deletion.js";
 import { schedulePurge } from "./core/purge.js";
@@ -32,14 +32,10 @@ import { isPostgresUrl, sqliteFilePath } from "./store/database.js";
 import { findLoosePaths } from "./util/private-files.js";
 import { dirname, resolve } from "node:path";
 import { setEventHook } from "./store/events.js";
-import { webhookDeliveryHook } from "./webhooks/queue.js";
-import { syncConfiguredEndpoints } from "./webhooks/endpoints.js";
-import { createWebhookWorker } from "./webhooks/worker.js";
-import { webhookTargetPolicy } from "./webhooks/targets.js";
-import type { QueueWorker } from "./store/queue-worker.js";
+import type { BackgroundWork, BackgroundWorker } from "./core/background.js";
 
-// Every event queues its webhook deliveries in its own transaction (src/webhooks/queue.ts).
-setEventHook("webhooks", webhookDeliveryHook(webhookEvents));
+// The rooms' work that commits with every event, in the event's own transaction (Room.background).
+for (const work of background) if (work.eventHook) setEventHook(work.id, work.eventHook);
 
 export interface AppOverrides {
   clock?: Clock;
@@ -66,7 +62,7 @@ export interface App {
   /**
    * Starts background work: loads the signing keys (making the first), then the run-once roles
    * given (ops/run-once.ts; default all of them: mail catcher, outbox worker, purge, backups,
-   * metrics listener). Called by `serve`.
+   * metrics listener) and, given any, the rooms' background work (Room.background). Called by `serve`.
    */
   start(roles?: readonly RunOnceRole[]): Promise<void>;
   /** Marks the app as shutting down: /readyz answers 503 from now on. */
@@ -87,8 +83,11 @@ export interface App {
     /** This process's own readiness (what /readyz reports for a single process). */
     readiness(): Promise<Readiness>;
   };
-  /** Webhooks: one delivery pass now (the running worker's, or a one-off one). */
-  webhooks: { flush(): Promise<{ sent: number; failed: number }>; kick(): void };
+  /**
+   * The rooms' background work (Room.background), by its id: one pass now (the running worker's, or
+   * a one-off one); a pass soon by the running worker (a cluster's worker queued some: cli/serve-cluster.ts).
+   */
+  background: { flush(id: string): Promise<{ sent: number; failed: number }>; kick(id: string): void };
 }
 
 /** Composition root: builds db, clock, logger, services and the HTTP app from a config. */
@@ -103,7 +102,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   dummyHash.catch(() => {});
   const keys = createKeyRing({ config, store, clock, logger });
   let worker: OutboxWorker | undefined;
-  let webhookWorker: QueueWorker | undefined;
+  const running = new Map<string, BackgroundWorker>();
   let catcher: MailCatcher | undefined;
   // Metrics exist only when asked for (--metrics, or --metrics-port): never on by accident.
   const metrics = config.metrics || config.metricsPort !== undefined ? createMetrics({ store, clock }) : undefined;
@@ -135,7 +134,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     if (config.mode === "development" && config.mailCatcher) return createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
     return undefined;
   };
-  const newWebhookWorker = () => createWebhookWorker({ store, clock, logger, timeoutMs: config.webhookTimeoutMs, failureLimit: config.webhookFailureLimit, serverSecret: config.secret, targetPolicy: webhookTargetPolicy(config), noteOutage: (kind, err) => outages.noteFailure(kind, err) });
+  const newBackgroundWorker = (work: BackgroundWork) => work.worker(ctx, { noteOutage: (kind, err) => outages.noteFailure(kind, err) });
   const newWorker = (transport: MailTransport) => createOutboxWorker({ store, clock, logger, transport, from: config.mailFrom, noteOutage: (kind, err) => outages.noteFailure(kind, err) });
 
   let shuttingDown = false;
@@ -205,14 +204,15 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       } else {
         logger.warn("no SMTP relay configured and the mail catcher is off: mail stays queued in the outbox");
       }
-      // Webhook deliveries: claims are leased (several instances never send one twice), and a
-      // commit kicks the worker of its own process at once; a cluster's HTTP workers run none
-      // and kick the primary's over the cluster's channel instead.
-      if (roles.includes("outbox")) await syncConfiguredEndpoints(ctx, config.webhooks);
-      const hooks = newWebhookWorker();
-      webhookWorker = hooks;
-      stoppers.push(() => hooks.stop());
-      hooks.start();
+      // The rooms' background work: a commit kicks the worker of its own process at once; a
+      // cluster's HTTP workers run none and kick the primary's over the cluster's channel instead.
+      for (const work of background) {
+        await work.prepare?.(ctx, { roles });
+        const w = newBackgroundWorker(work);
+        running.set(work.id, w);
+        stoppers.push(() => w.stop());
+        w.start();
+      }
       if (metricsEndpoint && config.metricsPort !== undefined && roles.includes("metrics-listener")) {
         const m = await startMetricsServer(metricsEndpoint, config.metricsHost, config.metricsPort, logger);
         metricsServer = m;
@@ -250,10 +250,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
       metricsJson: async () => (metrics ? metrics.json() : []),
       readiness: ownReadiness,
     },
-    webhooks: {
-      flush: () => (webhookWorker ?? newWebhookWorker()).runOnce(),
-      /** A cluster worker's commit queued deliveries (cli/serve-cluster.ts): send them now. */
-      kick: () => webhookWorker?.kick(),
+    background: {
+      flush: (id) => (running.get(id) ?? newBackgroundWorker(backgroundWork(id))).runOnce(),
+      kick: (id) => running.get(id)?.kick(),
     },
     close: async () => {
       if (closed) return;
@@ -278,6 +277,13 @@ function warnAboutLooseFiles(config: Readonly<Config>, logger: Logger): void {
   const file = resolve(sqliteFilePath(config.database));
   const loose = findLoosePaths([file, dirname(file), ...(config.backupDir ? [resolve(config.backupDir)] : [])]);
   if (loose.length) logger.warn(`database files are open to other local accounts (they hold password hashes): ${loose.join("; ")}; run chmod 600 on files and chmod 700 on folders`, { paths: loose });
+}
+
+/** The rooms' background work of that id (an unknown id is a programming error). */
+function backgroundWork(id: string): BackgroundWork {
+  const work = background.find((w) => w.id === id);
+  if (!work) throw new Error(`no background work ${id}`);
+  return work;
 }
 
 /** /readyz's reason for a database problem. */

@@ -1,4 +1,5 @@
 import { accountRoom } from "./account/room.js";
+import { checkBackground } from "./core/background.js";
 import { dashboardRoom } from "./dashboard/room.js";
 import { kernel } from "./http/kernel.js";
 import { assembleHttpTables, type Room } from "./http/room.js";
@@ -39,3 +40,6 @@ export const tables = assembleHttpTables(rooms);
 
 /** The mail table: the kernel's kinds and every room's, with their actions in one order. */
 export const mail = assembleMail([...kernelMail, ...rooms.flatMap((r) => (r.mail ? [r.mail] : []))]);
+
+/** The rooms' background work (Room.background), which app.ts runs and a cluster's HTTP worker forwards kicks of. */
+export const background = checkBackground(rooms.flatMap((r) => (r.background ? [r.background] : [])));

@@ -9,7 +9,7 @@ import { createLogger } from "../util/logger.js";
 import { createWorkerReadiness } from "./cluster-readiness.js";
 import { openAppOrFail } from "./context.js";
 import { CliError, type CliIO } from "./io.js";
-import { joinKickList } from "../webhooks/queue.js";
+import { background } from "../rooms.js";
 import { hashThreadsPerWorker, isMessage, METRICS_TIMEOUT_MS, type ClusterMessage } from "./serve-cluster.js";
 
 // One HTTP worker of `serve --workers N` (the primary's side and the messages: cli/serve-cluster.ts).
@@ -140,8 +140,8 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
   let fatal = false;
   const onShutdown = (m: unknown) => { if (isMessage(m) && m.authsvc === "shutdown") onStop("primary asked"); };
   process.on("message", onShutdown);
-  // Commits here kick the primary's webhook worker (this process runs none).
-  const leaveKickList = joinKickList({ kick: coalesce(() => toPrimary({ authsvc: "webhook-kick" })) });
+  // Commits here kick the primary's workers of the rooms' background work (this process runs none).
+  const leaveKickLists = background.map((work) => work.forwardKicks(coalesce(() => toPrimary({ authsvc: "kick", work: work.id }))));
   try {
     const app = await openAppOrFail(config, logger, { ...workerAppOverrides(), configSources });
     const unlisten = serveAsWorker(app, onStop);
@@ -174,7 +174,7 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
     }
   } finally {
     primary.done();
-    leaveKickList();
+    for (const leave of leaveKickLists) leave();
     process.off("SIGINT", ignore);
     process.off("SIGTERM", ignore);
     process.off("message", onShutdown);

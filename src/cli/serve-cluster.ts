@@ -16,7 +16,7 @@ import { createServerReadiness, type ReadinessMessage } from "./cluster-readines
  * that it loads while the primary opens the database and applies the migrations (the other
  * workers are forked once it listens); once the schema is current
  * they open their apps while it starts what must run once (ops/run-once.ts: mail catcher, outbox
- * worker, webhook worker, purge, backups, metrics listener); then it hands every worker the bound
+ * worker, purge, backups, metrics listener, the rooms' background work); then it hands every worker the bound
  * socket, and each listens on it. The kernel queues the
  * connections and each worker accepts its own: none waits in the primary for a worker that died,
  * and the port stays open while the last worker is replaced. Each worker is a full
@@ -29,8 +29,9 @@ import { createServerReadiness, type ReadinessMessage } from "./cluster-readines
  * - a worker says it has loaded ("socket-wanted"); the primary says when the schema is current
  *   ("open": the worker may open its app) and sends the socket ("socket", with the handle) once
  *   its own start-up is done; the worker says when it listens ("listening");
- * - a worker's commit that queued mail or webhook deliveries kicks the primary's outbox or webhook
- *   worker ("outbox-kick", "webhook-kick");
+ * - a worker's commit that queued mail kicks the primary's outbox worker ("outbox-kick"), and one
+ *   that queued a room's background work kicks the primary's worker of it ("kick", naming the
+ *   work: Room.background);
  * - /metrics on any worker, or the --metrics-port listener, answers for the whole server: the
  *   primary collects every worker's registry and its own and sums them (prom-client's
  *   AggregatorRegistry; gauges of shared state take the max);
@@ -49,7 +50,7 @@ export type ClusterMessage =
   | { authsvc: "socket"; port: number }
   | { authsvc: "listening" }
   | { authsvc: "outbox-kick" }
-  | { authsvc: "webhook-kick" }
+  | { authsvc: "kick"; work: string }
   | { authsvc: "shutdown" }
   | { authsvc: "metrics-request"; id: number }
   | { authsvc: "metrics-answer"; id: number; contentType: string; body: string }
@@ -151,7 +152,7 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
       return;
     } else if (m.authsvc === "readiness-request" || m.authsvc === "readiness-part") readiness?.onMessage(worker, m);
     else if (m.authsvc === "outbox-kick") app.ctx.outboxNotify?.();
-    else if (m.authsvc === "webhook-kick") app.webhooks.kick();
+    else if (m.authsvc === "kick") app.background.kick(m.work);
     else if (m.authsvc === "metrics-request") {
       aggregate().then(
         (a) => send(worker, { authsvc: "metrics-answer", id: m.id, ...a }),

@@ -32,9 +32,10 @@ export interface Setting {
  * A room's rows, placed after the row `after` (so the table keeps one documented order), or just
  * before the row `before` (a block that follows other rooms' blocks without naming them), or at the
  * end; `helpGroup`: the heading `authsvc serve --help` lists their flags under (e.g. "Sign-in
- * methods"; src/cli/option-groups.ts has the headings), by default the one its rules give.
+ * methods"; src/cli/option-groups.ts has the kernel's headings), by default the one its rules give;
+ * `helpGroupAfter`: the heading a heading of the rooms' own follows in the help (e.g. "Limits").
  */
-export interface SettingsBlock { after?: keyof Config; before?: keyof Config; helpGroup?: string; rows: readonly Setting[] }
+export interface SettingsBlock { after?: keyof Config; before?: keyof Config; helpGroup?: string; helpGroupAfter?: string; rows: readonly Setting[] }
 
 /** A check that spans settings (run after every one resolved); throws ConfigError. */
 export type SettingsCheck = (c: Readonly<Config>, sources: Readonly<Record<keyof Config, Source>>) => void;

@@ -1,6 +1,7 @@
 import type { EventHandler } from "h3";
 import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
+import type { BackgroundWork } from "../core/background.js";
 import type { ClaimProvider, Factor } from "../core/claims.js";
 import type { CommandSpec, UserCreationSpec } from "../core/commands.js";
 import type { CoreContext, RoomState } from "../core/context.js";
@@ -103,6 +104,8 @@ export interface Room {
   commands?: readonly CommandSpec[];
   /** How `authsvc users create` makes a user of its kind (core/commands.ts). */
   userCreation?: UserCreationSpec;
+  /** Its background work: an event hook, a worker the server runs, kicks that cross processes (core/background.ts). */
+  background?: BackgroundWork;
 }
 
 /**

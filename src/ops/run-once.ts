@@ -9,13 +9,15 @@
  *   start only reads it; two first keys at once would be tolerated anyway: insertFirstSigningKey);
  * - "mail-catcher": the development SMTP catcher listens on one port;
  * - "outbox": one mail delivery worker (workers' requests kick it over IPC after their commits),
- *   the sync of configured webhook endpoints at start, and the webhook deliveries (a worker's
- *   commit that queued some kicks the primary's webhook worker over IPC, as for mail; claims are
- *   leased, so several instances on one database never send one twice);
+ *   and what a room's background work does once at start, which reads this role
+ *   (BackgroundWork.prepare, e.g. the sync of configured webhook endpoints);
  * - "purge": the hourly purge of expired tokens and ended sessions, and the self-service account
  *   deletions whose grace period has passed;
  * - "backups": scheduled SQLite backups;
- * - "metrics-listener": the --metrics-port listener, answering for every worker.
+ * - "metrics-listener": the --metrics-port listener, answering for every worker;
+ * - given any role: the workers of the rooms' background work (Room.background, e.g. the webhook
+ *   deliveries). An HTTP worker's commit that queued some kicks the primary's over IPC, as for
+ *   mail; the deliveries' claims are leased, so several instances on one database never send one twice.
  *
  * Not a role: SQLite WAL checkpoints. Each process checkpoints after its own commits, PASSIVE, on a
  * connection of its own (store/wal-checkpointer.ts); SQLite lets one checkpoint run at a time and

@@ -2,8 +2,8 @@ import type { Expression, Kysely, SqlBool } from "kysely";
 import type { Dialect } from "./database.js";
 
 /**
- * The columns every leased queue table has (mail_outbox, webhook_deliveries): a row is due while
- * `status` is "pending", `next_attempt_at` has passed and no live lease holds it.
+ * The columns every leased queue table has (mail_outbox, and a room's queue of its background work):
+ * a row is due while `status` is "pending", `next_attempt_at` has passed and no live lease holds it.
  */
 export interface LeasedRow {
   id: string;
@@ -15,8 +15,9 @@ export interface LeasedRow {
   lease_owner: string | null;
 }
 
-export type QueueTable = "mail_outbox" | "webhook_deliveries";
-// The two tables share the lease columns; Kysely cannot type a query over "either table", so the
+/** The name of a table with those columns (a room names its own table). */
+export type QueueTable = string;
+// The tables share the lease columns; Kysely cannot type a query over "any such table", so the
 // queries below see a database of exactly those columns.
 type QueueDB = Record<QueueTable, LeasedRow>;
 const asQueue = (db: Kysely<any>) => db as unknown as Kysely<QueueDB>;

@@ -1,5 +1,6 @@
 import type { Room } from "../http/room.js";
 import { webhookAdminRoutes } from "./admin.js";
+import { webhookBackground } from "./background.js";
 import { webhookCommands } from "./commands.js";
 import type { EventTable } from "./events.js";
 import { webhooksAdminArea } from "./openapi.js";
@@ -13,8 +14,8 @@ declare module "../core/context.js" {
 }
 
 /**
- * Webhooks: endpoints managed under /admin/v1 (deliveries run in the worker, app.ts), over the
- * table of published events the composition root assembles from every room's (Room.events).
+ * Webhooks: endpoints managed under /admin/v1, deliveries sent by its background work (background.ts),
+ * over the table of published events the composition root assembles from every room's (Room.events).
  */
 export function createWebhooksRoom(table: EventTable): Room {
   return {
@@ -24,5 +25,6 @@ export function createWebhooksRoom(table: EventTable): Room {
     adminOpenapi: webhooksAdminArea(table),
     init: () => ({ webhookEvents: table }),
     commands: [webhookCommands],
+    background: webhookBackground(table),
   };
 }

@@ -56,7 +56,7 @@ declare module "../config/types.js" {
 }
 
 /** Webhooks' settings (docs/webhooks.md), at the end of the table; endpoints may also be added with `authsvc webhooks add` or the admin API. */
-export const webhookSettings = (table: EventTable): SettingsBlock => ({ helpGroup: "Webhooks", rows: [
+export const webhookSettings = (table: EventTable): SettingsBlock => ({ helpGroup: "Webhooks", helpGroupAfter: "Limits", rows: [
   { key: "webhooks", env: "AUTHSVC_WEBHOOKS", parse: (v) => parseWebhooksSetting(v, table), secret: "all", maskFields: true, default: () => [], doc: "webhook endpoints (JSON array of {url, secret, events}; config file or env; see docs/webhooks.md)" },
   { key: "webhookTimeoutMs", flag: "webhook-timeout", env: "AUTHSVC_WEBHOOK_TIMEOUT", parse: duration(1000, 60_000), default: () => 10_000, doc: "how long a webhook endpoint may take to answer before the attempt counts as failed" },
   { key: "webhookFailureLimit", flag: "webhook-failure-limit", env: "AUTHSVC_WEBHOOK_FAILURE_LIMIT", parse: int(1, 1_000_000), default: () => 200, doc: "failed webhook attempts in a row after which an endpoint is disabled (with a webhook.endpoint_disabled event)" },

@@ -92,14 +92,14 @@ describe("dashboard operations pages (Chromium)", () => {
   it("the webhooks page shows a delivery to a local receiver, and sends it again", async () => {
     await addEndpoint(s.app.ctx, { url: rx.url, events: ["user.created"] });
     await postJson(`${s.url}/auth/signup`, credentials("wanda@example.com"));
-    await s.app.webhooks.flush();
+    await s.app.background.flush("webhooks");
     await eventually(async () => rx.received.length === 1);
     await page.goto(`${s.url}/admin/webhooks`);
     await waitForText(page, "#deliveries ~ .table-wrap tbody", /user\.created.*delivered.*HTTP 200/s);
     expect(await page.content()).not.toContain("whsec_");
     await Promise.all([page.waitForNavigation(), page.click("#deliveries ~ .table-wrap tbody button")]);
     await waitForText(page, ".flash", /Queued/);
-    await s.app.webhooks.flush();
+    await s.app.background.flush("webhooks");
     await eventually(async () => rx.received.length === 2);
     expect(rx.received[1].id).toBe(rx.received[0].id); // a replay keeps the webhook-id
     await expectAccessible(page, "webhooks");

@@ -130,7 +130,7 @@ describe.each(backends)("dashboard operations ($name)", (backend) => {
   it("webhooks: endpoints without secrets, disable and enable, deliveries with their state, send again", async () => {
     const ep = await addEndpoint(t.app.ctx, { url: `${rx.url}?for=dash`, events: ["user.created"] });
     await postJson(`${t.url}/auth/signup`, credentials("quin@example.com"));
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     // The running worker may have taken the delivery before flush: the receiver has it a moment
     // before the worker records the answer, so wait for the record the page shows.
     await eventually(async () => (await listDeliveryViews(t.app.ctx, { endpointId: ep.id, status: "delivered" })).length === 1);
@@ -153,7 +153,7 @@ describe.each(backends)("dashboard operations ($name)", (backend) => {
     const sent = quins();
     const replayed = await act(`/admin/webhooks/deliveries/${delivery}/replay`);
     expect(replayed).toContain("Queued");
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     await eventually(async () => quins() === sent + 1);
     expect(textOf(await act("/admin/webhooks/deliveries/nope/replay"))).toContain("No such webhook delivery");
     const events = await listEvents(t.app.store.db, { adminId: admin.id });

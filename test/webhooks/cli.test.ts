@@ -42,7 +42,7 @@ describe.each(backends)("authsvc webhooks on $name", (backend) => {
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stdout).toContain(`webhook-id ${log.deliveries[0].messageId}`);
     t.clock.set(Date.now()); // the CLI queued it at its own (real) time; the server's test clock catches up
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     await eventually(async () => rx.received.length === 2);
     expect(rx.received[1].id).toBe(log.deliveries[0].messageId);
     expect(rx.verify(ep.secret, rx.received[1])).toMatchObject({ type: "user.created" });

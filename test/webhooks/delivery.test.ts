@@ -45,7 +45,7 @@ describe.each(backends)("webhooks on $name", (backend) => {
     expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).verify(r0.body, r0.headers)).toThrow(WebhookVerificationError);
     // Once each: after both are recorded as delivered, a pass sends nothing more; the ids are distinct.
     await eventually(async () => (await listDeliveryViews(t.app.ctx, { status: "delivered" })).length === 2);
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     expect(new Set(rx.received.map((r) => r.id)).size).toBe(2);
     expect(rx.received).toHaveLength(2);
     const log = await listDeliveryViews(t.app.ctx, {});
@@ -61,17 +61,17 @@ describe.each(backends)("webhooks on $name", (backend) => {
     let [d] = await listDeliveryViews(t.app.ctx);
     expect(d).toMatchObject({ status: "pending", attempts: 1, lastStatus: 500, lastError: "HTTP 500", nextAttemptAt: d.lastAttemptAt! + webhookRetryDelayMs(1) });
     // Not due yet: nothing is sent.
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     expect(rx.received).toHaveLength(1);
 
     t.clock.advance(webhookRetryDelayMs(1));
-    await t.app.webhooks.flush(); // the endpoint holds the request past the 1 s timeout
+    await t.app.background.flush("webhooks"); // the endpoint holds the request past the 1 s timeout
     [d] = await listDeliveryViews(t.app.ctx);
     expect(d).toMatchObject({ status: "pending", attempts: 2, lastStatus: null, lastError: "timed out after 1000 ms" });
     expect(d.nextAttemptAt).toBe(d.lastAttemptAt! + webhookRetryDelayMs(2));
 
     t.clock.advance(webhookRetryDelayMs(2));
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     [d] = await listDeliveryViews(t.app.ctx);
     expect(d).toMatchObject({ status: "delivered", attempts: 3, lastStatus: 200, lastError: null, nextAttemptAt: null });
     expect(rx.received.map((r) => r.answer)).toEqual([500, "hang", 200]);
@@ -106,7 +106,7 @@ describe.each(backends)("webhooks on $name", (backend) => {
       throw new Error("rolled back");
     })).rejects.toThrow("rolled back");
     await signUp(t, "dee@example.com"); // user.created and user.signed_in: not subscribed
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     expect(await listDeliveryViews(t.app.ctx)).toEqual([]);
     expect(rx.received).toEqual([]);
   });
@@ -128,7 +128,7 @@ describe.each(backends)("webhooks on $name", (backend) => {
     // Disabled: nothing more is sent to it, and nothing is lost: the next sign-in's delivery waits, pending and untried.
     const before = (await listDeliveryViews(t.app.ctx, { endpointId: bad.id })).length;
     await signIn(t, "eve@example.com");
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     const after = await listDeliveryViews(t.app.ctx, { endpointId: bad.id });
     expect(after.length).toBe(before + 1);
     expect(after.filter((d) => d.attempts === 0).map((d) => d.status)).toEqual(["pending"]);

@@ -43,7 +43,7 @@ describe.each(backends)("webhook endpoints on $name", (backend) => {
     await disableEndpointByOperator(t.app.ctx, ep.id, "cli");
 
     for (const email of ["ada@example.com", "bob@example.com"]) expect((await postJson(`${t.url}/auth/signup`, credentials(email))).status).toBe(200);
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     expect(rx.received).toHaveLength(0);
     const waiting = await listDeliveryViews(t.app.ctx, { endpointId: ep.id });
     expect(waiting.map((d) => [d.status, d.attempts])).toEqual([["pending", 0], ["pending", 0]]);
