@@ -1,6 +1,7 @@
 import type { Room } from "../http/room.js";
 import { webhookAdminRoutes } from "./admin.js";
 import { webhookCommands } from "./commands.js";
+import { webhooksDashboard } from "./dashboard.js";
 import type { EventTable } from "./events.js";
 import { webhooksAdminArea } from "./openapi.js";
 import { webhookSettings } from "./settings.js";
@@ -24,5 +25,6 @@ export function createWebhooksRoom(table: EventTable): Room {
     adminOpenapi: webhooksAdminArea(table),
     init: () => ({ webhookEvents: table }),
     commands: [webhookCommands],
+    dashboardSection: webhooksDashboard,
   };
 }

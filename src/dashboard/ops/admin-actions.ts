@@ -3,7 +3,7 @@ import { DASHBOARD_PATH, escapeHtml, formatTime, type DashboardRequest } from ".
 import { tableRow, tableWrap } from "./parts.js";
 
 /** Where an event's subject is looked at closer, by the prefix of its type: the dashboard's own sections, then the rooms' (Room.dashboardSection). */
-const SECTION_OF: ReadonlyArray<readonly [string, string]> = [["signing_key.", "keys"], ["webhook.", "webhooks"], ["user.", "users"], ["session", "users"], ["mfa.", "users"]];
+const SECTION_OF: ReadonlyArray<readonly [string, string]> = [["signing_key.", "keys"], ["user.", "users"], ["session", "users"], ["mfa.", "users"]];
 
 /**
  * The overview's newest ten admin actions (events naming an admin: the dashboard passes

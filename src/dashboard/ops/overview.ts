@@ -26,8 +26,6 @@ export async function showOverview(r: DashboardRequest): Promise<DashboardResult
     stat(o.mail.pending, "mails waiting", `${DASHBOARD_PATH}/outbox?state=pending`),
     stat(o.mail.retrying, "mails failing, retried", `${DASHBOARD_PATH}/outbox?state=retrying`),
     stat(o.mail.failed, "mails given up", `${DASHBOARD_PATH}/outbox?state=failed`),
-    stat(o.webhooks.pending, "webhook deliveries waiting", `${DASHBOARD_PATH}/webhooks?state=pending#deliveries`),
-    stat(o.webhooks.failed, "webhook deliveries given up", `${DASHBOARD_PATH}/webhooks?state=failed#deliveries`),
     ...rooms.flat().map((s) => stat(s.count, s.label, s.href === undefined ? undefined : `${DASHBOARD_PATH}/${s.href}`)),
   ];
   const main = `<section class="panel" aria-labelledby="glance"><h2 id="glance">At a glance</h2>

@@ -3,8 +3,8 @@ import { escapeHtml, formatTime, type DashboardRequest, type DashboardResult } f
 import { renderDashboardPage } from "../layout.js";
 
 /**
- * Markup and refusals the operations pages share (overview, outbox, webhooks, keys, configuration),
- * and the rooms' sections through their kit (room-sections.ts).
+ * Markup and refusals the operations pages share (overview, outbox, keys, configuration), and the
+ * rooms' sections through their kit (room-sections.ts).
  */
 
 /** A table in its scrolling box: focusable and named, so a keyboard user can scroll it at 360 px. */
