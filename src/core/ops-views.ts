@@ -17,7 +17,6 @@ export interface Overview {
   /** Since 00:00 UTC today. Sign-ins are sessions started (a sign-up starts one too); failures are wrong passwords. */
   today: { since: number; signIns: number; failedSignIns: number; signUps: number };
   mail: { pending: number; retrying: number; failed: number };
-  webhooks: { pending: number; failed: number };
 }
 
 const peopleCache = new WeakMap<CoreContext, { at: number; count: Promise<number> }>();
@@ -34,15 +33,14 @@ export async function readOverview(ctx: CoreContext): Promise<Overview> {
     cached = entry;
   }
   const db = ctx.store.db;
-  const [count, signIns, failedSignIns, signUps, mail, webhooks] = await Promise.all([
+  const [count, signIns, failedSignIns, signUps, mail] = await Promise.all([
     cached.count,
     views.countEventsSince(db, "session.created", since),
     views.countEventsSince(db, SIGN_IN_FAILED_EVENT, since),
     views.countEventsSince(db, "user.signed_up", since),
     views.countOutbox(db),
-    views.countDeliveries(db),
   ]);
-  return { people: { count, countedAt: cached.at }, today: { since, signIns, failedSignIns, signUps }, mail, webhooks };
+  return { people: { count, countedAt: cached.at }, today: { since, signIns, failedSignIns, signUps }, mail };
 }
 
 /** The event a wrong email/password pair records (core/sign-in-failures.ts). */

@@ -59,7 +59,6 @@ const dashboardSections: readonly DashboardSection[] = [
   { path: DASHBOARD_PATH, label: "Overview" },
   { path: `${DASHBOARD_PATH}/users`, label: "Users" },
   { path: `${DASHBOARD_PATH}/outbox`, label: "Mail outbox" },
-  { path: `${DASHBOARD_PATH}/webhooks`, label: "Webhooks" },
   { path: `${DASHBOARD_PATH}/keys`, label: "Signing keys" },
   { path: `${DASHBOARD_PATH}/config`, label: "Configuration" },
 ];

@@ -94,7 +94,7 @@ export interface Room {
   accountPage?: AccountPagePart;
   /** Its panels, lines and actions on the admin dashboard's person page (http/person-panels.ts). */
   personPage?: PersonPagePart;
-  /** Its section of the admin dashboard: a navigation entry and its pages (http/dashboard-sections.ts). */
+  /** Its section of the admin dashboard: a navigation entry, its pages and actions, its figures on the overview (http/dashboard-sections.ts). */
   dashboardSection?: DashboardSectionPart;
   /** Its internal events that are published as webhooks, with their public names (the webhooks room's table). */
   events?: PublicEvents;

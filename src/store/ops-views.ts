@@ -4,8 +4,8 @@ import type { DB, MailOutboxTable } from "./schema.js";
 /**
  * The reads behind the dashboard's overview and outbox (no rules: which states exist and what they
  * mean is core/ops-views.ts). Every count here walks an index range: events by (type, at), the
- * outbox by (status, next_attempt_at), deliveries by (status, next_attempt_at); only the people
- * count scans the users, which is why its caller caches it.
+ * outbox by (status, next_attempt_at); only the people count scans the users, which is why its
+ * caller caches it.
  */
 
 /** People: users rows that are a person of their own (not a login method linked into another). */
@@ -32,14 +32,6 @@ export async function countOutbox(db: Kysely<DB>): Promise<{ pending: number; re
     else out.pending += Number(r.n);
   }
   return out;
-}
-
-/** Webhook deliveries waiting (first try or retry) and given up. */
-export async function countDeliveries(db: Kysely<DB>): Promise<{ pending: number; failed: number }> {
-  const rows = await db.withTables<{ webhook_deliveries: { status: string } }>().selectFrom("webhook_deliveries")
-    .select((eb) => ["status", eb.fn.countAll<number | string>().as("n")]).where("status", "in", ["pending", "failed"]).groupBy("status").execute();
-  const n = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
-  return { pending: n("pending"), failed: n("failed") };
 }
 
 /** An outbox row without its bodies and headers: the dashboard never reads what the mail says. */

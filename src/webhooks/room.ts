@@ -2,6 +2,7 @@ import type { Room } from "../http/room.js";
 import { webhookAdminRoutes } from "./admin.js";
 import { webhookBackground } from "./background.js";
 import { webhookCommands } from "./commands.js";
+import { webhooksDashboard } from "./dashboard.js";
 import type { EventTable } from "./events.js";
 import { webhooksAdminArea } from "./openapi.js";
 import { webhookSettings } from "./settings.js";
@@ -26,5 +27,6 @@ export function createWebhooksRoom(table: EventTable): Room {
     init: () => ({ webhookEvents: table }),
     commands: [webhookCommands],
     background: webhookBackground(table),
+    dashboardSection: webhooksDashboard,
   };
 }

@@ -125,6 +125,14 @@ export async function listDeliveries(db: Kysely<DB>, o: { endpointId?: string; s
   return q.execute();
 }
 
+/** Deliveries waiting (first try or retry) and given up: one index range, by (status, next_attempt_at). */
+export async function countDeliveries(db: Kysely<DB>): Promise<{ pending: number; failed: number }> {
+  const rows = await wh(db).selectFrom("webhook_deliveries")
+    .select((eb) => ["status", eb.fn.countAll<number | string>().as("n")]).where("status", "in", ["pending", "failed"]).groupBy("status").execute();
+  const n = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
+  return { pending: n("pending"), failed: n("failed") };
+}
+
 export async function insertDelivery(db: Kysely<DB>, row: DeliveryRow): Promise<void> {
   await wh(db).insertInto("webhook_deliveries").values(row).execute();
 }

@@ -4,7 +4,8 @@ import { listEvents } from "../../src/store/events.js";
 import { queueMail } from "../../src/core/mail-queue.js";
 import { listOutbox } from "../../src/core/ops-views.js";
 import { claimDueMessages, listOutboxMessages, markMessageFailed } from "../../src/store/outbox.js";
-import { addEndpoint, listDeliveryViews } from "../../src/webhooks/endpoints.js";
+import { addEndpoint, disableEndpointByOperator, listDeliveryViews } from "../../src/webhooks/endpoints.js";
+import { insertDelivery } from "../../src/webhooks/store.js";
 import { backends } from "../helpers/backends.js";
 import { createTestAdmin, dashboardSession, type DashboardClient, type TestAdmin } from "../helpers/dashboard.js";
 import { eventually } from "../helpers/mail.js";
@@ -158,6 +159,25 @@ describe.each(backends)("dashboard operations ($name)", (backend) => {
     expect(textOf(await act("/admin/webhooks/deliveries/nope/replay"))).toContain("No such webhook delivery");
     const events = await listEvents(t.app.store.db, { adminId: admin.id });
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["webhook.endpoint_disabled", "webhook.endpoint_enabled", "webhook.delivery_replayed"]));
+  });
+
+  it("the overview counts webhook deliveries waiting and given up, each linking to them; an admin's webhook actions link to the webhooks page", async () => {
+    await t.app.webhooks.flush();
+    const ep = await addEndpoint(t.app.ctx, { url: `${rx.url}?for=counts`, events: ["user.created"] });
+    await disableEndpointByOperator(t.app.ctx, ep.id, "cli"); // its deliveries wait until it is enabled again
+    const before = await (await c.get("/admin")).text();
+    const now = t.clock.now();
+    const row = { message_id: "msg_counts", endpoint_id: ep.id, event_type: "user.created", payload: "{}", created_at: now, attempts: 0, next_attempt_at: now,
+      lease_until: null, lease_owner: null, last_status: null, last_error: null, last_attempt_at: null, delivered_at: null, replay_of: null };
+    await insertDelivery(t.app.store.db, { ...row, id: "dl_counts_waiting", status: "pending" });
+    await insertDelivery(t.app.store.db, { ...row, id: "dl_counts_failed", status: "failed", attempts: 8 });
+    const after = await (await c.get("/admin")).text();
+    expect(statOf(after, "webhook deliveries waiting")).toBe(statOf(before, "webhook deliveries waiting") + 1);
+    expect(statOf(after, "webhook deliveries given up")).toBe(statOf(before, "webhook deliveries given up") + 1);
+    // After the kernel's figures, each a link to the deliveries in that state.
+    expect(after).toMatch(/mails given up<\/a><\/li><li><a href="\/admin\/webhooks\?state=pending#deliveries"><span class="value">[\d,]+<\/span> webhook deliveries waiting<\/a><\/li><li><a href="\/admin\/webhooks\?state=failed#deliveries">/);
+    // The previous test's enable, disable and replay were this admin's.
+    expect(after).toContain('<a href="/admin/webhooks">webhook.delivery_replayed</a>');
   });
 
   it("signing keys: rotation needs the typed word, then signs with the new key, publishes it, and names the admin", async () => {

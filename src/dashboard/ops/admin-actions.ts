@@ -2,8 +2,8 @@ import { listRecentAdminEvents } from "../../store/ops-views.js";
 import { DASHBOARD_PATH, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
 import { tableRow, tableWrap } from "./parts.js";
 
-/** Where an event's subject is looked at closer, by the prefix of its type. */
-const SECTION_OF: Array<[string, string]> = [["signing_key.", "keys"], ["webhook.", "webhooks"], ["user.", "users"], ["session", "users"], ["mfa.", "users"]];
+/** Where an event's subject is looked at closer, by the prefix of its type: the dashboard's own sections, then the rooms' (Room.dashboardSection). */
+const SECTION_OF: ReadonlyArray<readonly [string, string]> = [["signing_key.", "keys"], ["user.", "users"], ["session", "users"], ["mfa.", "users"]];
 
 /**
  * The overview's newest ten admin actions (events naming an admin: the dashboard passes
@@ -11,8 +11,9 @@ const SECTION_OF: Array<[string, string]> = [["signing_key.", "keys"], ["webhook
  */
 export async function renderRecentAdminActions(r: DashboardRequest): Promise<string> {
   const events = await listRecentAdminEvents(r.ctx.store.db, 10);
+  const sectionOf = [...SECTION_OF, ...r.deps.tables.dashboardSections.flatMap((s) => (s.auditPrefixes ?? []).map((prefix) => [prefix, s.path] as const))];
   const rows = events.map((e) => {
-    const section = SECTION_OF.find(([prefix]) => e.type.startsWith(prefix))?.[1];
+    const section = sectionOf.find(([prefix]) => e.type.startsWith(prefix))?.[1];
     const what = section ? `<a href="${DASHBOARD_PATH}/${section}${section === "users" && e.user_id ? `/${encodeURIComponent(e.user_id)}` : ""}">${escapeHtml(e.type)}</a>` : escapeHtml(e.type);
     return tableRow([formatTime(e.at), `<span class="mono">${escapeHtml(e.email)}</span>`, what]);
   });

@@ -13,10 +13,11 @@ function stat(value: number, label: string, href?: string, note?: string): strin
 
 /**
  * GET /admin: a few numbers at a glance and the newest admin actions. Today's figures are live
- * (index ranges); the people count is at most a minute old (core/ops-views.ts says why).
+ * (index ranges); the people count is at most a minute old (core/ops-views.ts says why). The rooms'
+ * figures (Room.dashboardSection's stats) follow the kernel's, in the rooms' order.
  */
 export async function showOverview(r: DashboardRequest): Promise<DashboardResult> {
-  const o = await readOverview(r.ctx);
+  const [o, ...rooms] = await Promise.all([readOverview(r.ctx), ...r.deps.tables.dashboardSections.map(async (s) => (await s.stats?.(r.ctx)) ?? [])]);
   const stats = [
     stat(o.people.count, "people", `${DASHBOARD_PATH}/users`, `counted ${formatTime(o.people.countedAt)}; recounted after ${PEOPLE_COUNT_TTL_MS / 60_000} minute`),
     stat(o.today.signIns, "sign-ins today"),
@@ -25,8 +26,7 @@ export async function showOverview(r: DashboardRequest): Promise<DashboardResult
     stat(o.mail.pending, "mails waiting", `${DASHBOARD_PATH}/outbox?state=pending`),
     stat(o.mail.retrying, "mails failing, retried", `${DASHBOARD_PATH}/outbox?state=retrying`),
     stat(o.mail.failed, "mails given up", `${DASHBOARD_PATH}/outbox?state=failed`),
-    stat(o.webhooks.pending, "webhook deliveries waiting", `${DASHBOARD_PATH}/webhooks?state=pending#deliveries`),
-    stat(o.webhooks.failed, "webhook deliveries given up", `${DASHBOARD_PATH}/webhooks?state=failed#deliveries`),
+    ...rooms.flat().map((s) => stat(s.count, s.label, s.href === undefined ? undefined : `${DASHBOARD_PATH}/${s.href}`)),
   ];
   const main = `<section class="panel" aria-labelledby="glance"><h2 id="glance">At a glance</h2>
 <p class="muted">"Today" is since ${formatTime(o.today.since)}. A sign-in is a session started (a sign-up starts one too); a failed sign-in is a wrong email or password.</p>

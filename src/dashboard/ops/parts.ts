@@ -3,7 +3,8 @@ import { escapeHtml, formatTime, type DashboardRequest, type DashboardResult } f
 import { renderDashboardPage } from "../layout.js";
 
 /**
- * Markup and refusals the operations pages share (overview, outbox, webhooks, keys, configuration).
+ * Markup and refusals the operations pages share (overview, outbox, keys, configuration), and the
+ * rooms' sections through their kit (room-sections.ts).
  */
 
 /** A table in its scrolling box: focusable and named, so a keyboard user can scroll it at 360 px. */
@@ -30,7 +31,7 @@ export function badge(text: string, kind: BadgeKind): string {
 export const timeOrDash = (ms: number | null | undefined) => (ms === null || ms === undefined ? "–" : formatTime(ms));
 
 /** A `<select>` with its label; `value` is selected. Options are [value, label]. */
-export function selectField(id: string, label: string, options: Array<[string, string]>, value: string | undefined): string {
+export function selectField(id: string, label: string, options: ReadonlyArray<readonly [string, string]>, value: string | undefined): string {
   const opts = options.map(([v, l]) => `<option value="${escapeHtml(v)}"${v === (value ?? "") ? " selected" : ""}>${escapeHtml(l)}</option>`).join("");
   return `<div class="field"><label for="${escapeHtml(id)}">${escapeHtml(label)}</label><select id="${escapeHtml(id)}" name="${escapeHtml(id)}">${opts}</select></div>`;
 }

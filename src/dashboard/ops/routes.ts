@@ -3,17 +3,12 @@ import { showConfig } from "./config-page.js";
 import { rotateKey, showKeys } from "./keys.js";
 import { retryOutboxMessage, showOutbox } from "./outbox.js";
 import { showOverview } from "./overview.js";
-import { disableWebhook, enableWebhook, replayWebhookDelivery, showWebhooks } from "./webhooks.js";
 
-/** The operations room: overview, mail outbox, webhooks, signing keys, configuration. */
+/** The operations room: overview, mail outbox, signing keys, configuration. */
 export const opsRoutes: DashboardRoute[] = [
   { method: "GET", path: DASHBOARD_PATH, handler: showOverview },
   { method: "GET", path: `${DASHBOARD_PATH}/outbox`, handler: showOutbox },
   { method: "POST", path: `${DASHBOARD_PATH}/outbox/:id/retry`, handler: retryOutboxMessage },
-  { method: "GET", path: `${DASHBOARD_PATH}/webhooks`, handler: showWebhooks },
-  { method: "POST", path: `${DASHBOARD_PATH}/webhooks/:id/enable`, handler: enableWebhook },
-  { method: "POST", path: `${DASHBOARD_PATH}/webhooks/:id/disable`, handler: disableWebhook },
-  { method: "POST", path: `${DASHBOARD_PATH}/webhooks/deliveries/:id/replay`, handler: replayWebhookDelivery },
   { method: "GET", path: `${DASHBOARD_PATH}/keys`, handler: showKeys },
   { method: "POST", path: `${DASHBOARD_PATH}/keys/rotate`, handler: rotateKey },
   { method: "GET", path: `${DASHBOARD_PATH}/config`, handler: showConfig },
