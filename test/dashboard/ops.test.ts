@@ -162,7 +162,7 @@ describe.each(backends)("dashboard operations ($name)", (backend) => {
   });
 
   it("the overview counts webhook deliveries waiting and given up, each linking to them; an admin's webhook actions link to the webhooks page", async () => {
-    await t.app.webhooks.flush();
+    await t.app.background.flush("webhooks");
     const ep = await addEndpoint(t.app.ctx, { url: `${rx.url}?for=counts`, events: ["user.created"] });
     await disableEndpointByOperator(t.app.ctx, ep.id, "cli"); // its deliveries wait until it is enabled again
     const before = await (await c.get("/admin")).text();
