@@ -4,6 +4,7 @@ import { toNodeListener, type App as H3App } from "h3";
 import type { listen as ListhenListen } from "listhen";
 import type { Logger } from "../util/logger.js";
 import { createRequestId } from "../util/random.js";
+import { Slots } from "../util/slots.js";
 
 /**
  * The one listener stack: `serve` and every HTTP test call `startHttpServer`, so a crash that only
@@ -220,47 +221,22 @@ function sameHost(actual: string, asked: string): boolean {
   return actual === asked || (asked === "0.0.0.0" && actual === "::") || (asked === "::" && actual === "0.0.0.0");
 }
 
-/**
- * The responses in flight, in slots that are reused. Not a Set: a Set that every request adds to
- * and deletes from is rebuilt every few dozen requests, and a replaced table that had reached
- * V8's old generation still points at the responses it held until the next full collection. The
- * young-generation collections treat those pointers as live, so each rebuild carried a few dozen
- * finished requests (everything they allocated) into the old generation: under load a fifth of
- * what the authenticated GET allocated was promoted, and garbage collection took 16-20 % of the
- * event loop instead of 2-3 % (docs/performance.md, "Garbage collection").
- */
-class InFlight {
-  private slots: (ServerResponse | undefined)[] = [];
-  private free: number[] = [];
-  add(res: ServerResponse): number {
-    const slot = this.free.pop() ?? this.slots.length;
-    this.slots[slot] = res;
-    return slot;
-  }
-  remove(slot: number): void {
-    this.slots[slot] = undefined;
-    this.free.push(slot);
-  }
-  *[Symbol.iterator](): IterableIterator<ServerResponse> {
-    for (const res of this.slots) if (res) yield res;
-  }
-}
-
 /** Graceful stopping: knows the in-flight responses, so a shutdown can end them cleanly. */
 function makeGraceful(server: Server): (deadlineMs: number) => Promise<boolean> {
-  const inFlight = new InFlight();
+  // The responses in flight (util/slots.ts: not a Set, which kept finished requests from being collected young).
+  const inFlight = new Slots<ServerResponse>();
   let stopping = false;
   // Registered after the app's listener, but before any handler can write a header (they are async).
   server.on("request", (_req, res: ServerResponse) => {
     const slot = inFlight.add(res);
-    res.on("close", () => inFlight.remove(slot));
+    res.on("close", () => inFlight.take(slot));
     if (stopping) res.setHeader("connection", "close");
   });
   return async (deadlineMs) => {
     stopping = true;
     // Responses still being computed end their connection: a keep-alive client must not send its
     // next request down a socket that is about to close.
-    for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
+    for (const [, res] of inFlight.entries()) if (!res.headersSent) res.setHeader("connection", "close");
     // server.close() destroys every connection without a parsed request (Node >= 19). A client
     // whose request was already on the wire (in the listen backlog, or unread in its socket) would
     // get a reset for a request we could have served. A few turns of the event loop accept the
