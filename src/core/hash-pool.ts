@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
 import { isSingleExecutable, resolveNativeBinding } from "../native/addons.js";
+import { Slots } from "../util/slots.js";
 
 // A string on purpose: a bundled CLI or a single executable has no worker file at a known path.
 // Each thread runs one bcrypt at a time with @node-rs/bcrypt's synchronous API, so the number of
@@ -95,8 +96,8 @@ export class HashPool {
   private readonly queue: Job[] = [];
   private broken = false;
   private retired = false;
-  private nextId = 1;
-  private readonly pending = new Map<number, { thread: Thread; job: Job }>();
+  /** The jobs on a thread, by the id sent with them (util/slots.ts). */
+  private readonly pending = new Slots<{ thread: Thread; job: Job }>();
 
   constructor(readonly options: HashPoolOptions) {}
 
@@ -137,10 +138,9 @@ export class HashPool {
       if (!idle && this.threads.length < this.options.threads) idle = this.spawn();
       if (!idle) return; // every thread is busy: the job waits for the next one free
       const job = this.queue.shift()!;
-      const id = this.nextId++;
       idle.job = job;
       clearTimeout(idle.idle);
-      this.pending.set(id, { thread: idle, job });
+      const id = this.pending.add({ thread: idle, job });
       idle.worker.ref();
       idle.worker.postMessage([id, job.op, job.a, job.b]);
     }
@@ -160,9 +160,8 @@ export class HashPool {
     worker.on("message", (m: { ready: true; lowered: boolean } | [number, unknown, string?]) => {
       if (!Array.isArray(m)) return this.options.onThreadStart?.(m.lowered);
       const [id, value, error] = m;
-      const p = this.pending.get(id);
+      const p = this.pending.take(id);
       if (!p) return;
-      this.pending.delete(id);
       thread.job = undefined;
       worker.unref();
       if (error !== undefined) p.job.reject(new Error(error));
@@ -176,7 +175,7 @@ export class HashPool {
       const at = this.threads.indexOf(thread);
       if (at >= 0) this.threads.splice(at, 1);
       // A job on a thread that died is not lost: it runs again elsewhere.
-      for (const [id, p] of this.pending) if (p.thread === thread) { this.pending.delete(id); this.queue.unshift(p.job); }
+      for (const [id, p] of this.pending.entries()) if (p.thread === thread) { this.pending.take(id); this.queue.unshift(p.job); }
       if (!this.retired) this.dispatch();
     };
     worker.on("error", () => { this.broken = true; });

@@ -1,5 +1,6 @@
 import { sign, type KeyObject } from "node:crypto";
 import { Worker } from "node:worker_threads";
+import { Slots } from "./slots.js";
 
 // A string on purpose: a bundled CLI or a single executable has no worker file at a known path.
 // Keys arrive once each (KeyObjects cross threads by postMessage) and are kept by kid, at most
@@ -46,8 +47,8 @@ class ThreadGone extends Error {}
 export class SigningThread {
   private worker: Worker | undefined;
   private broken = false;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  /** The requests awaiting the thread, by id - 1 (util/slots.ts; id 0 is the message that drops a key). */
+  private readonly pending = new Slots<Pending>();
   /** What the thread holds, by kid, in the order it was sent (oldest first). */
   private readonly sent = new Map<string, KeyObject>();
   private queue: unknown[][] = [];
@@ -87,8 +88,7 @@ export class SigningThread {
 
   private request(worker: Worker, item: (id: number) => unknown[]): Promise<string> {
     return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.pending.set(id, { resolve, reject });
+      const id = this.pending.add({ resolve, reject }) + 1;
       this.queue.push(item(id));
       if (this.pending.size === 1) worker.ref();
       if (!this.scheduled) {
@@ -120,9 +120,8 @@ export class SigningThread {
       w.unref();
       w.on("message", (results: [number, string | undefined, string?][]) => {
         for (const [id, signature, error] of results) {
-          const p = this.pending.get(id);
+          const p = this.pending.take(id - 1);
           if (!p) continue;
-          this.pending.delete(id);
           if (signature !== undefined) p.resolve(signature);
           else p.reject(new Error(`signing failed: ${error}`));
         }
@@ -134,7 +133,7 @@ export class SigningThread {
         if (this.worker === w) this.worker = undefined;
         this.sent.clear();
         this.broken = true;
-        this.failAll([...this.pending.keys()]);
+        this.failAll(this.pending.entries().map(([slot]) => slot + 1));
       });
       this.worker = w;
       return w;
@@ -147,8 +146,7 @@ export class SigningThread {
   /** Rejects requests the thread will never answer; signRs256 signs them on the event loop. */
   private failAll(ids: number[]): void {
     for (const id of ids) {
-      const p = this.pending.get(id);
-      this.pending.delete(id);
+      const p = this.pending.take(id - 1);
       p?.reject(new ThreadGone("signing thread stopped"));
     }
   }
