@@ -68,9 +68,14 @@ async function call(base, method, path, headers, body) {
   return res;
 }
 const form = (email) => ({ formFields: [{ id: "email", value: email }, { id: "password", value: password }] });
-/** Signs one user up: an access token for the GET scenarios. */
+/**
+ * Signs two users up: one whose access token the GET scenarios use, and one the sign-in scenario
+ * signs in as. Not one user for both: a sign-in past --sessions-per-user (100) revokes the user's
+ * oldest session, and the GETs would then measure the 401 of a revoked session.
+ */
 async function prepare(base, email) {
-  const up = await call(base, "POST", "/auth/signup", { "st-auth-mode": "header" }, form(email));
+  const up = await call(base, "POST", "/auth/signup", { "st-auth-mode": "header" }, form(`get-${email}`));
+  await call(base, "POST", "/auth/signup", { "st-auth-mode": "header" }, form(email));
   return { access: up.headers.get("st-access-token"), email };
 }
 
