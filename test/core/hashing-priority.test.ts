@@ -8,7 +8,13 @@ import { hashPassword, verifyPassword } from "../../src/core/passwords.js";
 function niceByThread(): Map<number, number> {
   const out = new Map<number, number>();
   for (const tid of readdirSync("/proc/self/task")) {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") continue; // a thread that ended since the listing (an idle hashing thread, say)
+      throw err;
+    }
     out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]));
   }
   return out;
