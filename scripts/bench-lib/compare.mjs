@@ -75,21 +75,22 @@ export async function runCompare({ ref, rounds, cost, seconds, load, log, passwo
     const hello = await startHello(); servers.push(hello);
     for (const b of builds) {
       b.server = await startBuild(b.dir, join(scratch, `${b.name}.db`), cost); servers.push(b.server);
-      const email = "compare@example.com";
-      const res = await fetch(`${b.server.url}/auth/signup`, { method: "POST", headers: { "content-type": "application/json", "st-auth-mode": "header" }, body: JSON.stringify({ formFields: [{ id: "email", value: email }, { id: "password", value: password }] }) });
-      if (res.status !== 200) throw new Error(`${b.label}: sign-up answered ${res.status}`);
-      b.email = email;
+      const signUp = async (email) => {
+        const res = await fetch(`${b.server.url}/auth/signup`, { method: "POST", headers: { "content-type": "application/json", "st-auth-mode": "header" }, body: JSON.stringify({ formFields: [{ id: "email", value: email }, { id: "password", value: password }] }) });
+        if (res.status !== 200) throw new Error(`${b.label}: sign-up answered ${res.status}`);
+        return res;
+      };
+      b.email = "compare@example.com";
+      await signUp(b.email);
       // The GETs' token belongs to a user of its own: the sign-in rounds sign the first one in far
       // past --sessions-per-user (100, in builds that have it), which revokes its oldest sessions, and
       // the GETs would then measure the 401 of a revoked session.
-      const get = await fetch(`${b.server.url}/auth/signup`, { method: "POST", headers: { "content-type": "application/json", "st-auth-mode": "header" }, body: JSON.stringify({ formFields: [{ id: "email", value: `get-${email}` }, { id: "password", value: password }] }) });
-      if (get.status !== 200) throw new Error(`${b.label}: sign-up answered ${get.status}`);
-      b.access = get.headers.get("st-access-token");
+      b.access = (await signUp(`get-${b.email}`)).headers.get("st-access-token");
       // Refresh tokens for the refresh scenario: real sign-ins (any schema), rotated and reused round after round.
       b.refreshTokens = [];
       await Promise.all(Array.from({ length: 4 }, async () => {
         while (b.refreshTokens.length < 60) {
-          const r = await fetch(`${b.server.url}/auth/signin`, { method: "POST", headers: { "content-type": "application/json", "st-auth-mode": "header" }, body: JSON.stringify({ formFields: [{ id: "email", value: email }, { id: "password", value: password }] }) });
+          const r = await fetch(`${b.server.url}/auth/signin`, { method: "POST", headers: { "content-type": "application/json", "st-auth-mode": "header" }, body: JSON.stringify({ formFields: [{ id: "email", value: b.email }, { id: "password", value: password }] }) });
           if (r.status !== 200) throw new Error(`${b.label}: sign-in answered ${r.status}`);
           b.refreshTokens.push(r.headers.get("st-refresh-token"));
         }

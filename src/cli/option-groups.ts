@@ -57,7 +57,6 @@ export function helpGroupOf(flag: string): string {
   return heading;
 }
 
-
 /**
  * Puts a command's options in heading order (stable within a heading): commander shows the
  * headings in the order their first option was added, and a command's own options come first.
