@@ -1,5 +1,7 @@
+import type { Kysely } from "kysely";
 import * as repo from "../store/sessions.js";
 import { insertEvent } from "../store/events.js";
+import type { DB } from "../store/schema.js";
 import { createId, createSecretToken, hashToken } from "../util/random.js";
 import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from "./access-tokens.js";
 import type { CoreContext } from "./context.js";
@@ -24,32 +26,57 @@ const unauthorised = () => new AuthError("UNAUTHORISED", "unauthorised", { clear
 // Our refresh tokens are 43 base64url characters; anything far off is refused without a query.
 const REFRESH_TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 
+/** Where a new session's sign-in proved itself and came from (`createSession`, `openSession`). */
+export interface SessionStart {
+  /** How the sign-in was proven (the claim providers see it, e.g. for `st-mfa`). */
+  factor?: FactorId;
+  /** Where it came from (IP, User-Agent), kept for the user's own list of sessions ("My account"). */
+  client?: { ip?: string; userAgent?: string };
+}
+
+/** A session written in a transaction whose access token is not signed yet (`issueSession`, after the commit). */
+export interface OpenedSession {
+  userId: string; primaryUserId: string; handle: string; refreshToken: string; hash: string; expiresAt: number;
+  verified: boolean; claims: Record<string, unknown>;
+}
+
 /**
- * Starts a session for a user: a session row, a refresh token (stored hashed) and an access token.
- * `factor`: how the sign-in was proven (the claim providers see it, e.g. for `st-mfa`); `client`:
- * where it came from (IP, User-Agent), kept for the user's own list of sessions ("My account").
+ * Starts a session for a user: a session row, a refresh token (stored hashed) and an access token,
+ * in a transaction of its own.
  */
-export async function createSession(ctx: CoreContext, userId: string, opts: { factor?: FactorId; client?: { ip?: string; userAgent?: string } } = {}): Promise<SessionTokens> {
+export async function createSession(ctx: CoreContext, userId: string, opts: SessionStart = {}): Promise<SessionTokens> {
+  return issueSession(ctx, await ctx.store.writeTx((tx) => openSession(tx, ctx, userId, opts)));
+}
+
+/**
+ * Writes a new session in the caller's transaction, so that what created the user can start their
+ * first session in the same commit (a sign-up: one transaction, one durable sync). The caller
+ * signs its access token with `issueSession` once the transaction has committed. `newUser`: the user
+ * was created in this transaction, so it has no sessions to cap.
+ */
+export async function openSession(tx: Kysely<DB>, ctx: CoreContext, userId: string, opts: SessionStart = {}, newUser = false): Promise<OpenedSession> {
   const now = ctx.clock.now();
   const handle = createId();
   const refreshToken = createSecretToken();
   const hash = hashToken(refreshToken);
   const expiresAt = slidingExpiry(ctx, now, now);
-  const { verified, primaryUserId, claims } = await ctx.store.writeTx(async (tx) => {
-    const subject = await repo.findEmailVerified(tx, userId);
-    if (subject === undefined) throw unauthorised();
-    const person = subject.personId;
-    // The cap on live sessions per user: room is made for the new one by revoking the oldest.
-    const capped = await repo.revokeSessionsBeyond(tx, userId, ctx.config.sessionsPerUser - 1, now, "session_cap");
-    if (capped > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: person, data: { count: capped, reason: "session_cap" } });
-    await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null, client_ip: opts.client?.ip?.slice(0, 64) || null, user_agent: opts.client?.userAgent?.slice(0, 300) || null });
-    await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
-    await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
-    const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle, firstFactor: opts.factor }, now);
-    return { verified: subject.verified, primaryUserId: person, claims };
-  });
-  const at = await signAccessToken(ctx, { userId, primaryUserId, sessionHandle: handle, refreshTokenHash: hash, emailVerified: verified, claims });
-  return { userId, sessionHandle: handle, accessToken: at.token, accessTokenPayload: at.payload, accessTokenExpiresAt: at.expiresAt, refreshToken, refreshTokenExpiresAt: expiresAt };
+  const subject = await repo.findEmailVerified(tx, userId);
+  if (subject === undefined) throw unauthorised();
+  const person = subject.personId;
+  // The cap on live sessions per user: room is made for the new one by revoking the oldest.
+  const capped = newUser ? 0 : await repo.revokeSessionsBeyond(tx, userId, ctx.config.sessionsPerUser - 1, now, "session_cap");
+  if (capped > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: person, data: { count: capped, reason: "session_cap" } });
+  await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null, client_ip: opts.client?.ip?.slice(0, 64) || null, user_agent: opts.client?.userAgent?.slice(0, 300) || null });
+  await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
+  await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
+  const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle, firstFactor: opts.factor }, now);
+  return { userId, primaryUserId: person, handle, refreshToken, hash, expiresAt, verified: subject.verified, claims };
+}
+
+/** Signs the access token of a session `openSession` wrote, after its transaction committed. */
+export async function issueSession(ctx: CoreContext, s: OpenedSession): Promise<SessionTokens> {
+  const at = await signAccessToken(ctx, { userId: s.userId, primaryUserId: s.primaryUserId, sessionHandle: s.handle, refreshTokenHash: s.hash, emailVerified: s.verified, claims: s.claims });
+  return { userId: s.userId, sessionHandle: s.handle, accessToken: at.token, accessTokenPayload: at.payload, accessTokenExpiresAt: at.expiresAt, refreshToken: s.refreshToken, refreshTokenExpiresAt: s.expiresAt };
 }
 
 type RefreshOutcome =

@@ -5,7 +5,7 @@ import { parseAccessTokenHeader, type AccessTokenPayload } from "../core/access-
 import { cachedAccessToken, isCachedAccessToken, verifyAccessTokenCached } from "../core/verified-tokens.js";
 import { AuthError } from "../core/errors.js";
 import type { FactorId } from "../core/claims.js";
-import { createSession, getSessionState, reissueAccessToken } from "../core/sessions.js";
+import { createSession, getSessionState, reissueAccessToken, type SessionStart, type SessionTokens } from "../core/sessions.js";
 import { assertMfaClaimSatisfied } from "../core/mfa.js";
 import { claimsOf } from "../core/claims.js";
 import type { HttpDeps } from "./deps.js";
@@ -118,6 +118,11 @@ export async function requireSession(event: H3Event, deps: HttpDeps, opts: Sessi
   return s;
 }
 
+/** Where a sign-in that proved `factor` comes from: what a new session records (core/sessions.ts). */
+export function sessionStartOf(event: H3Event, deps: HttpDeps, factor: FactorId): SessionStart {
+  return { factor, client: { ip: clientAddress(event, deps.ctx.config), userAgent: readHeader(event, "user-agent") } };
+}
+
 /**
  * Creates a session for a user who just signed up or in with `factor`, in the
  * mode the request selected, and puts the tokens on the response. Returns the fields to merge into
@@ -125,7 +130,14 @@ export async function requireSession(event: H3Event, deps: HttpDeps, opts: Sessi
  */
 export async function createSessionResponse(event: H3Event, deps: HttpDeps, userId: string, factor: FactorId): Promise<Record<string, unknown>> {
   const mode = selectCreationMode(event, deps.ctx.config);
-  const tokens = await createSession(deps.ctx, userId, { factor, client: { ip: clientAddress(event, deps.ctx.config), userAgent: readHeader(event, "user-agent") } });
+  return attachNewSession(event, deps, mode, await createSession(deps.ctx, userId, sessionStartOf(event, deps, factor)));
+}
+
+/**
+ * Puts a new session's tokens on the response in `mode` (selectCreationMode, read before the
+ * session was written), like createSessionResponse, for a session its caller already opened.
+ */
+export function attachNewSession(event: H3Event, deps: HttpDeps, mode: AuthMode, tokens: SessionTokens): Record<string, unknown> {
   // Switching away from cookies: old session cookies would shadow the new tokens, so expire them.
   if (mode !== "cookie" && readCookieValues(event, ACCESS_COOKIE).length > 0) clearTokens(event, deps.ctx.config, "cookie");
   return attachTokens(event, deps.ctx.config, mode, tokens, deps.ctx.clock.now());

@@ -9,6 +9,7 @@ import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { notifyOutbox, queueMail, websiteLink } from "../../core/mail-queue.js";
 import { checkPasswordPolicy, hashPassword, verifyPassword } from "../../core/passwords.js";
+import { openSession, type OpenedSession, type SessionStart } from "../../core/sessions.js";
 import { getUser, type FieldError, type UserView } from "../../core/users.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../../store/schema.js";
@@ -19,7 +20,7 @@ import * as credentials from "./store.js";
 
 /** `user` is the person; `recipeUserId` the email/password login's own user (the session's `rsub`). */
 export type SignUpResult =
-  | { status: "OK"; user: UserView; recipeUserId: string }
+  | { status: "OK"; user: UserView; recipeUserId: string; opened?: OpenedSession }
   | { status: "FIELD_ERROR"; formFields: FieldError[] }
   | { status: "SIGN_UP_NOT_ALLOWED"; reason: string };
 export type SignInResult =
@@ -57,8 +58,10 @@ export function validateSignUp(ctx: CoreContext, rawEmail: string, password: str
  * `movedIn` is a user the old system vouched for (lazy-migration.ts): the password it checked is kept
  * whatever today's policy says (refusing it would lock them out), with its old id (a taken id loses
  * on the primary key, like a taken address) and its metadata, in the same transaction.
+ * `start`: the new login's first session is opened in that transaction too (one commit, one durable
+ * sync for a sign-up); the caller signs its access token (issueSession) and answers with it.
  */
-export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession; movedIn?: MovedIn }): Promise<SignUpResult> {
+export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession; movedIn?: MovedIn; start?: SessionStart }): Promise<SignUpResult> {
   const { email, errors } = validateSignUp(ctx, input.email, input.password, input.movedIn === undefined);
   if (errors.length) return { status: "FIELD_ERROR", formFields: errors };
   const exists: SignUpResult = { status: "FIELD_ERROR", formFields: [{ id: "email", error: EMAIL_EXISTS }] };
@@ -78,9 +81,9 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
   const now = ctx.clock.now();
   const id = input.movedIn?.id ?? createId();
   try {
-    const refused = await ctx.store.writeTx(async (tx) => {
+    const r = await ctx.store.writeTx(async (tx) => {
       const d = await decide(tx);
-      if (d.kind === "refused") return d.reason;
+      if (d.kind === "refused") return { refused: d.reason ?? SIGN_UP_NOT_ALLOWED };
       await users.insertUser(tx, { id, email, time_joined: now, updated_at: now, primary_user_id: d.kind === "join" ? d.personId : null });
       await credentials.insertCredential(tx, { user_id: id, email, password_hash: hash, created_at: now, updated_at: now });
       // Joining a person needs the address verified on their side: it counts for this login too.
@@ -88,15 +91,15 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
       if (input.movedIn?.metadata !== undefined) await credentials.insertMovedInMetadata(tx, id, input.movedIn.metadata, now);
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "emailpassword", recipeUserId: id, source: input.source ?? "api" } });
       if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source: input.source ?? "api" });
-      return undefined;
+      const opened = input.start ? await openSession(tx, ctx, id, input.start, true) : undefined;
+      return { user: (await getUser(ctx, id, tx))!, opened };
     });
-    if (refused !== undefined) return { status: "SIGN_UP_NOT_ALLOWED", reason: refused };
+    if (r.refused !== undefined) return { status: "SIGN_UP_NOT_ALLOWED", reason: r.refused };
+    return { status: "OK", user: r.user!, recipeUserId: id, opened: r.opened };
   } catch (err) {
     if (isUniqueViolation(err)) return exists;
     throw describeInterruptedSignUp(err, false);
   }
-  const user = await getUser(ctx, id).catch((err) => { throw describeInterruptedSignUp(err, true); });
-  return { status: "OK", user: user!, recipeUserId: id };
 }
 
 /**
