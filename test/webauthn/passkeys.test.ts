@@ -222,6 +222,10 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     const add = await postWithSession(t.url, "/webauthn/credential", up.tokens, { webauthnGeneratedOptionsId: options.body.webauthnGeneratedOptionsId, recipeUserId: up.body.user.id, credential });
     expect(add.json).toEqual({ status: "OK" });
     expect(await list()).toEqual([up.credential.id, credential.id]);
+    // The notice goes to the login's own address too (it had it before the new passkey) and names what was added.
+    const notices = await listOutboxMessages(t.app.store.db, { kind: "login_added" });
+    expect(notices.map((m) => m.to_address)).toEqual(["kim@example.com"]);
+    expect(notices[0].text_body).toContain("was just added to the account kim@example.com: a passkey.\n");
     expect((await signIn(t, laptop)).body.status).toBe("OK");
 
     expect((await postWithSession(t.url, "/webauthn/credential/remove", up.tokens, { webauthnCredentialId: up.credential.id })).json).toEqual({ status: "OK" });
