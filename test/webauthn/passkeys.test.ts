@@ -226,6 +226,9 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     const notices = await listOutboxMessages(t.app.store.db, { kind: "login_added" });
     expect(notices.map((m) => m.to_address)).toEqual(["kim@example.com"]);
     expect(notices[0].text_body).toContain("was just added to the account kim@example.com: a passkey.\n");
+    // The account API counts a passkey login's passkeys in its `passkeys` field.
+    const mine = await fetch(`${t.url}/auth/account/logins`, { headers: { authorization: `Bearer ${up.tokens.access}` } }).then((r) => r.json()) as { logins: Record<string, unknown>[] };
+    expect(mine.logins.map((l) => [l.method, l.provider, l.passkeys])).toEqual([["webauthn", null, 2]]);
     expect((await signIn(t, laptop)).body.status).toBe("OK");
 
     expect((await postWithSession(t.url, "/webauthn/credential/remove", up.tokens, { webauthnCredentialId: up.credential.id })).json).toEqual({ status: "OK" });
