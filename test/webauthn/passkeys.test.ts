@@ -181,6 +181,10 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     expect((await signIn(t, fresh)).body.status).toBe("OK");
     expect((await signIn(t, lost)).body.status).toBe("INVALID_CREDENTIALS_ERROR");
     expect((await listOutboxMessages(t.app.store.db, { kind: "account_secured" })).map((m) => m.to_address)).toEqual(["ida@example.com"]);
+    // The event names the keys removed as passkeys (the webhook payload's field).
+    expect((await listEvents(t.app.store.db, { type: "user.secured" })).map((e) => JSON.parse(e.data!))).toEqual([
+      { source: "webauthn_recovery", removedLogins: [], removedPasskeys: [up.credential.id], revokedSessions: 0 },
+    ]);
 
     // The link works once.
     const second = await call(t, "POST", "/webauthn/options/register", { recoverAccountToken: token });
