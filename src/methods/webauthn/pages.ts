@@ -4,7 +4,6 @@ import { hostedPage } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "../../http/pages/layout.js";
 import type { SignInPart } from "../../http/pages/sign-in-parts.js";
 import type { AccountPagePart } from "../../http/pages/account-parts.js";
-import { pageRefusals } from "./refusals.js";
 
 /**
  * Its part of the sign-in page: the passkey block above the form (passkeys.js shows it when the
@@ -20,7 +19,8 @@ export const passkeySignIn: SignInPart = {
   </div>`,
     links: (c) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">Lost your passkey?</a></p>`,
   },
-  refusals: pageRefusals,
+  // What every hosted page says for SIGN_IN_NOT_ALLOWED (ERR_CODE_030, refusals.ts); passkeys.js offers the recovery beside it.
+  refusals: [{ kind: "passkey", codes: ["030"], words: "Another account uses this passkey’s address too. Recover your account by email to sign in." }],
 };
 
 /** Its part of "My account": the link to its page, one more way in. */

@@ -1,5 +1,4 @@
 import { describeLinkRefusals } from "../../core/linking.js";
-import type { RefusalKind } from "../../http/pages/sign-in-parts.js";
 
 /** supertokens-node's reasons for the passkey recipe (recipe/webauthn/api/implementation.ts). */
 export const SIGN_UP_NOT_ALLOWED = "Cannot sign up due to security reasons. Please try logging in, use a different login method or contact support. (ERR_CODE_025)";
@@ -8,8 +7,3 @@ export const SIGN_UP_LINK_REFUSED = describeLinkRefusals(["ERR_CODE_026", "ERR_C
 export const SIGN_IN_LINK_REFUSED = describeLinkRefusals(["ERR_CODE_031", "ERR_CODE_032", "ERR_CODE_033"]);
 /** Our own refusal: removing a person's last way in would lock them out. */
 export const LAST_WAY_IN = "This passkey is the last way to sign in to this account: add another passkey or sign-in method before removing it.";
-
-/** What the hosted pages say for SIGN_IN_NOT_ALLOWED (ERR_CODE_030); the sign-in module offers the recovery beside it. */
-export const pageRefusals: readonly RefusalKind[] = [
-  { kind: "passkey", codes: ["030"], words: "Another account uses this passkey’s address too. Recover your account by email to sign in." },
-];
