@@ -48,9 +48,9 @@ async function revoke(what) {
   await loadSessions();
 }
 
-// Each kind of login's name, from its method (LoginKind.accountLabel): {provider} and {passkeys} are the login's own.
+// Each kind of login's name, from its method (LoginKind.accountLabel): a {field} is the login's own ({provider}, {passkeys}).
 const LABELS = JSON.parse(document.body.dataset.loginLabels || "{}");
-const label = (l) => (LABELS[l.method] ?? l.method).replace("{provider}", l.provider).replace("{passkeys}", l.passkeys);
+const label = (l) => (LABELS[l.method] ?? l.method).replace(/\{(\w+)\}/g, (slot, field) => (field in l ? String(l[field]) : slot));
 const REMOVE_REFUSED = {
   WRONG_CREDENTIALS_ERROR: "The password is not correct.",
   REAUTHENTICATION_REQUIRED: "Please sign out, sign in again, and then remove it within 10 minutes.",

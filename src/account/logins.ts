@@ -15,7 +15,7 @@ export interface MyLogin {
   email: string;
   /** The provider of a provider's login, else null. */
   provider: string | null;
-  /** How many passkeys a passkey login holds, else null. */
+  /** How many keys the login holds (a passkey login's passkeys: the field keeps the API's name), else null. */
   passkeys: number | null;
   addedAt: number;
   /** The login this session was started with. */
@@ -42,7 +42,7 @@ async function listLogins(db: Kysely<DB>, kinds: readonly LoginKind[], personId:
     const login = logins.get(r.id);
     if (!login) return [];
     return [{
-      recipeUserId: r.id, method: login.recipeId, email: r.email, provider: login.provider ?? null, passkeys: login.passkeys ?? null,
+      recipeUserId: r.id, method: login.recipeId, email: r.email, provider: login.provider ?? null, passkeys: login.keys ?? null,
       addedAt: Number(r.time_joined), current: r.id === currentId, primary: r.id === personId,
     }];
   });

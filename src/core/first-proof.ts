@@ -25,36 +25,38 @@ export async function isFirstProof(tx: Kysely<DB>, recipeUserId: string, email: 
   return personId !== undefined && !(await people.isVerifiedForPerson(tx, personId, email));
 }
 
-export interface Eviction { logins: string[]; passkeys: string[]; sessions: number }
+/** What an eviction removed: the other logins, the proving login's other keys (LoginKind.removeUnprovenKeys), the sessions ended. */
+export interface Eviction { logins: string[]; keys: string[]; sessions: number }
 
 /**
  * Evicts what no one proved was the owner's, in the caller's transaction, after `isFirstProof` was
- * true. A "recovery" (password reset, passkey recovery; `keepPasskey`: the passkey it registered)
- * also removes the proving login's other passkeys; its caller ends
+ * true. A "recovery" (password reset, passkey recovery; `keepKey`: the key it registered, a passkey)
+ * also removes the proving login's other keys (its other passkeys); its caller ends
  * every session of the person (revokePersonSessions): the owner signs in afresh. A "verification" (the address verified, in the
  * session of the login that proves it) removes only the other logins and ends their sessions: the
  * passkey it signed in with is its own. The owner is mailed at `email` when anything
  * was removed; with nothing to remove, a verification changes nothing else.
  */
-export async function evictUnproven(tx: Kysely<DB>, ctx: CoreContext, p: { recipeUserId: string; email: string; keepPasskey?: string; scope: "recovery" | "verification"; source: string }): Promise<Eviction> {
+export async function evictUnproven(tx: Kysely<DB>, ctx: CoreContext, p: { recipeUserId: string; email: string; keepKey?: string; scope: "recovery" | "verification"; source: string }): Promise<Eviction> {
   const now = ctx.clock.now();
   const personId = (await people.findPersonId(tx, p.recipeUserId)) ?? p.recipeUserId;
   const members = await people.findPersonMemberIds(tx, personId);
   const logins = members.filter((m) => m !== p.recipeUserId);
   const recovery = p.scope === "recovery";
-  const passkeys = recovery ? await removeUnprovenKeys(tx, ctx.logins, p.recipeUserId, p.keepPasskey) : [];
+  const keys = recovery ? await removeUnprovenKeys(tx, ctx.logins, p.recipeUserId, p.keepKey) : [];
   // Second factors stay: a mailbox alone never removes one (docs/mfa.md); an authenticator the
   // owner does not have is removed by an operator (`users mfa reset`).
-  const evicted = logins.length + passkeys.length > 0;
+  const evicted = logins.length + keys.length > 0;
   // The evicted logins' sessions end here; a recovery's caller then ends the rest with its reason.
   let sessions = 0;
   for (const id of logins) sessions += await revokeUserSessions(tx, id, now, "account_secured");
   for (const id of members) await people.detachRecipeUser(tx, id, now);
-  if (!evicted) return { logins, passkeys, sessions };
+  if (!evicted) return { logins, keys, sessions };
   // The proving login's id is the person now; person-owned rows of another root stay with it.
-  await insertEvent(tx, { at: now, type: "user.secured", userId: p.recipeUserId, data: { source: p.source, removedLogins: logins, removedPasskeys: passkeys, revokedSessions: sessions } });
+  // The event's field keeps its published name (the keys of every kind so far are passkeys).
+  await insertEvent(tx, { at: now, type: "user.secured", userId: p.recipeUserId, data: { source: p.source, removedLogins: logins, removedPasskeys: keys, revokedSessions: sessions } });
   for (const id of logins) await insertEvent(tx, { at: now, type: "user.unlinked", userId: id, data: { recipeUserId: id, source: p.source, reason: "unproven" } });
   await queueMail(tx, ctx, { kind: "account_secured", to: p.email, vars: { link: websiteLink(ctx, "account"), details: await describeLogin(tx, ctx.logins, p.recipeUserId) } });
   afterCommit(tx, () => notifyOutbox(ctx));
-  return { logins, passkeys, sessions };
+  return { logins, keys, sessions };
 }

@@ -62,13 +62,15 @@ export async function describeLogin(db: Kysely<DB>, kinds: readonly LoginKind[],
 /**
  * Mails the person that login `recipeUserId` was added, at the addresses they had verified before
  * it (the new login's own address may be the intruder's), with a link to the account page; after
- * commit. `passkeyOnly`: a passkey was added to the existing passkey login `recipeUserId`. The
- * event is the caller's.
+ * commit. `key`: not a login but a key was added to the existing login `recipeUserId` (a passkey
+ * to a passkey login), named as its kind says a person signs in with it (LoginKind.names
+ * .signsInWith); that login's own address was there before, so it is told too. The event is the
+ * caller's.
  */
-export async function notifyLoginAdded(tx: Kysely<DB>, ctx: CoreContext, personId: string, recipeUserId: string, opts: { passkeyOnly?: boolean } = {}): Promise<void> {
-  const to = [...new Set((await people.findVerifiedAddresses(tx, personId)).filter((a) => opts.passkeyOnly || a.userId !== recipeUserId).map((a) => a.email))];
+export async function notifyLoginAdded(tx: Kysely<DB>, ctx: CoreContext, personId: string, recipeUserId: string, opts: { key?: string } = {}): Promise<void> {
+  const to = [...new Set((await people.findVerifiedAddresses(tx, personId)).filter((a) => opts.key !== undefined || a.userId !== recipeUserId).map((a) => a.email))];
   if (to.length === 0) return;
-  const details = opts.passkeyOnly ? "a passkey" : await describeLogin(tx, ctx.logins, recipeUserId);
+  const details = opts.key ?? await describeLogin(tx, ctx.logins, recipeUserId);
   for (const address of to) await queueMail(tx, ctx, { kind: "login_added", to: address, vars: { link: websiteLink(ctx, "account"), details } });
   afterCommit(tx, () => notifyOutbox(ctx));
 }

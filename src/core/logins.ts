@@ -24,9 +24,9 @@ export interface Login {
   phrase: string;
   /** The method's own fields of the USER object's login method (PROTOCOL.md §6), e.g. its provider. */
   fields?: Record<string, unknown>;
-  /** What the account page shows beside it: the provider, or how many passkeys it holds. */
+  /** What the account page shows beside it: the provider, or how many keys it holds (a passkey login's passkeys, those removeUnprovenKeys may remove). */
   provider?: string;
-  passkeys?: number;
+  keys?: number;
 }
 
 /** A kind of login, declared by its method (Room.logins). */
@@ -39,7 +39,7 @@ export interface LoginKind {
   names: { short: string; label: string; signsInWith: string };
   /** What tells its logins apart (the provider of a provider's login) and more about one (the user there). */
   which?(m: LoginMethod): { id: string; detail: string } | undefined;
-  /** How the account page's list names a login of this kind ("Password"); {provider} and {passkeys} stand for the login's own. */
+  /** How the account page's list names a login of this kind ("Password"); a {field} stands for the login's own in that list ("{provider}", "{passkeys}"). */
   accountLabel?: string;
   /** What a person's page adds after its label: how many passkeys a passkey login holds. */
   extent?(m: LoginMethod): string | undefined;

@@ -163,7 +163,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     adminRoutes: rooms.flatMap((r) => r.adminRoutes ?? []),
     userCreators: pick((r) => r.adminUserCreator),
     pages: (config) => rooms.flatMap((r) => r.pages?.(config) ?? []),
-    assets: createAssetTable(mergeAssets([kernelPageAssetsWith(pick((r) => r.styles)), ...pick((r) => r.assets)])),
+    assets: createAssetTable(mergeAssets([kernelPageAssetsWith(pick((r) => r.styles), pick((r) => r.signIn).flatMap((p) => p.refusals ?? [])), ...pick((r) => r.assets)])),
     publicAreas: pick((r) => (typeof r.openapi === "function" ? r.openapi(described) : r.openapi)),
     adminAreas: pick((r) => r.adminOpenapi),
     mounts: pick((r) => (r.mount ? { handler: r.mount, path: r.mountPath } : undefined)),

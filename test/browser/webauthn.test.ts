@@ -146,6 +146,10 @@ describe("passkeys on the hosted pages (Chromium)", () => {
     expect(left.map((c) => c.id)).not.toContain(first.id);
     expect(firstShown).toMatch(/^Remove the passkey added /);
     await device.cdp.send("WebAuthn.removeCredential", { authenticatorId: device.id, credentialId: Buffer.from(first.id, "base64url").toString("base64") });
+    // "How you sign in" on the account page names the login by its kind's label, with its count.
+    await page.goto(`${s.url}/auth/account`);
+    await page.waitForFunction(() => document.querySelectorAll("#logins li").length === 1, { timeout: 15_000 });
+    expect(await page.$eval("#logins li", (li) => li.textContent)).toMatch(/^Passkeys \(1\): /);
   });
 
   it("signs out and signs in with the passkey", async () => {

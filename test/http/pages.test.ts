@@ -1,4 +1,8 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { toNodeListener } from "../../src/http/app.js";
@@ -62,6 +66,17 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
         }
       }
       expect((await fetch(`${t.url}/auth/_assets/nope.js`)).status).toBe(404);
+    });
+
+    it("the pages' refusal words: the kernel's kinds and the rooms' (a passkey's ERR_CODE_030), the same sentence as ever", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "refusal-words-"));
+      await writeFile(join(dir, "refusal-words.mjs"), await (await fetch(`${t.url}/auth/_assets/refusal-words.js`)).text());
+      const words = (await import(/* @vite-ignore */ pathToFileURL(join(dir, "refusal-words.mjs")).href)) as { classifyRefusal(j: unknown): string; describeRefusal(j: unknown): string };
+      await rm(dir, { recursive: true });
+      const refused = (code: string) => ({ status: "SIGN_IN_NOT_ALLOWED", reason: `Cannot sign in due to security reasons. (ERR_CODE_${code})` });
+      expect(["030", "007", "031", "999"].map((c) => words.classifyRefusal(refused(c)))).toEqual(["passkey", "taken", "verifyFirst", "other"]);
+      expect(words.describeRefusal(refused("030"))).toBe("Another account uses this passkey’s address too. Recover your account by email to sign in.");
+      expect(words.describeRefusal({ status: "OK" })).toBe("");
     });
 
     it("every form of every hosted page posts: a submit before its script runs never puts a password or code in the address", async () => {

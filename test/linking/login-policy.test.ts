@@ -159,8 +159,8 @@ describe.each(backends)("sign-in methods that compose safely ($name)", (backend)
     const g = await google("hana-google", "hana@example.com");
     const list = await fetch(`${t.url}/auth/account/logins`, { headers: authHeaders(up.tokens) });
     const logins = ((await list.json()) as { logins: Array<Record<string, unknown>> }).logins;
-    expect(logins.map((l) => [l.method, l.email, l.provider, l.current, l.primary])).toEqual([
-      ["emailpassword", "hana@example.com", null, true, true], ["thirdparty", "hana@example.com", "oidc", false, false],
+    expect(logins.map((l) => [l.method, l.email, l.provider, l.passkeys, l.current, l.primary])).toEqual([
+      ["emailpassword", "hana@example.com", null, null, true, true], ["thirdparty", "hana@example.com", "oidc", null, false, false],
     ]);
     const google2 = logins[1].recipeUserId as string;
     const wrong = await postWithSession(t.url, "/account/logins/remove", up.tokens, { recipeUserId: google2, password: "not my password" });

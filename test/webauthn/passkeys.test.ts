@@ -181,6 +181,10 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     expect((await signIn(t, fresh)).body.status).toBe("OK");
     expect((await signIn(t, lost)).body.status).toBe("INVALID_CREDENTIALS_ERROR");
     expect((await listOutboxMessages(t.app.store.db, { kind: "account_secured" })).map((m) => m.to_address)).toEqual(["ida@example.com"]);
+    // The event names the keys removed as passkeys (the webhook payload's field).
+    expect((await listEvents(t.app.store.db, { type: "user.secured" })).map((e) => JSON.parse(e.data!))).toEqual([
+      { source: "webauthn_recovery", removedLogins: [], removedPasskeys: [up.credential.id], revokedSessions: 0 },
+    ]);
 
     // The link works once.
     const second = await call(t, "POST", "/webauthn/options/register", { recoverAccountToken: token });
@@ -222,6 +226,13 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     const add = await postWithSession(t.url, "/webauthn/credential", up.tokens, { webauthnGeneratedOptionsId: options.body.webauthnGeneratedOptionsId, recipeUserId: up.body.user.id, credential });
     expect(add.json).toEqual({ status: "OK" });
     expect(await list()).toEqual([up.credential.id, credential.id]);
+    // The notice goes to the login's own address too (it had it before the new passkey) and names what was added.
+    const notices = await listOutboxMessages(t.app.store.db, { kind: "login_added" });
+    expect(notices.map((m) => m.to_address)).toEqual(["kim@example.com"]);
+    expect(notices[0].text_body).toContain("was just added to the account kim@example.com: a passkey.\n");
+    // The account API counts a passkey login's passkeys in its `passkeys` field.
+    const mine = await fetch(`${t.url}/auth/account/logins`, { headers: { authorization: `Bearer ${up.tokens.access}` } }).then((r) => r.json()) as { logins: Record<string, unknown>[] };
+    expect(mine.logins.map((l) => [l.method, l.provider, l.passkeys])).toEqual([["webauthn", null, 2]]);
     expect((await signIn(t, laptop)).body.status).toBe("OK");
 
     expect((await postWithSession(t.url, "/webauthn/credential/remove", up.tokens, { webauthnCredentialId: up.credential.id })).json).toEqual({ status: "OK" });

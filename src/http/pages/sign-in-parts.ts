@@ -27,7 +27,16 @@ export interface SignInPart {
    * `done()` once signed in.
    */
   inPlace?(config: Readonly<Config>): string;
+  /** Its kinds of account-linking refusal, beside the kernel's in refusal-words.js (which every hosted page's api.js reads). */
+  refusals?: readonly RefusalKind[];
 }
+
+/**
+ * A kind of account-linking refusal the hosted pages tell apart: the ERR_CODE numbers that end
+ * the API's reason for it, and the sentence the pages say instead. Modules' `refusalActions` get
+ * its `kind`.
+ */
+export interface RefusalKind { kind: string; codes: readonly string[]; words: string }
 
 /** The markup the rooms put in one slot, in their order. */
 export function signInSlot(parts: readonly SignInPart[], slot: SignInSlot, config: Readonly<Config>): string {

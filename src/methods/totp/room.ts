@@ -6,6 +6,7 @@ import { mfaPage, secondFactorAccountPage, secondFactorPage } from "./pages.js";
 import mfaJs from "./pages/mfa.js?raw";
 import recoveryCodesJs from "./pages/recovery-codes.js?raw";
 import secondFactorJs from "./pages/second-factor.js?raw";
+import secondFactorCss from "./pages/second-factor.css?raw";
 import { totpRoutes } from "./routes.js";
 import { mergeSecondFactors } from "./merge.js";
 import { totpImport } from "./import.js";
@@ -36,6 +37,7 @@ export const totpRoom: Room = {
   adminOpenapi: totpAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/mfa": mfaPage, "/second-factor": secondFactorPage }),
   assets: { "mfa.js": mfaJs, "recovery-codes.js": recoveryCodesJs, "second-factor.js": secondFactorJs },
+  styles: secondFactorCss,
   accountPage: secondFactorAccountPage,
   commands: [secondFactorCommands],
 };

@@ -8,6 +8,7 @@ import type { DB } from "../../store/schema.js";
 import type { CoreContext } from "../../core/context.js";
 import { getUser } from "../../core/users.js";
 import { insertCredentialRow } from "./accounts.js";
+import { passkeyLogins } from "./logins.js";
 import { LAST_WAY_IN } from "./refusals.js";
 import { createRegistrationOptions, takeOptions, verifyRegistration, type OptionsProblem, type VerifyProblem } from "./relying-party.js";
 import * as store from "./store.js";
@@ -70,7 +71,7 @@ export async function addCredential(ctx: CoreContext, input: { session: LinkingS
       if ((await checkMayAddLogin(tx, ctx, mine, input.session)) !== "ok") return true;
       await insertCredentialRow(tx, account.user_id, ctx.config.webauthnRpId, verified, now);
       await insertEvent(tx, { at: now, type: "webauthn.credential_added", userId: mine, data: { recipeUserId: account.user_id, credentialId: verified.id, source: "api" } });
-      await notifyLoginAdded(tx, ctx, mine, account.user_id, { passkeyOnly: true });
+      await notifyLoginAdded(tx, ctx, mine, account.user_id, { key: passkeyLogins.names.signsInWith });
       return false;
     });
     if (refused) return unverified;

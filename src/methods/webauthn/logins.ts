@@ -23,7 +23,7 @@ export const passkeyLogins: LoginKind = {
       const credentialIds = credentials.filter((c) => c.user_id === a.user_id).map((c) => c.id);
       return {
         recipeId: "webauthn", recipeUserId: a.user_id, email: a.email, createdAt: Number(a.created_at), phrase: "a passkey",
-        passkeys: credentialIds.length, fields: { webauthn: { credentialIds } },
+        keys: credentialIds.length, fields: { webauthn: { credentialIds } },
       };
     });
   },

@@ -19,6 +19,8 @@ export const passkeySignIn: SignInPart = {
   </div>`,
     links: (c) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">Lost your passkey?</a></p>`,
   },
+  // What every hosted page says for SIGN_IN_NOT_ALLOWED (ERR_CODE_030, refusals.ts); passkeys.js offers the recovery beside it.
+  refusals: [{ kind: "passkey", codes: ["030"], words: "Another account uses this passkey’s address too. Recover your account by email to sign in." }],
 };
 
 /** Its part of "My account": the link to its page, one more way in. */

@@ -86,7 +86,7 @@ export async function recoverWithPasskey(ctx: CoreContext, input: { token: strin
       await insertCredentialRow(tx, row.user_id, ctx.config.webauthnRpId, verified, now);
       // The first proof of the address evicts what no one had proven was the owner's (the passkeys
       // and logins of whoever signed up with it first); every recovery signs the person out.
-      if (await isFirstProof(tx, row.user_id, row.email)) await evictUnproven(tx, ctx, { recipeUserId: row.user_id, email: row.email, keepPasskey: verified.id, scope: "recovery", source: "webauthn_recovery" });
+      if (await isFirstProof(tx, row.user_id, row.email)) await evictUnproven(tx, ctx, { recipeUserId: row.user_id, email: row.email, keepKey: verified.id, scope: "recovery", source: "webauthn_recovery" });
       await revokePersonSessions(tx, row.user_id, now, "webauthn_recovery");
       if (await users.markEmailVerified(tx, row.user_id, row.email, now)) await linkAfterVerification(tx, ctx, row.user_id, row.email, "webauthn_recovery");
       await insertEvent(tx, { at: now, type: "webauthn.account_recovered", userId: row.user_id, data: { credentialId: verified.id, email: row.email } });

@@ -6,6 +6,7 @@ import { passkeyAccountPage, passkeyRecoverPage, passkeySignIn, passkeysPage } f
 import passkeyListJs from "./pages/passkey-list.js?raw";
 import passkeyRecoverJs from "./pages/passkey-recover.js?raw";
 import passkeysJs from "./pages/passkeys.js?raw";
+import passkeysCss from "./pages/passkeys.css?raw";
 import { webauthnRoutes } from "./routes.js";
 import { checkRelyingParty, webauthnSettings } from "./settings.js";
 import { passkeyLogins } from "./logins.js";
@@ -34,6 +35,7 @@ export const webauthnRoom: Room = {
   adminOpenapi: webauthnAdminArea,
   pages: (c) => hostedPageRoutes(c, { "/passkeys": passkeysPage, "/webauthn/recover": passkeyRecoverPage }),
   assets: { "passkey-list.js": passkeyListJs, "passkey-recover.js": passkeyRecoverJs, "passkeys.js": passkeysJs },
+  styles: passkeysCss,
   signIn: passkeySignIn,
   accountPage: passkeyAccountPage,
   describe: () => ({ answer: { webauthn: { enabled: true } }, firstFactors: ["webauthn"] }),

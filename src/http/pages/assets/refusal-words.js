@@ -1,7 +1,8 @@
 // Account-linking refusals in the pages' own words. The API answers *_NOT_ALLOWED with
 // supertokens-node's fixed reason ("Cannot sign in / up due to security reasons … (ERR_CODE_007)"),
 // which the SDKs' prebuilt UI shows verbatim; these pages tell the person what to do instead.
-// The code at the end of the reason says which refusal it is (docs/account-linking.md).
+// The code at the end of the reason says which refusal it is (docs/account-linking.md). The rooms add
+// their own kinds (SignInPart.refusals): the served file ends with a call of addRefusalKind for each.
 
 const KINDS = {
   // A new login method for an address that already has an account.
@@ -12,8 +13,6 @@ const KINDS = {
   unverified: ["008"],
   // A provider's identity, unconfirmed by the provider, whose address another account holds.
   elsewhere: ["004"],
-  // A passkey whose address another account holds.
-  passkey: ["030"],
   // Adding a method to the signed-in account: its address must be verified first.
   verifyFirst: ["009", "013", "017", "020", "026", "031"],
   // Adding a method that belongs to another account already.
@@ -36,12 +35,17 @@ const WORDS = {
   unverified: "Verify your address first: another account uses this address too. We email you a link; opening it shows the address is yours, and you choose your password there.",
   noCode: "This address cannot sign in with a code here: another account uses it. Sign in the way you used before.",
   elsewhere: "Your provider does not confirm this address, and another account already uses this address. Sign in the way you did before, or with a code we email to the address.",
-  passkey: "Another account uses this passkey’s address too. Recover your account by email to sign in.",
   verifyFirst: "Verify your email address first, then try again: we email you a link to confirm it.",
   methodTaken: "This sign-in method already belongs to another account. Sign in to that account to use it.",
   addressTaken: "Another account already uses this address, so it cannot be added to this one. Sign in to that account instead.",
   other: "This sign-in is not allowed for this account. Try another way to sign in.",
 };
+
+/** A room's kind of refusal: the codes that are it and its sentence (after the kernel's: a code of theirs stays theirs). */
+function addRefusalKind(kind, codes, words) {
+  KINDS[kind] = codes;
+  WORDS[kind] = words;
+}
 
 /** The sentence for an account-linking refusal (never the protocol's ERR_CODE text), or "" for any other answer. */
 export function describeRefusal(json) {
