@@ -6,8 +6,12 @@ export type UserRow = Selectable<UsersTable>;
 
 /** Inserts a user row. */
 export async function insertUser(db: Kysely<DB>, row: Insertable<UsersTable>): Promise<void> {
-  await db.insertInto("users").values(row).execute();
+  await insertUserQuery(db, row.id, row.email, row.time_joined, row.updated_at, row.primary_user_id ?? null);
 }
+
+// Every sign-up of every method inserts one (prepared.ts).
+const insertUserQuery = prepareQuery<[string, string, number, number, string | null], unknown>(5, (db, id, email, time_joined, updated_at, primary_user_id) =>
+  db.insertInto("users").values({ id, email, time_joined, updated_at, primary_user_id }));
 
 export async function findUserById(db: Kysely<DB>, id: string): Promise<UserRow | undefined> {
   return (await userByIdQuery(db, id)).rows[0];
@@ -43,7 +47,10 @@ export async function isEmailVerified(db: Kysely<DB>, userId: string, email: str
 
 /** Marks (user, email) verified; a no-op when it already is. Returns true if it changed. */
 export async function markEmailVerified(db: Kysely<DB>, userId: string, email: string, now: number): Promise<boolean> {
-  const r = await db.insertInto("verified_emails").values({ user_id: userId, email, verified_at: now })
-    .onConflict((oc) => oc.columns(["user_id", "email"]).doNothing()).executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  const r = await markEmailVerifiedQuery(db, userId, email, now);
+  return Number(r.numAffectedRows ?? 0) > 0;
 }
+
+// Every verification, and every sign-up that starts verified or joins a person (prepared.ts).
+const markEmailVerifiedQuery = prepareQuery<[string, string, number], unknown>(3, (db, user_id, email, verified_at) =>
+  db.insertInto("verified_emails").values({ user_id, email, verified_at }).onConflict((oc) => oc.columns(["user_id", "email"]).doNothing()));

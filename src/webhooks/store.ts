@@ -1,4 +1,5 @@
 import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from "kysely";
+import { prepareQuery } from "../store/prepared.js";
 import type { DB } from "../store/schema.js";
 
 /** An endpoint the app registered (migration 009). `events` is "*" or ",a,b,". */
@@ -67,8 +68,11 @@ export async function queueDeliveries(db: Kysely<DB>, d: { messageId: string; ty
 
 /** The email of a user row (the user.created payload names the address). */
 export async function findUserEmail(db: Kysely<DB>, userId: string): Promise<string | undefined> {
-  return (await db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst())?.email;
+  return (await userEmailQuery(db, userId)).rows[0]?.email;
 }
+
+// Every sign-up's user.created reads it (store/prepared.ts).
+const userEmailQuery = prepareQuery<[string], { email: string }>(1, (db, id) => db.selectFrom("users").select("email").where("id", "=", id));
 
 export async function insertEndpoint(db: Kysely<DB>, row: EndpointRow): Promise<void> {
   await wh(db).insertInto("webhook_endpoints").values(row).execute();

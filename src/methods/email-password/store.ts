@@ -7,8 +7,12 @@ export type CredentialRow = Selectable<EmailPasswordCredentialsTable>;
 
 /** Inserts an email/password credential; throws a unique violation if the email has one already. */
 export async function insertCredential(db: Kysely<DB>, row: CredentialRow): Promise<void> {
-  await db.insertInto("email_password_credentials").values(row).execute();
+  await insertCredentialQuery(db, row.user_id, row.email, row.password_hash, row.created_at, row.updated_at);
 }
+
+// Every password sign-up inserts one (store/prepared.ts).
+const insertCredentialQuery = prepareQuery<[string, string, string, number, number], unknown>(5, (db, user_id, email, password_hash, created_at, updated_at) =>
+  db.insertInto("email_password_credentials").values({ user_id, email, password_hash, created_at, updated_at }));
 
 export async function findCredentialByEmail(db: Kysely<DB>, email: string): Promise<CredentialRow | undefined> {
   return (await credentialByEmailQuery(db, email)).rows[0];
