@@ -66,6 +66,14 @@ export async function queueDeliveries(db: Kysely<DB>, d: { messageId: string; ty
   return Number(r.numAffectedRows ?? 0);
 }
 
+/** Whether any endpoint is registered, enabled or not (queueDeliveries queues for disabled ones too). */
+export async function hasEndpoints(db: Kysely<DB>): Promise<boolean> {
+  return (await anyEndpointQuery(db)).rows.length > 0;
+}
+
+// Every published event asks first (store/prepared.ts).
+const anyEndpointQuery = prepareQuery<[], { id: string }>(0, (db) => wh(db).selectFrom("webhook_endpoints").select("id").limit(1));
+
 /** The email of a user row (the user.created payload names the address). */
 export async function findUserEmail(db: Kysely<DB>, userId: string): Promise<string | undefined> {
   return (await userEmailQuery(db, userId)).rows[0]?.email;
