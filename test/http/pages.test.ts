@@ -21,6 +21,19 @@ async function signUp(t: TestApp, email: string): Promise<string> {
   return res.headers.get("st-access-token")!;
 }
 
+/** The pages' refusal kinds as the kernel's refusal-words.js listed them before the rooms declared their codes: the codes, the sentence. */
+const refusalsBefore: Record<string, [string[], string]> = {
+  taken: [["006", "007", "025"], "This address already has an account. Sign in to it instead: with the way you used before, with a code we email to the address, or choose a password with “Forgot your password?”."],
+  noCode: [["002", "003"], "This address cannot sign in with a code here: another account uses it. Sign in the way you used before."],
+  unverified: [["008"], "Verify your address first: another account uses this address too. We email you a link; opening it shows the address is yours, and you choose your password there."],
+  elsewhere: [["004"], "Your provider does not confirm this address, and another account already uses this address. Sign in the way you did before, or with a code we email to the address."],
+  verifyFirst: [["009", "013", "017", "020", "026", "031"], "Verify your email address first, then try again: we email you a link to confirm it."],
+  methodTaken: [["010", "014", "018", "021", "027", "032"], "This sign-in method already belongs to another account. Sign in to that account to use it."],
+  addressTaken: [["011", "015", "019", "022", "028", "033"], "Another account already uses this address, so it cannot be added to this one. Sign in to that account instead."],
+  passkey: [["030"], "Another account uses this passkey’s address too. Recover your account by email to sign in."],
+  other: [[], "This sign-in is not allowed for this account. Try another way to sign in."],
+};
+
 describe.each(backends)("hosted pages and development pages over HTTP ($name)", (backend) => {
   describe("production mode", () => {
     let t: TestApp;
@@ -68,14 +81,17 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
       expect((await fetch(`${t.url}/auth/_assets/nope.js`)).status).toBe(404);
     });
 
-    it("the pages' refusal words: the kernel's kinds and the rooms' (a passkey's ERR_CODE_030), the same sentence as ever", async () => {
+    it("the pages' refusal words: every ERR_CODE the kind and sentence it had in the kernel's list, now declared by the rooms", async () => {
       const dir = await mkdtemp(join(tmpdir(), "refusal-words-"));
       await writeFile(join(dir, "refusal-words.mjs"), await (await fetch(`${t.url}/auth/_assets/refusal-words.js`)).text());
       const words = (await import(/* @vite-ignore */ pathToFileURL(join(dir, "refusal-words.mjs")).href)) as { classifyRefusal(j: unknown): string; describeRefusal(j: unknown): string };
       await rm(dir, { recursive: true });
-      const refused = (code: string) => ({ status: "SIGN_IN_NOT_ALLOWED", reason: `Cannot sign in due to security reasons. (ERR_CODE_${code})` });
-      expect(["030", "007", "031", "999"].map((c) => words.classifyRefusal(refused(c)))).toEqual(["passkey", "taken", "verifyFirst", "other"]);
-      expect(words.describeRefusal(refused("030"))).toBe("Another account uses this passkey’s address too. Recover your account by email to sign in.");
+      const refused = (code: string) => ({ status: "SIGN_IN_UP_NOT_ALLOWED", reason: `Cannot sign in / up due to security reasons. Please contact support. (ERR_CODE_${code})` });
+      for (let n = 1; n <= 40; n++) {
+        const code = String(n).padStart(3, "0");
+        const kind = Object.keys(refusalsBefore).find((k) => refusalsBefore[k][0].includes(code)) ?? "other";
+        expect([words.classifyRefusal(refused(code)), words.describeRefusal(refused(code))], code).toEqual([kind, refusalsBefore[kind][1]]);
+      }
       expect(words.describeRefusal({ status: "OK" })).toBe("");
     });
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { defineEventHandler, getRequestHeader, getRouterParam, setResponseHeaders, setResponseStatus, type EventHandler } from "h3";
 import { AuthError } from "../../core/errors.js";
 import type { HttpDeps } from "../deps.js";
-import type { RefusalKind } from "./sign-in-parts.js";
+import { sharedRefusalKinds, type RefusalKind } from "./sign-in-parts.js";
 import apiJs from "./assets/api.js?raw";
 import devHomeJs from "./assets/dev-home.js?raw";
 import inboxJs from "./assets/inbox.js?raw";
@@ -66,16 +66,28 @@ const kernelPageAssets: Readonly<Record<string, string>> = {
 /**
  * The kernel's page assets, with the rooms' styles (Room.styles, in the rooms' order) after the
  * kernel's own in pages.css: every page still loads one stylesheet, whichever rooms are listed; and
- * the rooms' refusal kinds (SignInPart.refusals) added to refusal-words.js's, which every page reads.
+ * the rooms' refusals (SignInPart.refusals) added to refusal-words.js, which every page reads.
  */
 export function kernelPageAssetsWith(roomStyles: readonly string[], roomRefusals: readonly RefusalKind[] = []): Record<string, string> {
-  const seen = new Set<string>();
-  for (const r of roomRefusals) for (const name of [`kind ${r.kind}`, ...r.codes.map((c) => `code ${c}`)]) {
-    if (seen.has(name)) throw new Error(`refusal ${name} is declared twice`);
-    seen.add(name);
-  }
-  const added = roomRefusals.map((r) => `addRefusalKind(${JSON.stringify(r.kind)}, ${JSON.stringify(r.codes)}, ${JSON.stringify(r.words)});\n`);
+  checkRefusals(roomRefusals);
+  const added = roomRefusals.map((r) => `addRefusalKind(${[r.kind, r.codes, ...(r.words === undefined ? [] : [r.words])].map((v) => JSON.stringify(v)).join(", ")});\n`);
   return { ...kernelPageAssets, "pages.css": pagesCss + roomStyles.join(""), "refusal-words.js": refusalWordsJs + added.join("") };
+}
+
+/**
+ * Every code is one refusal's, and every kind has one sentence: the kernel's for a shared kind (a
+ * room only adds its codes to it), the room's for its own.
+ */
+function checkRefusals(refusals: readonly RefusalKind[]): void {
+  const shared: readonly string[] = sharedRefusalKinds;
+  const seen = new Set(shared.map((k) => `kind ${k}`));
+  for (const r of refusals) {
+    if (r.words === undefined && !shared.includes(r.kind)) throw new Error(`refusal kind ${r.kind} has no sentence`);
+    for (const name of [...(r.words === undefined ? [] : [`kind ${r.kind}`]), ...r.codes.map((c) => `code ${c}`)]) {
+      if (seen.has(name)) throw new Error(`refusal ${name} is declared twice`);
+      seen.add(name);
+    }
+  }
 }
 
 /** A table of static files: their cache-busting URLs and the handler that serves them. */

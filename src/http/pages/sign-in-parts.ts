@@ -27,16 +27,28 @@ export interface SignInPart {
    * `done()` once signed in.
    */
   inPlace?(config: Readonly<Config>): string;
-  /** Its kinds of account-linking refusal, beside the kernel's in refusal-words.js (which every hosted page's api.js reads). */
+  /**
+   * Its account-linking refusals, which refusal-words.js (every hosted page's api.js reads it) tells
+   * apart: its codes of the kernel's shared kinds, and its own kinds with their sentences.
+   */
   refusals?: readonly RefusalKind[];
 }
 
 /**
- * A kind of account-linking refusal the hosted pages tell apart: the ERR_CODE numbers that end
- * the API's reason for it, and the sentence the pages say instead. Modules' `refusalActions` get
- * its `kind`.
+ * The kinds of account-linking refusal every method can give, whose sentences the kernel keeps
+ * (refusal-words.js): a new login method for an address that has an account (`taken`), and the three
+ * ways adding a method to the signed-in account fails (`verifyFirst`, `methodTaken`, `addressTaken`).
  */
-export interface RefusalKind { kind: string; codes: readonly string[]; words: string }
+export const sharedRefusalKinds = ["taken", "verifyFirst", "methodTaken", "addressTaken"] as const;
+
+/**
+ * A kind of account-linking refusal the hosted pages tell apart, as a room gives it: the ERR_CODE
+ * numbers that end the API's reason for it, and the sentence the pages say instead; or, without a
+ * sentence, its codes of one of the shared kinds. Modules' `refusalActions` get the `kind`.
+ */
+export type RefusalKind =
+  | { kind: string; codes: readonly string[]; words: string }
+  | { kind: (typeof sharedRefusalKinds)[number]; codes: readonly string[]; words?: undefined };
 
 /** The markup the rooms put in one slot, in their order. */
 export function signInSlot(parts: readonly SignInPart[], slot: SignInSlot, config: Readonly<Config>): string {

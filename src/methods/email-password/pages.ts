@@ -25,6 +25,17 @@ export const passwordSignIn: SignInPart = {
     ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", empty: "Enter your password." })}
     <button type="submit">Sign in and verify</button>
   </form>`,
+  // What every hosted page says for its refusals (refusals.ts): a sign-up for an address that has an
+  // account (ERR_CODE_007), the right password on an unverified login whose address another account
+  // has (008; password-sign-in.js offers the reset link that proves it), and a sign-in (009–011) or
+  // sign-up (013–015) that could not join the signed-in account.
+  refusals: [
+    { kind: "unverified", codes: ["008"], words: "Verify your address first: another account uses this address too. We email you a link; opening it shows the address is yours, and you choose your password there." },
+    { kind: "taken", codes: ["007"] },
+    { kind: "verifyFirst", codes: ["009", "013"] },
+    { kind: "methodTaken", codes: ["010", "014"] },
+    { kind: "addressTaken", codes: ["011", "015"] },
+  ],
 };
 
 /**

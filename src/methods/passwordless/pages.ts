@@ -16,6 +16,15 @@ export const codeSignIn: SignInPart = {
     <button type="button" class="secondary" id="passwordless-start">Email me a sign-in code</button>
   </div>`,
   },
+  // What every hosted page says for its refusals (refusals.ts): a code for an address another account
+  // holds unverified, or two accounts do (ERR_CODE_002 on sign-up, 003 on sign-in), and a code that
+  // could not join the signed-in account (017–019).
+  refusals: [
+    { kind: "noCode", codes: ["002", "003"], words: "This address cannot sign in with a code here: another account uses it. Sign in the way you used before." },
+    { kind: "verifyFirst", codes: ["017"] },
+    { kind: "methodTaken", codes: ["018"] },
+    { kind: "addressTaken", codes: ["019"] },
+  ],
 };
 
 const restartView = (c: Readonly<Config>) => `<section id="view-restart" hidden aria-labelledby="restart-title">

@@ -6,6 +6,16 @@ import type { SignInPart } from "../../http/pages/sign-in-parts.js";
 export const providerSignIn: SignInPart = {
   script: "providers.js",
   markup: { top: () => `<div id="providers" class="providers" hidden></div>` },
+  // What every hosted page says for its refusals (refusals.ts): a new identity for an address that has
+  // an account (ERR_CODE_006), an identity the provider does not confirm whose address another account
+  // has (004), and an identity that could not join the signed-in account (020–022).
+  refusals: [
+    { kind: "elsewhere", codes: ["004"], words: "Your provider does not confirm this address, and another account already uses this address. Sign in the way you did before, or with a code we email to the address." },
+    { kind: "taken", codes: ["006"] },
+    { kind: "verifyFirst", codes: ["020"] },
+    { kind: "methodTaken", codes: ["021"] },
+    { kind: "addressTaken", codes: ["022"] },
+  ],
 };
 
 /** GET {websiteBasePath}/callback/:thirdPartyId: where a provider sends the browser back. */

@@ -19,8 +19,17 @@ export const passkeySignIn: SignInPart = {
   </div>`,
     links: (c) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">Lost your passkey?</a></p>`,
   },
-  // What every hosted page says for SIGN_IN_NOT_ALLOWED (ERR_CODE_030, refusals.ts); passkeys.js offers the recovery beside it.
-  refusals: [{ kind: "passkey", codes: ["030"], words: "Another account uses this passkey’s address too. Recover your account by email to sign in." }],
+  // What every hosted page says for its refusals (refusals.ts): a passkey whose address another
+  // account has (ERR_CODE_030; passkeys.js offers the recovery beside it), a passkey sign-up for an
+  // address that has an account (025), and a sign-up (026–028) or sign-in (031–033) that could not
+  // join the signed-in account.
+  refusals: [
+    { kind: "passkey", codes: ["030"], words: "Another account uses this passkey’s address too. Recover your account by email to sign in." },
+    { kind: "taken", codes: ["025"] },
+    { kind: "verifyFirst", codes: ["026", "031"] },
+    { kind: "methodTaken", codes: ["027", "032"] },
+    { kind: "addressTaken", codes: ["028", "033"] },
+  ],
 };
 
 /** Its part of "My account": the link to its page, one more way in. */

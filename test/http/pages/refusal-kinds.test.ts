@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { kernelPageAssetsWith } from "../../../src/http/pages/assets.js";
+
+describe("the rooms' refusal kinds in refusal-words.js", () => {
+  it("adds a room's codes to a shared kind, or its own kind with its sentence, one call each", () => {
+    const js = kernelPageAssetsWith([], [{ kind: "taken", codes: ["007"] }, { kind: "own", codes: ["040"], words: "Say “this”." }])["refusal-words.js"];
+    expect(js.endsWith(`addRefusalKind("taken", ["007"]);\naddRefusalKind("own", ["040"], "Say “this”.");\n`)).toBe(true);
+  });
+
+  it("refuses a code declared twice, a second sentence for a kind, and a kind without one", () => {
+    expect(() => kernelPageAssetsWith([], [{ kind: "taken", codes: ["007"] }, { kind: "verifyFirst", codes: ["007"] }])).toThrow(/refusal code 007 is declared twice/);
+    expect(() => kernelPageAssetsWith([], [{ kind: "own", codes: ["040"], words: "a" }, { kind: "own", codes: ["041"], words: "b" }])).toThrow(/refusal kind own is declared twice/);
+    expect(() => kernelPageAssetsWith([], [{ kind: "taken", codes: ["040"], words: "another sentence" }])).toThrow(/refusal kind taken is declared twice/);
+    expect(() => kernelPageAssetsWith([], [{ kind: "own", codes: ["040"] } as never])).toThrow(/refusal kind own has no sentence/);
+  });
+});
