@@ -52,9 +52,9 @@ export async function createSession(ctx: CoreContext, userId: string, opts: Sess
  * Writes a new session in the caller's transaction, so that what created the user can start their
  * first session in the same commit (a sign-up: one transaction, one durable sync). The caller
  * signs its access token with `issueSession` once the transaction has committed. `newUser`: the user
- * was created in this transaction, so it has no sessions to cap.
+ * was created in this transaction, so it has no sessions to cap (the cap's statement is skipped).
  */
-export async function openSession(tx: Kysely<DB>, ctx: CoreContext, userId: string, opts: SessionStart = {}, newUser = false): Promise<OpenedSession> {
+export async function openSession(tx: Kysely<DB>, ctx: CoreContext, userId: string, opts: SessionStart = {}, { newUser = false }: { newUser?: boolean } = {}): Promise<OpenedSession> {
   const now = ctx.clock.now();
   const handle = createId();
   const refreshToken = createSecretToken();

@@ -91,7 +91,7 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
       if (input.movedIn?.metadata !== undefined) await credentials.insertMovedInMetadata(tx, id, input.movedIn.metadata, now);
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "emailpassword", recipeUserId: id, source: input.source ?? "api" } });
       if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source: input.source ?? "api" });
-      const opened = input.start ? await openSession(tx, ctx, id, input.start, true) : undefined;
+      const opened = input.start ? await openSession(tx, ctx, id, input.start, { newUser: true }) : undefined;
       return { user: (await getUser(ctx, id, tx))!, opened };
     });
     if (r.refused !== undefined) return { status: "SIGN_UP_NOT_ALLOWED", reason: r.refused };
