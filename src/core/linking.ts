@@ -168,12 +168,16 @@ export async function settleExistingMethod(ctx: CoreContext, p: { recipeUserId: 
 }
 
 /**
- * supertokens-node's reasons for a failed link to the session user, one ERR_CODE per refusal in the
+ * A method's ERR_CODE numbers ("009") for a failed link to the session user, one per refusal in the
  * order EMAIL_VERIFICATION_REQUIRED, RECIPE_USER_ID_ALREADY_LINKED…, ACCOUNT_INFO_ALREADY_ASSOCIATED…
- * (each method has its own codes; the text is the same).
+ * (each method has its own codes). The method's reasons are built from them, and the hosted pages
+ * tell its refusals apart by them, so they are written once.
  */
-export function describeLinkRefusals(codes: readonly [string, string, string]): Record<SessionLinkRefusal, string> {
-  const say = (code: string) => `Cannot sign in / up due to security reasons. Please contact support. (${code})`;
+export type LinkRefusalCodes = readonly [verificationRequired: string, alreadyLinked: string, alreadyAssociated: string];
+
+/** supertokens-node's reasons for a failed link to the session user: the same text, ending in the method's code. */
+export function describeLinkRefusals(codes: LinkRefusalCodes): Record<SessionLinkRefusal, string> {
+  const say = (code: string) => `Cannot sign in / up due to security reasons. Please contact support. (ERR_CODE_${code})`;
   return {
     EMAIL_VERIFICATION_REQUIRED: say(codes[0]),
     RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR: say(codes[1]),

@@ -1,4 +1,5 @@
 import type { Config } from "../../config/types.js";
+import type { LinkRefusalCodes } from "../../core/linking.js";
 
 /**
  * The places of the hosted sign-in page (GET {websiteBasePath}) a room can fill, top to bottom:
@@ -49,6 +50,16 @@ export const sharedRefusalKinds = ["taken", "verifyFirst", "methodTaken", "addre
 export type RefusalKind =
   | { kind: string; codes: readonly string[]; words: string }
   | { kind: (typeof sharedRefusalKinds)[number]; codes: readonly string[]; words?: undefined };
+
+/**
+ * A room's codes of the three shared link refusals, from the code triples its reasons are built
+ * from (core/linking.ts: describeLinkRefusals): each position of a triple is one kind, in the
+ * triple's order, and each kind lists the triples' codes in the order given.
+ */
+export function linkRefusalKinds(...triples: readonly LinkRefusalCodes[]): RefusalKind[] {
+  const kinds = ["verifyFirst", "methodTaken", "addressTaken"] as const;
+  return kinds.map((kind, i) => ({ kind, codes: triples.map((t) => t[i]) }));
+}
 
 /** The markup the rooms put in one slot, in their order. */
 export function signInSlot(parts: readonly SignInPart[], slot: SignInSlot, config: Readonly<Config>): string {

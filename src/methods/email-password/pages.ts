@@ -2,8 +2,9 @@ import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { hostedPage, passwordHint } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, field, invalidLinkView, requestLinkView } from "../../http/pages/layout.js";
-import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+import { linkRefusalKinds, type SignInPart } from "../../http/pages/sign-in-parts.js";
 import type { AccountPagePart } from "../../http/pages/account-parts.js";
+import { SIGN_IN_LINK_CODES, SIGN_IN_NOT_ALLOWED_CODE, SIGN_UP_LINK_CODES, SIGN_UP_NOT_ALLOWED_CODE } from "./refusals.js";
 
 /**
  * Its part of the sign-in page: the address and password form (the other rooms' parts use its
@@ -30,11 +31,9 @@ export const passwordSignIn: SignInPart = {
   // has (008; password-sign-in.js offers the reset link that proves it), and a sign-in (009–011) or
   // sign-up (013–015) that could not join the signed-in account.
   refusals: [
-    { kind: "unverified", codes: ["008"], words: "Verify your address first: another account uses this address too. We email you a link; opening it shows the address is yours, and you choose your password there." },
-    { kind: "taken", codes: ["007"] },
-    { kind: "verifyFirst", codes: ["009", "013"] },
-    { kind: "methodTaken", codes: ["010", "014"] },
-    { kind: "addressTaken", codes: ["011", "015"] },
+    { kind: "unverified", codes: [SIGN_IN_NOT_ALLOWED_CODE], words: "Verify your address first: another account uses this address too. We email you a link; opening it shows the address is yours, and you choose your password there." },
+    { kind: "taken", codes: [SIGN_UP_NOT_ALLOWED_CODE] },
+    ...linkRefusalKinds(SIGN_IN_LINK_CODES, SIGN_UP_LINK_CODES),
   ],
 };
 

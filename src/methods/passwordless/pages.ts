@@ -2,7 +2,8 @@ import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { checkMailView, hostedPage } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, field, liveRegions } from "../../http/pages/layout.js";
-import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+import { linkRefusalKinds, type SignInPart } from "../../http/pages/sign-in-parts.js";
+import { PASSWORDLESS_CODES } from "./refusals.js";
 
 /**
  * Its part of the sign-in page: the button that mails a code (or a link) to the address typed in
@@ -20,10 +21,8 @@ export const codeSignIn: SignInPart = {
   // holds unverified, or two accounts do (ERR_CODE_002 on sign-up, 003 on sign-in), and a code that
   // could not join the signed-in account (017–019).
   refusals: [
-    { kind: "noCode", codes: ["002", "003"], words: "This address cannot sign in with a code here: another account uses it. Sign in the way you used before." },
-    { kind: "verifyFirst", codes: ["017"] },
-    { kind: "methodTaken", codes: ["018"] },
-    { kind: "addressTaken", codes: ["019"] },
+    { kind: "noCode", codes: [PASSWORDLESS_CODES.signUp, PASSWORDLESS_CODES.signIn], words: "This address cannot sign in with a code here: another account uses it. Sign in the way you used before." },
+    ...linkRefusalKinds(PASSWORDLESS_CODES.link),
   ],
 };
 

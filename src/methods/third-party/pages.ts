@@ -1,6 +1,7 @@
 import { checkMailView, hostedPage } from "../../http/pages/hosted-pages.js";
 import { liveRegions } from "../../http/pages/layout.js";
-import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+import { linkRefusalKinds, type SignInPart } from "../../http/pages/sign-in-parts.js";
+import { LINK_CODES, SIGN_IN_NOT_ALLOWED_CODE, SIGN_UP_NOT_ALLOWED_CODE } from "./refusals.js";
 
 /** Its part of the sign-in page: one button per configured provider (providers.js fills the box from GET /loginmethods). */
 export const providerSignIn: SignInPart = {
@@ -10,11 +11,9 @@ export const providerSignIn: SignInPart = {
   // an account (ERR_CODE_006), an identity the provider does not confirm whose address another account
   // has (004), and an identity that could not join the signed-in account (020–022).
   refusals: [
-    { kind: "elsewhere", codes: ["004"], words: "Your provider does not confirm this address, and another account already uses this address. Sign in the way you did before, or with a code we email to the address." },
-    { kind: "taken", codes: ["006"] },
-    { kind: "verifyFirst", codes: ["020"] },
-    { kind: "methodTaken", codes: ["021"] },
-    { kind: "addressTaken", codes: ["022"] },
+    { kind: "elsewhere", codes: [SIGN_IN_NOT_ALLOWED_CODE], words: "Your provider does not confirm this address, and another account already uses this address. Sign in the way you did before, or with a code we email to the address." },
+    { kind: "taken", codes: [SIGN_UP_NOT_ALLOWED_CODE] },
+    ...linkRefusalKinds(LINK_CODES),
   ],
 };
 

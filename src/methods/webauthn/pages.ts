@@ -2,8 +2,9 @@ import type { Config } from "../../config/types.js";
 import { describeDurationInWords } from "../../util/duration.js";
 import { hostedPage } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "../../http/pages/layout.js";
-import type { SignInPart } from "../../http/pages/sign-in-parts.js";
+import { linkRefusalKinds, type SignInPart } from "../../http/pages/sign-in-parts.js";
 import type { AccountPagePart } from "../../http/pages/account-parts.js";
+import { SIGN_IN_LINK_CODES, SIGN_IN_NOT_ALLOWED_CODE, SIGN_UP_LINK_CODES, SIGN_UP_NOT_ALLOWED_CODE } from "./refusals.js";
 
 /**
  * Its part of the sign-in page: the passkey block above the form (passkeys.js shows it when the
@@ -24,11 +25,9 @@ export const passkeySignIn: SignInPart = {
   // address that has an account (025), and a sign-up (026–028) or sign-in (031–033) that could not
   // join the signed-in account.
   refusals: [
-    { kind: "passkey", codes: ["030"], words: "Another account uses this passkey’s address too. Recover your account by email to sign in." },
-    { kind: "taken", codes: ["025"] },
-    { kind: "verifyFirst", codes: ["026", "031"] },
-    { kind: "methodTaken", codes: ["027", "032"] },
-    { kind: "addressTaken", codes: ["028", "033"] },
+    { kind: "passkey", codes: [SIGN_IN_NOT_ALLOWED_CODE], words: "Another account uses this passkey’s address too. Recover your account by email to sign in." },
+    { kind: "taken", codes: [SIGN_UP_NOT_ALLOWED_CODE] },
+    ...linkRefusalKinds(SIGN_UP_LINK_CODES, SIGN_IN_LINK_CODES),
   ],
 };
 
