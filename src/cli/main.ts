@@ -1,6 +1,5 @@
 import { Command, CommanderError } from "commander";
 import { adminKeyCommand } from "./admin-key.js";
-import { adminsCommand } from "./admins.js";
 import { backupCommands } from "./backup.js";
 import { benchCommand } from "./bench.js";
 import { configCommand } from "./config.js";
@@ -33,7 +32,7 @@ export function describeVersion(): string {
 
 const HELP_WIDTH = 100;
 
-const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, adminsCommand, rolesCommand, benchCommand];
+const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, rolesCommand, benchCommand];
 
 /**
  * Builds the commander program; every command is a factory taking the IO, so tests run it

@@ -3,8 +3,9 @@ import type { CommandRun, CommandSpec, UserCreationSpec } from "../core/commands
 import { CommandError } from "../core/commands.js";
 import { rooms } from "../rooms.js";
 import { printJson, withApp } from "./context.js";
-import { CliError, readPasswordFromStdin, type CliIO } from "./io.js";
+import { askYes, CliError, readPasswordFromStdin, type CliIO } from "./io.js";
 import { addAdminSubcommand, addConfigOptions, addCreateOption } from "./options.js";
+import { askNewPassword } from "./password-prompt.js";
 import { resolveUserRef } from "./user-ref.js";
 import { addUserArgument, pickUserRef } from "./user-arg.js";
 
@@ -17,7 +18,12 @@ const declared = (): CommandSpec[] => rooms.flatMap((r) => r.commands ?? []);
  */
 export function withRoomCommands(kernel: Command[], io: CliIO): Command[] {
   const all = [...kernel];
-  for (const spec of declared().filter((s) => s.under === undefined)) {
+  const pending = declared().filter((s) => s.under === undefined);
+  while (pending.length > 0) {
+    // A hint may name another room's command that comes later in the rooms' order: each turn places
+    // the first whose command is there already (the first left when none is, at the end).
+    const ready = pending.findIndex((s) => s.after === undefined || all.some((c) => c.name() === s.after));
+    const [spec] = pending.splice(Math.max(ready, 0), 1);
     const at = spec.after === undefined ? -1 : all.findIndex((c) => c.name() === spec.after);
     all.splice(at < 0 ? all.length : at + 1, 0, toCommand(spec, io));
   }
@@ -73,6 +79,9 @@ export function commandRun(io: CliIO, flags: Record<string, unknown>, args: read
     out: (text) => io.out(text),
     json: (value) => printJson(io, value),
     readPassword: () => readPasswordFromStdin(io.stdin),
+    canAsk: io.isTerminal === true,
+    askNewPassword: (prompt) => askNewPassword(io, prompt),
+    askYes: (question) => askYes(io, question),
     withApp: (fn) => withApp(flags, io, (app) => fn({ ctx: app.ctx, config: app.config, findUser: (ref) => resolveUserRef(app, ref), flushMail: () => app.mail.flush() })),
   };
 }

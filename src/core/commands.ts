@@ -67,6 +67,12 @@ export interface CommandRun {
   json(value: unknown): void;
   /** The password piped in on standard input (a usage error when there is none). */
   readPassword(): Promise<string>;
+  /** True when a person is at the keyboard, so the command may ask them (askNewPassword, askYes). */
+  canAsk: boolean;
+  /** Asks for a new password twice, without echoing it, under `prompt` (a usage error when no one can be asked). */
+  askNewPassword(prompt: string): Promise<string>;
+  /** Asks a yes/no question; only "yes" or "y" is yes. */
+  askYes(question: string): Promise<boolean>;
   /** Opens the app (applying pending migrations), runs `fn` and closes it. */
   withApp<T>(fn: (app: CommandApp) => Promise<T>): Promise<T>;
 }

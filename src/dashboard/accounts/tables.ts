@@ -1,7 +1,7 @@
 /**
  * The dashboard's accounts' tables, added to the kernel's database type (store/schema.ts) by
  * declaration merging: the kernel never names them. Their migration keeps the one order of
- * store/migrations/index.ts (011-admins).
+ * store/migrations/index.ts (011-admins, its part in ../migrations/).
  */
 declare module "../../store/schema.js" {
   interface DB {

@@ -12,7 +12,11 @@ import * as m007 from "./007-mfa.js";
 import * as m007Totp from "../../methods/totp/migrations/007-mfa.js";
 import * as m008 from "../../methods/webauthn/migrations/008-webauthn.js";
 import * as m009 from "../../webhooks/migrations/009-webhooks.js";
+import * as m010Roles from "../../roles/migrations/010-roles-metadata.js";
+import * as m010Metadata from "../../metadata/migrations/010-roles-metadata.js";
 import * as m010 from "./010-roles-metadata.js";
+import * as m010Account from "../../account/migrations/010-roles-metadata.js";
+import * as m011Dashboard from "../../dashboard/migrations/011-admins.js";
 import * as m011 from "./011-admins.js";
 import * as m012 from "./012-user-search.js";
 import * as m013 from "./013-ops-listings.js";
@@ -49,8 +53,8 @@ export const migrations: readonly Migration[] = [
   { name: "007-mfa", up: composed(m007.up, m007Totp.up) },
   { name: "008-webauthn", up: m008.up },
   { name: "009-webhooks", up: m009.up },
-  { name: "010-roles-metadata", up: m010.up },
-  { name: "011-admins", up: m011.up },
+  { name: "010-roles-metadata", up: composed(m010Roles.up, m010Metadata.up, m010.up, m010Account.up) },
+  { name: "011-admins", up: composed(m011Dashboard.up, m011.up) },
   { name: "012-user-search", up: m012.up },
   { name: "013-ops-listings", up: composed(m013.up, m013Webhooks.up) },
   { name: "014-oauth-provider", up: m014.up },
