@@ -66,15 +66,3 @@ export async function listOutboxPage(db: Kysely<DB>, o: { filter: OutboxFilter; 
   if (b) q = q.where((eb) => eb.or([eb("created_at", "<", b.at), eb.and([eb("created_at", "=", b.at), eb("id", "<", b.id)])]));
   return q.execute();
 }
-
-/**
- * The newest events that name an admin, newest first. One index range per admin (events_admin_idx
- * is (admin_id, id); admins are few), then merged: "admin_id is not null order by id desc" would
- * walk the whole audit log backwards when admin actions are rare.
- */
-export async function listRecentAdminEvents(db: Kysely<DB>, limit: number): Promise<Array<{ id: number; at: number; type: string; user_id: string | null; data: string | null; admin_id: string; email: string }>> {
-  const admins = await db.selectFrom("admins").select(["id", "email"]).execute();
-  const lists = await Promise.all(admins.map(async (a) => (await db.selectFrom("events").select(["id", "at", "type", "user_id", "data"])
-    .where("admin_id", "=", a.id).orderBy("id", "desc").limit(limit).execute()).map((e) => ({ ...e, id: Number(e.id), at: Number(e.at), admin_id: a.id, email: a.email }))));
-  return lists.flat().sort((x, y) => y.id - x.id).slice(0, limit);
-}

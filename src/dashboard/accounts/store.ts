@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { DB } from "../../store/schema.js";
 import type { AdminSessionsTable, AdminsTable } from "./tables.js";
 
-/** The admins and admin_sessions tables (migration 011): rows in, rows out, no rules. */
+/** The admins and admin_sessions tables (migration 011), and the audit events that name an admin: rows in, rows out, no rules. */
 
 export type AdminRow = Selectable<AdminsTable>;
 export type AdminSessionRow = Selectable<AdminSessionsTable>;
@@ -93,4 +93,16 @@ export async function listAdminSessionRows(db: Kysely<DB>, adminId: string, now:
 export async function deleteOtherAdminSessions(db: Kysely<DB>, adminId: string, keepHash: string): Promise<number> {
   const r = await db.deleteFrom("admin_sessions").where("admin_id", "=", adminId).where("token_hash", "!=", keepHash).executeTakeFirst();
   return Number(r.numDeletedRows);
+}
+
+/**
+ * The newest events that name an admin, newest first. One index range per admin (events_admin_idx
+ * is (admin_id, id); admins are few), then merged: "admin_id is not null order by id desc" would
+ * walk the whole audit log backwards when admin actions are rare.
+ */
+export async function listRecentAdminEvents(db: Kysely<DB>, limit: number): Promise<Array<{ id: number; at: number; type: string; user_id: string | null; data: string | null; admin_id: string; email: string }>> {
+  const admins = await db.selectFrom("admins").select(["id", "email"]).execute();
+  const lists = await Promise.all(admins.map(async (a) => (await db.selectFrom("events").select(["id", "at", "type", "user_id", "data"])
+    .where("admin_id", "=", a.id).orderBy("id", "desc").limit(limit).execute()).map((e) => ({ ...e, id: Number(e.id), at: Number(e.at), admin_id: a.id, email: a.email }))));
+  return lists.flat().sort((x, y) => y.id - x.id).slice(0, limit);
 }

@@ -1,4 +1,4 @@
-import { listRecentAdminEvents } from "../../store/ops-views.js";
+import { listRecentAdminEvents } from "../accounts/store.js";
 import { DASHBOARD_PATH, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
 import { tableRow, tableWrap } from "./parts.js";
 
