@@ -1,10 +1,11 @@
 import type { Room } from "../http/room.js";
 import { roleAdminRoutes } from "./admin.js";
 import { createRoleClaims } from "./claims.js";
+import { roleCommands, userRoleCommand } from "./commands.js";
 import { rolesAdminArea } from "./openapi.js";
 import { mergeRoles } from "./merge.js";
 
-/** Roles and permissions: admin routes and the access token's role claims. */
+/** Roles and permissions: admin routes, the operator's commands and the access token's role claims. */
 export const rolesRoom: Room = {
   id: "roles",
   events: { "user.roles_changed": { type: "user.roles_changed" } },
@@ -12,4 +13,5 @@ export const rolesRoom: Room = {
   adminRoutes: roleAdminRoutes,
   adminOpenapi: rolesAdminArea,
   claims: () => [createRoleClaims()],
+  commands: [roleCommands, userRoleCommand],
 };
