@@ -9,7 +9,6 @@ import { mailCommand } from "./mail.js";
 import { keysCommand } from "./keys.js";
 import { limitsCommand } from "./limits.js";
 import { migrateCommand } from "./migrate.js";
-import { rolesCommand } from "./roles.js";
 import { serveCommand } from "./serve.js";
 import { clusterWorkerArgv } from "./serve-cluster.js";
 import { sessionsCommand } from "./sessions.js";
@@ -32,7 +31,7 @@ export function describeVersion(): string {
 
 const HELP_WIDTH = 100;
 
-const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, rolesCommand, benchCommand];
+const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, benchCommand];
 
 /**
  * Builds the commander program; every command is a factory taking the IO, so tests run it

@@ -63,10 +63,11 @@ function attach(parent: Command, spec: CommandSpec, io: CliIO): Command {
   if (layout !== "admin") parent.addCommand(cmd);
   const action = spec.action;
   if (action) cmd.action(async (...given: unknown[]) => {
-    const args = given.slice(0, cmd.registeredArguments.length) as Array<string | undefined>;
+    const args = given.slice(0, cmd.registeredArguments.length) as Array<string | string[] | undefined>;
     const flags = given[cmd.registeredArguments.length] as Record<string, unknown>;
-    const user = spec.user ? pickUserRef(io, cmd, args[0], flags) : undefined;
-    const rest = (spec.user ? args.slice(1) : args).filter((a): a is string => a !== undefined);
+    const user = spec.user ? pickUserRef(io, cmd, args[0] as string | undefined, flags) : undefined;
+    // A variadic argument (`[permissions...]`) comes as a list: its values take its place.
+    const rest = (spec.user ? args.slice(1) : args).flat().filter((a): a is string => a !== undefined);
     return runDeclared(() => action(commandRun(io, flags, rest, user)));
   });
   return cmd;

@@ -9,7 +9,6 @@ import { askYes, CliError, type CliIO } from "./io.js";
 import { describeUser as describe, resolveUserRef as mustFind } from "./user-ref.js";
 import { addTransferCommands } from "./users-transfer.js";
 import { addRoomCommands } from "./room-commands.js";
-import { addUserRoleAndMetadataCommands } from "./roles.js";
 import { addUsersCreateCommand } from "./create-user.js";
 
 /** `authsvc users list | show | delete | verify | link | unlink | mfa reset | roles | metadata`. */
@@ -79,6 +78,5 @@ export function usersCommand(io: CliIO): Command {
     }));
   addTransferCommands(users, io);
   addRoomCommands(users, io);
-  addUserRoleAndMetadataCommands(users, io);
   return users;
 }

@@ -25,7 +25,7 @@ export interface CommandSpec {
   layout?: "admin" | "own" | "bare";
   /** The user it acts on, as the first argument (email or id), and the deprecated options that still name one. */
   user?: { deprecated: ReadonlyArray<"user" | "email"> };
-  /** Its positional arguments, e.g. "<email-or-id>" (after the user's, if any). */
+  /** Its positional arguments, e.g. "<email-or-id>" (after the user's, if any); the last may be variadic ("[permissions...]"). */
   arguments?: ReadonlyArray<{ name: string; description?: string }>;
   options?: readonly CommandOption[];
   action?(run: CommandRun): Promise<void>;
@@ -59,7 +59,7 @@ export interface CommandOption {
 export interface CommandRun {
   /** The user named (the first argument or a deprecated option), when the command declares one. */
   user?: string;
-  /** Its positional arguments, and its options by camel-cased name. */
+  /** Its positional arguments (a variadic one's values in its place), and its options by camel-cased name. */
   args: readonly string[];
   flags: Readonly<Record<string, unknown>>;
   out(text: string): void;

@@ -36,7 +36,10 @@ export interface PersonPanel<T = unknown> {
 
 /** A line a room adds to another room's panel (kit.facts puts it after the panel's own lines). */
 export interface PersonFact<T = unknown> {
-  /** The id of the panel it goes in; without that panel it is not shown. */
+  /**
+   * The id of the panel it goes in, or "person" for the facts at the top of the page (who they
+   * are: id, email, when they joined); without that panel it is not shown.
+   */
   panel: string;
   /** The term, as text. */
   term: string;

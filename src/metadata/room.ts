@@ -1,11 +1,12 @@
 import type { Room } from "../http/room.js";
 import { metadataAdminRoutes } from "./admin.js";
+import { userMetadataCommand } from "./commands.js";
 import { createMetadataClaim } from "./metadata.js";
 import { metadataAdminArea } from "./openapi.js";
 import { metadataSettings } from "./settings.js";
 import { mergeMetadata } from "./merge.js";
 
-/** User metadata: admin routes and, when configured, its copy in access tokens. */
+/** User metadata: admin routes, the operator's command and, when configured, its copy in access tokens. */
 export const metadataRoom: Room = {
   id: "metadata",
   events: { "user.metadata_changed": { type: "user.metadata_changed" } },
@@ -14,4 +15,5 @@ export const metadataRoom: Room = {
   adminRoutes: metadataAdminRoutes,
   adminOpenapi: metadataAdminArea,
   claims: (config) => createMetadataClaim(config.metadataClaim),
+  commands: [userMetadataCommand],
 };

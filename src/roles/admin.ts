@@ -4,6 +4,7 @@ import { readJsonBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
 import type { AdminRoute } from "../http/admin/route.js";
 import { pathParam } from "../http/admin/input.js";
+import type { PersonFact, PersonPagePart } from "../http/person-panels.js";
 import { checkRoleName, deleteRole, getUserRoles, listRoleHolders, listRoles, putRole, removePermissions, setUserRole, type AssignResult } from "./roles.js";
 
 const noRole = () => new AuthError("NOT_FOUND", "No such role");
@@ -79,3 +80,13 @@ export const roleAdminRoutes: readonly AdminRoute[] = [
   { method: "PUT", path: "/users/:id/roles/:role", handler: (deps) => defineEventHandler(async (event) => assigned(await setUserRole(deps.ctx, pathParam(event, "id"), pathParam(event, "role"), { source: "admin-api" }), pathParam(event, "id"))) },
   { method: "DELETE", path: "/users/:id/roles/:role", handler: (deps) => defineEventHandler(async (event) => assigned(await setUserRole(deps.ctx, pathParam(event, "id"), pathParam(event, "role"), { remove: true, source: "admin-api" }), pathParam(event, "id"))) },
 ];
+
+const rolesFact: PersonFact<string[]> = {
+  panel: "person",
+  term: "Roles",
+  load: async (ctx, person) => (await getUserRoles(ctx, person.id))?.roles ?? [],
+  render: (roles, kit) => (roles.length ? roles.map(kit.escape).join(", ") : '<span class="muted">none</span>'),
+};
+
+/** On the dashboard's person page: their roles, a line of the facts at the top (who they are). */
+export const rolesPersonPage: PersonPagePart = { facts: [rolesFact] };

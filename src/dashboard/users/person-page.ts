@@ -17,7 +17,7 @@ export const showPerson = (rooms: Required<PersonPagePart>) => async (r: Dashboa
   if (!p) {
     return renderDashboardPage(r, { title: "No such user", section: USERS_PATH, status: 404, main: `<p>No user has the id “${escapeHtml(r.params.id ?? "")}”. It may have been deleted.</p><p><a href="${USERS_PATH}">Search users</a></p>` });
   }
-  const main = [renderFacts(p), renderMethods(r, p), renderSessions(r, p), renderRoomPanels(r, p, "after-sessions"), renderRoomPanels(r, p, "before-locks"), renderLocks(r, p), renderRoomPanels(r, p, "after-locks"), renderActivity(p), renderDelete(r, p)].filter(Boolean).join("\n");
+  const main = [renderFacts(r, p), renderMethods(r, p), renderSessions(r, p), renderRoomPanels(r, p, "after-sessions"), renderRoomPanels(r, p, "before-locks"), renderLocks(r, p), renderRoomPanels(r, p, "after-locks"), renderActivity(p), renderDelete(r, p)].filter(Boolean).join("\n");
   return renderDashboardPage(r, { title: p.user.email || p.user.id, section: USERS_PATH, main: `<p><a href="${USERS_PATH}">Back to users</a></p>\n${main}` });
 };
 

@@ -3,13 +3,12 @@ import { listLimits, type LimitView } from "../../core/limits-admin.js";
 import { listUserSessions, type SessionView } from "../../core/session-admin.js";
 import { getUser, type UserView } from "../../core/users.js";
 import type { PersonFact, PersonPagePart, PersonPanel } from "../../http/person-panels.js";
-import { getUserRoles } from "../../roles/roles.js";
 import { findPersonMemberIds } from "../../store/people.js";
 import { listRecentEventsOfUsers, listRecentMailsTo, type RecentEventRow, type RecentMailRow } from "../../store/person-activity.js";
 
 /**
  * Everything the person page shows about one person, read through the same functions the CLI and
- * the admin API use (getUser, listUserSessions, listLimits, getUserRoles), plus the few reads only
+ * the admin API use (getUser, listUserSessions, listLimits), plus the few reads only
  * this page needs (recent events and mails), and what the rooms' panels and lines read
  * (Room.personPage), all at once. Nothing secret is loaded: no hashes, token values, secrets or
  * mail bodies.
@@ -24,7 +23,6 @@ export interface PersonRecord {
   memberIds: string[];
   /** Every address on any of their login methods, current email first. */
   addresses: string[];
-  roles: string[];
   sessions: SessionView[];
   /** The rooms' panels and the lines they add to each other's, in the rooms' order. */
   panels: Loaded<PersonPanel>[];
@@ -45,8 +43,7 @@ export async function loadPersonRecord(ctx: CoreContext, id: string, rooms: Requ
   const memberIds = await findPersonMemberIds(db, user.id);
   const addresses = [...new Set([user.email, ...user.loginMethods.map((m) => m.email)])].filter((a) => a.length > 0);
   const load = <T extends PersonPanel | PersonFact>(part: T) => part.load(ctx, user).then((data): Loaded<T> => ({ part, data }));
-  const [roles, sessions, panels, facts, limits, events, mails] = await Promise.all([
-    getUserRoles(ctx, user.id),
+  const [sessions, panels, facts, limits, events, mails] = await Promise.all([
     listUserSessions(ctx, user.id),
     Promise.all(rooms.panels.map(load)),
     Promise.all(rooms.facts.map(load)),
@@ -58,7 +55,6 @@ export async function loadPersonRecord(ctx: CoreContext, id: string, rooms: Requ
     user,
     memberIds,
     addresses,
-    roles: roles?.roles ?? [],
     sessions,
     panels,
     facts,

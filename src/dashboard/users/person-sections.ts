@@ -25,13 +25,14 @@ function table(caption: string, head: readonly string[], rows: readonly string[]
   return `<div class="table-wrap"><table>\n<caption class="sr-only">${escapeHtml(caption)}</caption>\n<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
 }
 
-export function renderFacts(p: PersonRecord): string {
+/** Who they are, then the lines the rooms add to these facts (Room.personPage facts naming "person", e.g. their roles). */
+export function renderFacts(r: R, p: PersonRecord): string {
   const u = p.user;
+  const added = addedFacts(p, "person", roomKit(r, p, "person")).map(([term, d]) => `\n<dt>${escapeHtml(term)}</dt><dd>${d}</dd>`).join("");
   return `<dl class="facts">
 <dt>User id</dt><dd class="mono">${escapeHtml(u.id)}</dd>
 <dt>Email</dt><dd>${escapeHtml(u.email)} ${badge(u.verified, "verified", "unverified")}</dd>
-<dt>Joined</dt><dd>${formatTime(u.timeJoined)}</dd>
-<dt>Roles</dt><dd>${p.roles.length ? p.roles.map(escapeHtml).join(", ") : '<span class="muted">none</span>'}</dd>
+<dt>Joined</dt><dd>${formatTime(u.timeJoined)}</dd>${added}
 </dl>`;
 }
 
@@ -60,23 +61,32 @@ export function renderSessions(r: R, p: PersonRecord): string {
   return panel("sessions", "Sessions", `${table("Live sessions", ["Session", "Started", "Last refreshed", "Expires", "Action"], rows)}\n<div class="actions">${button(r, `${base}/sessions/revoke-all`, "Revoke all sessions", `of ${p.user.email}`, { danger: true })}</div>`);
 }
 
-/** The rooms' panels of one place (Room.personPage), each with its kit: this page's markup and the lines other rooms add to it. */
-export function renderRoomPanels(r: R, p: PersonRecord, place: PersonPanelPlace): string {
+/** The lines the rooms add to panel `id` (Room.personPage facts), as term and description markup. */
+function addedFacts(p: PersonRecord, id: string, kit: PersonPanelKit): Array<readonly [string, string]> {
+  return p.facts.filter((f) => f.part.panel === id).map(({ part, data }) => [part.term, part.render(data, kit)] as const);
+}
+
+/** This page's markup for a room's part of panel `id`: its buttons act on this person, its facts end with the lines other rooms add. */
+function roomKit(r: R, p: PersonRecord, id: string): PersonPanelKit {
   const base = personPath(p.user.id);
   const action = (path: string) => `${base}/${path}`;
+  const kit: PersonPanelKit = {
+    escape: escapeHtml,
+    csrfField: csrfField(r),
+    action,
+    button: (path, label, whom, o = {}) => button(r, action(path), label, whom, { danger: o.danger, fields: Object.entries(o.fields ?? {}).map(([n, v]) => hidden(n, v)).join("") }),
+    badge: (text, tone) => `<span class="badge ${tone}">${escapeHtml(text)}</span>`,
+    facts: (rows) => `<dl class="facts">\n${[...rows, ...addedFacts(p, id, kit)].map(([term, d]) => `<dt>${escapeHtml(term)}</dt><dd>${d}</dd>`).join("\n")}\n</dl>`,
+    table,
+    time: formatTime,
+  };
+  return kit;
+}
+
+/** The rooms' panels of one place (Room.personPage), each with its kit: this page's markup and the lines other rooms add to it. */
+export function renderRoomPanels(r: R, p: PersonRecord, place: PersonPanelPlace): string {
   return p.panels.filter(({ part }) => part.place === place).map(({ part, data }) => {
-    const added = () => p.facts.filter((f) => f.part.panel === part.id).map(({ part: f, data: d }) => [f.term, f.render(d, kit)] as const);
-    const kit: PersonPanelKit = {
-      escape: escapeHtml,
-      csrfField: csrfField(r),
-      action,
-      button: (path, label, whom, o = {}) => button(r, action(path), label, whom, { danger: o.danger, fields: Object.entries(o.fields ?? {}).map(([n, v]) => hidden(n, v)).join("") }),
-      badge: (text, tone) => `<span class="badge ${tone}">${escapeHtml(text)}</span>`,
-      facts: (rows) => `<dl class="facts">\n${[...rows, ...added()].map(([term, d]) => `<dt>${escapeHtml(term)}</dt><dd>${d}</dd>`).join("\n")}\n</dl>`,
-      table,
-      time: formatTime,
-    };
-    const body = part.render(data, kit, p.user);
+    const body = part.render(data, roomKit(r, p, part.id), p.user);
     return body ? panel(part.id, escapeHtml(part.title), body) : "";
   }).filter(Boolean).join("\n");
 }
