@@ -34,10 +34,13 @@ export interface PersonPanel<T = unknown> {
   render(data: T, kit: PersonPanelKit, person: UserView): string;
 }
 
+/** The id a fact names to join the facts at the top of the person page; no panel may take it. */
+export const PERSON_FACTS = "person";
+
 /** A line a room adds to another room's panel (kit.facts puts it after the panel's own lines). */
 export interface PersonFact<T = unknown> {
   /**
-   * The id of the panel it goes in, or "person" for the facts at the top of the page (who they
+   * The id of the panel it goes in, or PERSON_FACTS for the facts at the top of the page (who they
    * are: id, email, when they joined); without that panel it is not shown.
    */
   panel: string;

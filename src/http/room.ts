@@ -17,7 +17,7 @@ import { createAssetTable, kernelPageAssetsWith, type AssetTable } from "./pages
 import type { AccountPagePart } from "./pages/account-parts.js";
 import type { PageRoute } from "./pages/route.js";
 import type { DashboardSectionPart } from "./dashboard-sections.js";
-import type { PersonPagePart } from "./person-panels.js";
+import { PERSON_FACTS, type PersonPagePart } from "./person-panels.js";
 import type { SignInPart } from "./pages/sign-in-parts.js";
 import type { Route } from "./route.js";
 
@@ -171,7 +171,7 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     returnPaths: (config) => [...config.pagesRedirectPaths, ...rooms.flatMap((r) => r.returnPaths?.(config) ?? [])],
     accountPage: pick((r) => r.accountPage),
     personPage: {
-      panels: unique("person page panel", rooms.flatMap((r) => r.personPage?.panels ?? []), (p) => p.id),
+      panels: unique("person page panel", rooms.flatMap((r) => r.personPage?.panels ?? []), (p) => p.id, [PERSON_FACTS]),
       facts: rooms.flatMap((r) => r.personPage?.facts ?? []),
       actions: unique("person page action", rooms.flatMap((r) => r.personPage?.actions ?? []), (a) => a.path),
     },
@@ -180,10 +180,11 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
   };
 }
 
-/** The list, when no two of its items share a key (a panel id or an action path twice is a programming error). */
-function unique<T>(what: string, items: T[], key: (item: T) => string): T[] {
+/** The list, when no two of its items share a key nor take a reserved one (a panel id or an action path twice is a programming error). */
+function unique<T>(what: string, items: T[], key: (item: T) => string, reserved: readonly string[] = []): T[] {
   const seen = new Set<string>();
   for (const item of items) {
+    if (reserved.includes(key(item))) throw new Error(`${what} ${key(item)} takes a reserved name`);
     if (seen.has(key(item))) throw new Error(`${what} ${key(item)} is declared twice`);
     seen.add(key(item));
   }

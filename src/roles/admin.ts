@@ -4,7 +4,7 @@ import { readJsonBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
 import type { AdminRoute } from "../http/admin/route.js";
 import { pathParam } from "../http/admin/input.js";
-import type { PersonFact, PersonPagePart } from "../http/person-panels.js";
+import { PERSON_FACTS, type PersonFact, type PersonPagePart } from "../http/person-panels.js";
 import { checkRoleName, deleteRole, getUserRoles, listRoleHolders, listRoles, putRole, removePermissions, setUserRole, type AssignResult } from "./roles.js";
 
 const noRole = () => new AuthError("NOT_FOUND", "No such role");
@@ -82,7 +82,7 @@ export const roleAdminRoutes: readonly AdminRoute[] = [
 ];
 
 const rolesFact: PersonFact<string[]> = {
-  panel: "person",
+  panel: PERSON_FACTS,
   term: "Roles",
   load: async (ctx, person) => (await getUserRoles(ctx, person.id))?.roles ?? [],
   render: (roles, kit) => (roles.length ? roles.map(kit.escape).join(", ") : '<span class="muted">none</span>'),

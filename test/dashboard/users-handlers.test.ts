@@ -7,6 +7,7 @@ import type { HttpDeps } from "../../src/http/deps.js";
 import { createPasswordlessUser } from "../../src/methods/passwordless/consume.js";
 import { generateCode } from "../../src/methods/totp/secrets.js";
 import { listEvents } from "../../src/store/events.js";
+import { putRole, setUserRole } from "../../src/roles/roles.js";
 import { backends } from "../helpers/backends.js";
 import { credentials, jwtPayload, postJson, postWithSession, signUp } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
@@ -97,6 +98,20 @@ describe.each(backends)("dashboard users room handlers ($name)", (backend) => {
     const missing = await call("GET", "/admin/users/no-such-id");
     expect(missing).toMatchObject({ status: 404 });
     expect(html(missing)).toContain("No user has the id");
+  });
+
+  it("lists a person's roles among who they are, and 'none' without one", async () => {
+    const id = await userId("roles-row@example.com");
+    const row = (page: string) => /<dt>Roles<\/dt><dd>(.*?)<\/dd>/.exec(page)?.[1];
+    expect(row(html(await call("GET", `/admin/users/${id}`)))).toBe('<span class="muted">none</span>');
+    await putRole(t.app.ctx, "editor", []);
+    await putRole(t.app.ctx, "billing:admin", []);
+    await setUserRole(t.app.ctx, id, "editor");
+    await setUserRole(t.app.ctx, id, "billing:admin");
+    const page = html(await call("GET", `/admin/users/${id}`));
+    expect(row(page)).toBe("billing:admin, editor");
+    // Among the facts at the top (who they are), before the rooms' panels.
+    expect(page.indexOf("<dt>Roles</dt>")).toBeGreaterThan(page.indexOf("roles-row@example.com"));
   });
 
   it("marks verified and unverified, revokes one session (only this person's) and all, resets the second factor and clears locks, each an event naming the admin", async () => {

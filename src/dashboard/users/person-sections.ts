@@ -2,7 +2,7 @@ import { loginName } from "../../core/logins.js";
 import { csrfField, escapeHtml, formatTime, type DashboardRequest } from "../kit.js";
 import { personPath } from "./list-page.js";
 import type { PersonRecord } from "./person-record.js";
-import type { PersonPanelKit, PersonPanelPlace } from "../../http/person-panels.js";
+import { PERSON_FACTS, type PersonPanelKit, type PersonPanelPlace } from "../../http/person-panels.js";
 
 /**
  * The panels of the person page, one function each. Every button names what it does and to whom
@@ -25,10 +25,10 @@ function table(caption: string, head: readonly string[], rows: readonly string[]
   return `<div class="table-wrap"><table>\n<caption class="sr-only">${escapeHtml(caption)}</caption>\n<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
 }
 
-/** Who they are, then the lines the rooms add to these facts (Room.personPage facts naming "person", e.g. their roles). */
+/** Who they are, then the lines the rooms add to these facts (Room.personPage facts naming PERSON_FACTS, e.g. their roles). */
 export function renderFacts(r: R, p: PersonRecord): string {
   const u = p.user;
-  const added = addedFacts(p, "person", roomKit(r, p, "person")).map(([term, d]) => `\n<dt>${escapeHtml(term)}</dt><dd>${d}</dd>`).join("");
+  const added = addedFacts(p, PERSON_FACTS, roomKit(r, p, PERSON_FACTS)).map(([term, d]) => `\n<dt>${escapeHtml(term)}</dt><dd>${d}</dd>`).join("");
   return `<dl class="facts">
 <dt>User id</dt><dd class="mono">${escapeHtml(u.id)}</dd>
 <dt>Email</dt><dd>${escapeHtml(u.email)} ${badge(u.verified, "verified", "unverified")}</dd>
