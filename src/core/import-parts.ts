@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { Config } from "../config/types.js";
 import type { DB } from "../store/schema.js";
 
 /**
@@ -6,8 +7,8 @@ import type { DB } from "../store/schema.js";
  * export side is LoginKind.exported), declared by the room (Room.importer): the login methods of
  * its recipe id and its fields at the record's top, parsed and checked row by row, then written
  * inside the import's transactions (ops/import-users.ts). The kernel reads the rest of a record
- * (id, address, verified, metadata, linked users), loops over the parts in the rooms' order and
- * never names one. `P` is what the part keeps of one row.
+ * (id, address, verified, linked users), loops over the parts in the rooms' order and never
+ * names one. `P` is what the part keeps of one row.
  */
 export interface ImportPart<P = unknown> {
   /** Its key on a parsed row (the room's id). */
@@ -21,6 +22,12 @@ export interface ImportPart<P = unknown> {
   shortForm?: { login(record: Record<string, unknown>): Record<string, unknown> | undefined; hint: string };
   /** Its fields at the record's top (read before the login methods); undefined when the record has none. */
   top?(record: Record<string, unknown>): P | undefined;
+  /**
+   * Its top fields say something about the person rather than about a login: read right after
+   * the kernel's own fields, before the other parts' top fields (which follow in the rooms'
+   * order), so a row's refusals keep coming in the record's order.
+   */
+  topFirst?: boolean;
   /** One of its login methods, added to what the row held of it so far (`held`; undefined at first). */
   login?(method: Record<string, unknown>, at: ImportedLogin, held: P | undefined): P;
   /** The addresses its logins use (one address, one person: checked against everyone's). */
@@ -36,6 +43,12 @@ export interface ImportPart<P = unknown> {
    * facts of that kind. The first part (in the rooms' order) that takes a kind gets it.
    */
   takes?: { [K in FactKind]?: FactUse<K> };
+  /**
+   * Checks its piece of a row against this server's settings (a size limit), once the whole
+   * record is read and has passed every other check of it; refuses (refuseImport) when the
+   * settings do not allow it. The reason is reported as it is, without the source's `where`.
+   */
+  checkSettings?(part: P, config: Readonly<Config>): void;
   /** Writes its rows for these people (inside the import's transaction, after their users). */
   insert(tx: Kysely<DB>, people: ReadonlyArray<ImportedPerson<P>>, at: { now: number; secret: string | undefined }): Promise<void>;
 }

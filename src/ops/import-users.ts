@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { CoreContext } from "../core/context.js";
-import type { ImportPart } from "../core/import-parts.js";
+import { ImportRefusal, type ImportPart } from "../core/import-parts.js";
 import { findAddressOwners } from "../core/logins.js";
 import type { DB } from "../store/schema.js";
 import { isUniqueViolation } from "../store/database.js";
@@ -190,13 +190,27 @@ function pending(ctx: CoreContext, r: ParsedInput, report: ImportReport, note: (
     note(report.refusedRows, { line: r.line, reason: r.refused });
     return undefined;
   }
-  const user = r.user;
-  if (user.metadata && Buffer.byteLength(user.metadata) > ctx.config.metadataMaxBytes) {
+  const refused = settingsRefusal(ctx, r.user);
+  if (refused !== undefined) {
     report.refused++;
-    note(report.refusedRows, { line: r.line, reason: `metadata is ${Buffer.byteLength(user.metadata)} bytes of JSON; the limit is ${ctx.config.metadataMaxBytes} (--metadata-max-bytes)` });
+    note(report.refusedRows, { line: r.line, reason: refused });
     return undefined;
   }
-  return toPending(ctx.importParts, r.line, user);
+  return toPending(ctx.importParts, r.line, r.user);
+}
+
+/** Why this server's settings refuse a row the parts read (the first part's reason), or undefined. */
+function settingsRefusal(ctx: CoreContext, user: ImportUser): string | undefined {
+  for (const part of ctx.importParts) {
+    if (!part.checkSettings || !user.parts.has(part.id)) continue;
+    try {
+      part.checkSettings(user.parts.get(part.id), ctx.config);
+    } catch (err) {
+      if (err instanceof ImportRefusal) return err.message;
+      throw err;
+    }
+  }
+  return undefined;
 }
 
 const toPending = (parts: readonly ImportPart[], line: number, user: ImportUser): Pending => ({ line, user, id: user.id ?? createId(), ownId: user.id !== undefined, addresses: addressesOf(parts, user) });
@@ -264,7 +278,7 @@ async function writeWithRetry<T>(ctx: CoreContext, fn: (db: Kysely<DB>) => Promi
 /** Writes a checked batch: the users and the kernel's rows, then each room's part its own (inside the transaction). */
 async function insertRows(ctx: CoreContext, db: Kysely<DB>, list: Pending[], source: string): Promise<void> {
   const now = ctx.clock.now();
-  const rows: ImportRows = { users: [], verified: [], metadata: [], events: [] };
+  const rows: ImportRows = { users: [], verified: [], events: [] };
   for (const { id, user } of list) {
     const joined = user.timeJoined ?? now;
     rows.users.push({ id, email: user.email, time_joined: joined, updated_at: now, primary_user_id: null });
@@ -273,7 +287,6 @@ async function insertRows(ctx: CoreContext, db: Kysely<DB>, list: Pending[], sou
       for (const email of l.verifiedEmails) rows.verified.push({ user_id: l.id, email, verified_at: now });
     }
     for (const email of user.verifiedEmails) rows.verified.push({ user_id: id, email, verified_at: now });
-    if (user.metadata) rows.metadata.push({ user_id: id, data: user.metadata, updated_at: now });
     rows.events.push({ at: now, type: "user.imported", user_id: id, data: JSON.stringify({ source }) });
   }
   await insertImportRows(db, rows);

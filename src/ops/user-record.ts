@@ -28,8 +28,6 @@ export interface UserRecord {
   timeJoined: number;
   verified: boolean;
   loginMethods: RecordLoginMethod[];
-  /** Import only: the app's metadata object (as `PUT /admin/v1/users/{id}/metadata` would set it). */
-  metadata?: Record<string, unknown>;
   /** Import only: the rooms' fields at the top (core/import-parts.ts). */
   [field: string]: unknown;
 }
@@ -42,14 +40,11 @@ export interface ImportUser {
   verifiedEmails: string[];
   /** What each room's part read of the row (ImportPart.id -> its piece), for the parts that had any. */
   parts: Map<string, unknown>;
-  /** The metadata object as JSON text. */
-  metadata?: string;
   /** Login methods' own user ids (recipeUserId), linked to this person, with their verified addresses. */
   linked: Array<{ id: string; email: string; createdAt: number | undefined; verifiedEmails: string[] }>;
 }
 
 export const MAX_LINE_CHARS = 65_536;
-const MAX_METADATA_CHARS = 65_536;
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:|-]{0,127}$/;
 
 function email(v: unknown, where: string): string {
@@ -97,13 +92,7 @@ function toImportUser(parts: readonly ImportPart[], o: Record<string, unknown>):
   const verified = new Set<string>();
   if (verifiedFlag(o.verified, "verified")) verified.add(main);
   const user: ImportUser = { id, email: main, timeJoined: time(o.timeJoined, "timeJoined"), verifiedEmails: [], parts: new Map(), linked: [] };
-  if (o.metadata !== undefined && o.metadata !== null) {
-    if (typeof o.metadata !== "object" || Array.isArray(o.metadata)) refuse("metadata must be a JSON object");
-    const text = JSON.stringify(o.metadata);
-    if (text.length > MAX_METADATA_CHARS) refuse(`metadata is longer than ${MAX_METADATA_CHARS} characters of JSON`);
-    if (text !== "{}") user.metadata = text;
-  }
-  for (const part of parts) {
+  for (const part of [...parts.filter((p) => p.topFirst), ...parts.filter((p) => !p.topFirst)]) {
     const top = part.top?.(o);
     if (top !== undefined) user.parts.set(part.id, top);
   }

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from "kysely";
-import type { DB, EventsTable, UserMetadataTable, VerifiedEmailsTable } from "./schema.js";
+import type { DB, EventsTable, VerifiedEmailsTable } from "./schema.js";
 import type { UserRow } from "./users.js";
 
 /** Which of these user ids exist already. */
@@ -13,7 +13,6 @@ export async function findExistingUserIds(db: Kysely<DB>, ids: string[]): Promis
 export interface ImportRows {
   users: UserRow[];
   verified: Insertable<VerifiedEmailsTable>[];
-  metadata: Insertable<UserMetadataTable>[];
   events: Insertable<EventsTable>[];
 }
 
@@ -25,10 +24,9 @@ export async function insertRows<T extends keyof DB>(db: Kysely<DB>, table: T, v
   for (let i = 0; i < values.length; i += CHUNK) await db.insertInto(table).values(values.slice(i, i + CHUNK) as never).execute();
 }
 
-/** Inserts a batch of users with their verified addresses, metadata and events (inside the caller's transaction). */
+/** Inserts a batch of users with their verified addresses and events (inside the caller's transaction). */
 export async function insertImportRows(db: Kysely<DB>, rows: ImportRows): Promise<void> {
   await insertRows(db, "users", rows.users);
   await insertRows(db, "verified_emails", rows.verified);
-  await insertRows(db, "user_metadata", rows.metadata);
   await insertRows(db, "events", rows.events);
 }
