@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import type { App, AppOverrides } from "../app.js";
 import type { Config } from "../config.js";
 import { HTTP_WORKER_ROLES } from "../ops/run-once.js";
-import { lowerHashingPriority } from "../core/hashing-priority.js";
+import { configureHashPool, delegateHashing } from "../core/hash-pool.js";
 import type { Readiness } from "../http/deps.js";
 import { ListenError, startHttpServer } from "../http/server.js";
 import { createLogger } from "../util/logger.js";
@@ -10,7 +10,8 @@ import { createWorkerReadiness } from "./cluster-readiness.js";
 import { openAppOrFail } from "./context.js";
 import { CliError, type CliIO } from "./io.js";
 import { background } from "../rooms.js";
-import { hashThreadsPerWorker, isMessage, METRICS_TIMEOUT_MS, type ClusterMessage } from "./serve-cluster.js";
+import { hashingInPrimary } from "./cluster-hashing.js";
+import { isMessage, METRICS_TIMEOUT_MS, type ClusterMessage } from "./serve-cluster.js";
 
 // One HTTP worker of `serve --workers N` (the primary's side and the messages: cli/serve-cluster.ts).
 
@@ -128,6 +129,14 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
   };
   process.on("error", onChannelError);
   logger.debug("worker loaded", { sinceLaunchMs: Math.round(performance.now()) });
+  // Passwords are hashed on the primary's threads, shared by every worker (cli/cluster-hashing.ts);
+  // from here on, so the app's dummy hash goes there too. Its own pool, at lower priority as the
+  // primary's, serves only while the primary is gone.
+  configureHashPool({ threads: 1, nice: 10 });
+  const hashing = hashingInPrimary(toPrimary, () => process.connected);
+  delegateHashing(hashing);
+  process.on("message", hashing.onMessage);
+  process.on("disconnect", hashing.primaryGone);
   const primary = primarySignals();
   if (!(await primary.open)) {
     primary.done();
@@ -152,8 +161,6 @@ export async function runHttpWorker(io: CliIO, config: Readonly<Config>, configS
       logger.debug("worker got the socket", { sinceLaunchMs: Math.round(performance.now()) });
       // A primary gone while this worker started: nobody would stop or replace it; do not listen.
       if (!socket || !process.connected) return;
-      // The pool is sized now; a thread starts at the first hash.
-      lowerHashingPriority(10, hashThreadsPerWorker(config), (lowered) => logger.debug("password hashing thread started", { lowered }));
       const http = await startHttpServer(app.http, { port: socket.port, host: config.host, bodyLimit: config.bodyLimit, logger, handle: socket.handle, onFatal: () => { fatal = true; onStop("fatal error"); } })
         .catch((err) => { throw err instanceof ListenError ? new CliError(err.message) : err; });
       // A Ctrl-C reaches every process of the group: the primary drains the workers, and a worker

@@ -8,6 +8,7 @@ import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { isSingleExecutable } from "../native/addons.js";
 import type { ListenSocket } from "../http/listen-socket.js";
 import type { Logger } from "../util/logger.js";
+import { answerHashJob, type HashMessage } from "./cluster-hashing.js";
 import { createServerReadiness, type ReadinessMessage } from "./cluster-readiness.js";
 
 /**
@@ -56,6 +57,7 @@ export type ClusterMessage =
   | { authsvc: "metrics-answer"; id: number; contentType: string; body: string }
   | { authsvc: "metrics-collect"; id: number }
   | { authsvc: "metrics-part"; id: number; json: unknown[] }
+  | HashMessage
   | ReadinessMessage;
 
 export const METRICS_TIMEOUT_MS = 2_000;
@@ -148,6 +150,8 @@ export function startCluster(opts: { socket: ListenSocket; config: Readonly<Conf
       if (app && !stopping) giveSocket(worker);
       else wanting.add(worker);
     } else if (m.authsvc === "listening") onListening(worker);
+    // Hashing needs no app: a worker's app hashes a dummy password while it opens (cli/cluster-hashing.ts).
+    else if (m.authsvc === "hash-job") answerHashJob(m, (answer) => send(worker, answer));
     else if (!app) {
       return;
     } else if (m.authsvc === "readiness-request" || m.authsvc === "readiness-part") readiness?.onMessage(worker, m);
@@ -261,7 +265,3 @@ function workerExecArgv(): string[] {
   return preload && existsSync(preload) ? [...process.execArgv, "--require", preload] : [...process.execArgv];
 }
 
-/** Each worker's share of --hash-threads (rounded up: every worker can hash). */
-export function hashThreadsPerWorker(config: Readonly<Config>): number {
-  return Math.max(1, Math.ceil(config.hashThreads / Math.max(1, config.workers)));
-}

@@ -14,7 +14,7 @@ import { openAppOrFail } from "./context.js";
 import { checkPortsFree, checkSqliteLocation } from "./preflight.js";
 import { addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
-import { canCluster, hashThreadsPerWorker, isClusterWorker, startCluster, type Cluster } from "./serve-cluster.js";
+import { canCluster, isClusterWorker, startCluster, type Cluster } from "./serve-cluster.js";
 import { bindListenSocket } from "../http/listen-socket.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { holdServeLock, serveLockPath } from "../ops/serve-lock.js";
@@ -59,6 +59,10 @@ export function serveCommand(io: CliIO): Command {
       if (socket) steps.push(() => socket.close());
       await checkPortsFree(config, { httpPortBoundFirst: clustered });
       releaseLock = lockSqliteFile(config);
+      // bcrypt yields the CPU to request handling (docs/performance.md); measured by npm run bench.
+      // The pool is sized now, before the app hashes its dummy password; a thread starts at the
+      // first hash. Under --workers it is the primary's, and hashes for every worker (cli/cluster-hashing.ts).
+      lowerHashingPriority(10, config.hashThreads, (lowered) => logger.debug("password hashing thread started", { lowered }));
       let whole: Cluster | undefined;
       if (socket) {
         whole = startCluster({ socket, config, count: config.workers, logger });
@@ -78,7 +82,7 @@ export function serveCommand(io: CliIO): Command {
       steps.length = 0;
       printBanner(io, config, http.port, app.mail.catcher());
       printOpsBanner(io, config, http.port, app.ops.metricsServer());
-      if (clustered) io.err(`  workers:    ${config.workers} HTTP worker processes on port ${http.port}; ${hashThreadsPerWorker(config)} password-hashing thread(s) each (--workers, --hash-threads).`);
+      if (clustered) io.err(`  workers:    ${config.workers} HTTP worker processes on port ${http.port}; ${config.hashThreads} password-hashing thread(s) in the primary for all of them (--workers, --hash-threads).`);
       const signal = await stopRequested;
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);
       if (cut) throw new CliError("stopped after the shutdown deadline; some requests were cut off");
@@ -131,12 +135,9 @@ async function startServer(o: {
     if (whole) {
       whole.release(app);
       await whole.firstListening;
-      logger.info("HTTP workers started", { workers: config.workers, hashThreadsEach: hashThreadsPerWorker(config) });
+      logger.info("HTTP workers started", { workers: config.workers, hashThreads: config.hashThreads });
       return { app, http: whole };
     }
-    // bcrypt yields the CPU to request handling (docs/performance.md); measured by npm run bench.
-    // The pool is sized now; a thread starts at the first hash.
-    lowerHashingPriority(10, config.hashThreads, (lowered) => logger.debug("password hashing thread started", { lowered }));
     // An uncaught error that belongs to no request leaves the process in an unknown state:
     // shut down cleanly (exit 1) so the supervisor starts a fresh one.
     const http = await startHttpServer(app.http, { port: config.port, host: config.host, bodyLimit: config.bodyLimit, logger, onFatal: o.onFatal });

@@ -58,7 +58,7 @@ export const kernelSettings = (words: SettingWords): readonly Setting[] => [
   { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
   // Every core (issue 25)
   { key: "workers", flag: "workers", env: "AUTHSVC_WORKERS", parse: int(1, 1024), default: () => availableParallelism(), doc: "HTTP worker processes serve runs on one port (1 = a single process); what must run once (migrations, mail catcher, outbox, purge, backups) runs in the primary" },
-  { key: "hashThreads", flag: "hash-threads", env: "AUTHSVC_HASH_THREADS", parse: int(1, 1024), default: () => availableParallelism(), doc: "threads that hash passwords (bcrypt) for the whole server, shared out among the workers; at lower CPU priority than requests" },
+  { key: "hashThreads", flag: "hash-threads", env: "AUTHSVC_HASH_THREADS", parse: int(1, 1024), default: () => availableParallelism(), doc: "threads that hash passwords (bcrypt) for the whole server (with --workers, in the primary process, for every worker); at lower CPU priority than requests" },
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },
   // #8C session and token hardening

@@ -207,12 +207,35 @@ function runOutsidePool(job: Pick<Job, "op" | "a" | "b">): Promise<unknown> {
   return Promise.reject(new Error("phpass needs the hashing pool, which could not start"));
 }
 
+/** What hashes and checks passwords for this process: its own pool, or another process's for it. */
+export interface PasswordHasher {
+  hash(input: string, cost: number): Promise<string>;
+  verify(input: string, hash: string): Promise<boolean>;
+  phpass(password: string, stored: string): Promise<string>;
+}
+
 let options: HashPoolOptions = { threads: availableParallelism(), nice: 0 };
 let pool: HashPool | undefined;
+let delegate: PasswordHasher | undefined;
 
-/** The process's hashing pool (made on first use with the current options). */
+/** The process's own hashing pool (made on first use with the current options). */
 export function hashPool(): HashPool {
   return (pool ??= new HashPool(options));
+}
+
+/** What the process's passwords are hashed with: the one given to delegateHashing, else its own pool. */
+export function passwordHasher(): PasswordHasher {
+  return delegate ?? hashPool();
+}
+
+/**
+ * Hands this process's hashing to `hasher` (an HTTP worker of `serve --workers N` sends it to the
+ * primary's pool, which every worker shares); its own pool, if made, is retired.
+ */
+export function delegateHashing(hasher: PasswordHasher): void {
+  delegate = hasher;
+  pool?.retire();
+  pool = undefined;
 }
 
 /** Sets the pool's size and priority (`serve` at start); a pool already made is retired and replaced. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { hashPool } from "./hash-pool.js";
+import { passwordHasher } from "./hash-pool.js";
 import { bcryptCost, importedHashFormat, MAX_BCRYPT_COST } from "./hash-formats/index.js";
 import { createSecretToken } from "../util/random.js";
 
@@ -68,7 +68,7 @@ function prehash(password: string): string {
 
 /** Hashes a password with the current scheme at the given bcrypt cost. */
 export async function hashPassword(password: string, cost: number): Promise<string> {
-  return PREFIX + (await hashPool().hash(prehash(password), cost));
+  return PREFIX + (await passwordHasher().hash(prehash(password), cost));
 }
 
 /** The bcrypt cost recorded in a stored hash (ours, plain or Django's bcrypt), or undefined for any other format. */
@@ -109,7 +109,7 @@ export async function verifyPassword(password: string, stored: string, currentCo
   const pad = own && cost === currentCost ? undefined : padCheck(currentCost);
   const workCost = Math.max(cost ?? 0, pad ? currentCost : 0);
   try {
-    const [ok] = await Promise.all([own ? hashPool().verify(prehash(password), stored.slice(PREFIX.length)) : format!.verify(password, stored), pad]);
+    const [ok] = await Promise.all([own ? passwordHasher().verify(prehash(password), stored.slice(PREFIX.length)) : format!.verify(password, stored), pad]);
     // Ours at the current cost needs nothing; anything else is replaced by ours after a success.
     return { ok, needsRehash: ok && (!own || cost !== currentCost), workCost };
   } catch {
@@ -123,7 +123,7 @@ const padHashes = new Map<number, Promise<string>>();
 
 async function padCheck(cost: number): Promise<void> {
   const hash = padHashes.get(cost);
-  if (hash) { await hashPool().verify("padding", (await hash).slice(PREFIX.length)); return; }
+  if (hash) { await passwordHasher().verify("padding", (await hash).slice(PREFIX.length)); return; }
   // The first time, making the hash is itself the current-cost work.
   const made = createDummyHash(cost);
   padHashes.set(cost, made);

@@ -40,6 +40,18 @@ function childrenOf(pid: number): number[] {
   return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
+/** How many threads of process `pid` run at nice 10: its password-hashing threads (core/hash-pool.ts). */
+function hashingThreads(pid: number): number {
+  let n = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16] === "10") n++;
+    } catch { /* a thread that ended since the listing */ }
+  }
+  return n;
+}
+
 /** The pid among `pids` that holds the server side of the TCP connection from local port `clientPort` to `serverPort`. */
 function ownerOf(serverPort: number, clientPort: number, pids: number[]): number | undefined {
   const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, "0");
@@ -168,6 +180,31 @@ describe.each(backends)("serve --workers 2 on $name", { timeout: 120_000 }, (bac
     const r = await child.result;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.match(/"msg":"mail catcher listening"/g)).toHaveLength(1);
+  });
+
+  it("hashes every worker's passwords on the primary's threads, all of them open to one worker's sign-ups", async () => {
+    const { child, port } = await start(["--hash-threads", "2"], { AUTHSVC_BCRYPT_COST: "10" });
+    const workers = childrenOf(child.pid!);
+    // Two connections the kernel gave the same worker (a proxy's few keep-alive connections often are).
+    const byOwner = new Map<number, Array<ReturnType<typeof connection>>>();
+    let pairOnOne: Array<ReturnType<typeof connection>> | undefined;
+    for (let tries = 0; tries < 20 && !pairOnOne; tries++) {
+      const c = connection(port);
+      cleanup.push(c.close);
+      const owner = ownerOf(port, (await c.call("GET", "/healthz")).localPort, workers)!;
+      byOwner.set(owner, [...(byOwner.get(owner) ?? []), c]);
+      if (byOwner.get(owner)!.length === 2) pairOnOne = byOwner.get(owner);
+    }
+    expect(pairOnOne).toBeDefined();
+    const answers = await Promise.all(pairOnOne!.map((c, i) => c.call("POST", "/auth/signup", signUpBody(`hash-${i}@example.com`), headerMode)));
+    expect(answers.map((x) => x.body.status)).toEqual(["OK", "OK"]);
+    // The hashing threads are the ones at nice 10: both of the primary's ran (the two hashes
+    // overlapped), and no worker started one of its own.
+    expect(hashingThreads(child.pid!)).toBe(2);
+    expect(workers.map(hashingThreads)).toEqual([0, 0]);
+    child.kill("SIGTERM");
+    const r = await child.result;
+    expect(r.code, r.stderr).toBe(0);
   });
 
   it("/metrics on any worker counts the requests of every worker", async () => {

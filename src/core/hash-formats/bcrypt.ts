@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { hashPool } from "../hash-pool.js";
+import { passwordHasher } from "../hash-pool.js";
 import type { HashFormat } from "./types.js";
 
 /** Costs above this are refused without computing (a hostile imported hash would take hours). */
@@ -24,7 +24,7 @@ export const bcrypt: HashFormat = {
   id: "bcrypt",
   matches: (h) => /^\$2[aby]\$/.test(h),
   check: (h) => checkBcrypt(h, "bcrypt hash"),
-  verify: (password, hash) => hashPool().verify(password, hash),
+  verify: (password, hash) => passwordHasher().verify(password, hash),
 };
 
 const DJANGO = "bcrypt_sha256$";
@@ -34,5 +34,5 @@ export const djangoBcryptSha256: HashFormat = {
   id: "django-bcrypt-sha256",
   matches: (h) => h.startsWith(DJANGO),
   check: (h) => checkBcrypt(h.slice(DJANGO.length), "Django bcrypt_sha256 hash"),
-  verify: (password, hash) => hashPool().verify(createHash("sha256").update(password, "utf8").digest("hex"), hash.slice(DJANGO.length)),
+  verify: (password, hash) => passwordHasher().verify(createHash("sha256").update(password, "utf8").digest("hex"), hash.slice(DJANGO.length)),
 };

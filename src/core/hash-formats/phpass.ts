@@ -1,4 +1,4 @@
-import { hashPool } from "../hash-pool.js";
+import { passwordHasher } from "../hash-pool.js";
 import { sameBytes } from "./encoding.js";
 import type { HashFormat } from "./types.js";
 
@@ -18,6 +18,6 @@ export const phpass: HashFormat = {
   },
   async verify(password, h) {
     if (phpass.check(h)) return false;
-    return sameBytes(Buffer.from(await hashPool().phpass(password, h), "latin1"), Buffer.from(h, "latin1"));
+    return sameBytes(Buffer.from(await passwordHasher().phpass(password, h), "latin1"), Buffer.from(h, "latin1"));
   },
 };
