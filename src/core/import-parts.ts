@@ -8,7 +8,8 @@ import type { DB } from "../store/schema.js";
  * its recipe id and its fields at the record's top, parsed and checked row by row, then written
  * inside the import's transactions (ops/import-users.ts). The kernel reads the rest of a record
  * (id, address, verified, linked users), loops over the parts in the rooms' order and never
- * names one. `P` is what the part keeps of one row.
+ * names one. A person created outside an import with such top fields (lazy migration's
+ * metadata) goes through the same parts: readPersonTop below. `P` is what the part keeps of one row.
  */
 export interface ImportPart<P = unknown> {
   /** Its key on a parsed row (the room's id). */
@@ -113,6 +114,36 @@ export interface ImportedPerson<P> {
   /** When the person joined (the record's timeJoined, else now): a login's default. */
   joined: number;
   part: P;
+}
+
+/**
+ * What the parts read at one record's top (their `top`, the parts with `topFirst` first, then the
+ * others in the rooms' order, so refusals come in the record's order): part id -> its piece.
+ */
+export function readTop(parts: readonly ImportPart[], record: Record<string, unknown>): Map<string, unknown> {
+  const pieces = new Map<string, unknown>();
+  for (const part of [...parts.filter((p) => p.topFirst), ...parts.filter((p) => !p.topFirst)]) {
+    const piece = part.top?.(record);
+    if (piece !== undefined) pieces.set(part.id, piece);
+  }
+  return pieces;
+}
+
+/**
+ * One person created elsewhere than in an import (a user an old system vouched for) with the
+ * fields of an import record's top: read and checked as `users import` would, this server's
+ * settings included, before anything is written (a refusal is an ImportRefusal), then written by
+ * insertPersonTop for the new user inside the transaction that creates it.
+ */
+export function readPersonTop(parts: readonly ImportPart[], record: Record<string, unknown>, config: Readonly<Config>): ReadonlyMap<string, unknown> {
+  const pieces = readTop(parts, record);
+  for (const part of parts) if (part.checkSettings && pieces.has(part.id)) part.checkSettings(pieces.get(part.id), config);
+  return pieces;
+}
+
+/** Writes what readPersonTop read for one new user, part by part in the rooms' order. */
+export async function insertPersonTop(tx: Kysely<DB>, parts: readonly ImportPart[], pieces: ReadonlyMap<string, unknown>, person: { id: string; joined: number }, at: { now: number; secret: string | undefined }): Promise<void> {
+  for (const part of parts) if (pieces.has(part.id)) await part.insert(tx, [{ ...person, part: pieces.get(part.id) }], at);
 }
 
 /** A row refused: the reason, as the import's report lists it. */

@@ -1,5 +1,5 @@
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
-import { ImportRefusal, refuseImport as refuse, type ImportPart } from "../core/import-parts.js";
+import { ImportRefusal, readTop, refuseImport as refuse, type ImportPart } from "../core/import-parts.js";
 
 /**
  * The JSONL format of `users export` and `users import`: one user per line (docs/operations.md "Import and
@@ -91,11 +91,7 @@ function toImportUser(parts: readonly ImportPart[], o: Record<string, unknown>):
   const main = email(o.email, "email");
   const verified = new Set<string>();
   if (verifiedFlag(o.verified, "verified")) verified.add(main);
-  const user: ImportUser = { id, email: main, timeJoined: time(o.timeJoined, "timeJoined"), verifiedEmails: [], parts: new Map(), linked: [] };
-  for (const part of [...parts.filter((p) => p.topFirst), ...parts.filter((p) => !p.topFirst)]) {
-    const top = part.top?.(o);
-    if (top !== undefined) user.parts.set(part.id, top);
-  }
+  const user: ImportUser = { id, email: main, timeJoined: time(o.timeJoined, "timeJoined"), verifiedEmails: [], parts: readTop(parts, o), linked: [] };
   let methods = o.loginMethods;
   if (methods === undefined) {
     for (const part of parts) {

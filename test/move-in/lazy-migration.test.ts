@@ -98,6 +98,7 @@ describe.each(backends)("lazy migration from an old system's password check ($na
     ["an id we would not import", (res: ServerResponse) => json(res, 200, { verified: true, user: { id: "has@sign" } })],
     ["emailVerified that is not a boolean", (res: ServerResponse) => json(res, 200, { verified: true, user: { emailVerified: "true" } })],
     ["metadata that is not an object", (res: ServerResponse) => json(res, 200, { verified: true, user: { metadata: [1] } })],
+    ["metadata over --metadata-max-bytes", (res: ServerResponse) => json(res, 200, { verified: true, user: { metadata: { notes: "x".repeat(5000) } } })],
     ["\"verified\": true with a 500", (res: ServerResponse) => json(res, 500, { verified: true })],
     ["\"verified\": true with a 201", (res: ServerResponse) => json(res, 201, { verified: true })],
     ["a redirect (not followed: the password goes nowhere else)", (res: ServerResponse) => res.writeHead(307, { location: s.old.url }).end()],
@@ -105,9 +106,11 @@ describe.each(backends)("lazy migration from an old system's password check ($na
     s.old.answer = (_req, res) => answer(res);
     // An address per case: each failure counts against its address's budget.
     const email = `carol-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 40)}@example.com`;
+    const logged = s.logLines.length;
     expect(await s.signIn(email, "her-password")).toEqual({ http: 200, status: "WRONG_CREDENTIALS_ERROR" });
     expect(s.old.calls).toHaveLength(1);
     expect(await s.people(email)).toBe(0);
+    expect(s.logLines.slice(logged).some((l) => l.includes("lazy migration: the old system could not check a password"))).toBe(true);
   });
 
   it("answers a wrong password when the old system does not answer in time (the configured timeout)", async () => {

@@ -7,6 +7,7 @@ import * as users from "../../store/users.js";
 import { createId } from "../../util/random.js";
 import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
+import { insertPersonTop } from "../../core/import-parts.js";
 import { notifyOutbox, queueMail, websiteLink } from "../../core/mail-queue.js";
 import { checkPasswordPolicy, hashPassword, verifyPassword } from "../../core/passwords.js";
 import { openSession, type OpenedSession, type SessionStart } from "../../core/sessions.js";
@@ -28,8 +29,8 @@ export type SignInResult =
   | { status: "WRONG_CREDENTIALS_ERROR" }
   | { status: "SIGN_IN_NOT_ALLOWED"; reason: string };
 
-/** What an old system said about a user it vouched for (lazy migration): its id and metadata (JSON text). */
-export interface MovedIn { id?: string; metadata?: string }
+/** What an old system said about a user it vouched for (lazy migration): its id, and its fields of an import record's top as the rooms read them (readPersonTop). */
+export interface MovedIn { id?: string; top: ReadonlyMap<string, unknown> }
 
 export const EMAIL_EXISTS = "This email already exists. Please sign in instead.";
 
@@ -57,7 +58,8 @@ export function validateSignUp(ctx: CoreContext, rawEmail: string, password: str
  * concurrent sign-up with the same address loses on the unique index and gets the same answer.
  * `movedIn` is a user the old system vouched for (lazy-migration.ts): the password it checked is kept
  * whatever today's policy says (refusing it would lock them out), with its old id (a taken id loses
- * on the primary key, like a taken address) and its metadata, in the same transaction.
+ * on the primary key, like a taken address) and its metadata (written by the rooms' import parts),
+ * in the same transaction.
  * `start`: the new login's first session is opened in that transaction too (one commit, one durable
  * sync for a sign-up); the caller signs its access token (issueSession) and answers with it.
  */
@@ -88,7 +90,7 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
       await credentials.insertCredential(tx, { user_id: id, email, password_hash: hash, created_at: now, updated_at: now });
       // Joining a person needs the address verified on their side: it counts for this login too.
       if (input.verified || d.kind === "join") await users.markEmailVerified(tx, id, email, now);
-      if (input.movedIn?.metadata !== undefined) await credentials.insertMovedInMetadata(tx, id, input.movedIn.metadata, now);
+      if (input.movedIn) await insertPersonTop(tx, ctx.importParts, input.movedIn.top, { id, joined: now }, { now, secret: ctx.config.secret });
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "emailpassword", recipeUserId: id, source: input.source ?? "api" } });
       if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source: input.source ?? "api" });
       const opened = input.start ? await openSession(tx, ctx, id, input.start, { newUser: true }) : undefined;

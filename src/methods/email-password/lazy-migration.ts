@@ -2,6 +2,7 @@ import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import type { LinkingSession } from "../../core/login-policy.js";
 import { verifyPassword } from "../../core/passwords.js";
+import { readPersonTop } from "../../core/import-parts.js";
 import { findAddressOwners } from "../../core/logins.js";
 import { signUpWithPassword, type SignInResult } from "./accounts.js";
 import { askOldSystem } from "./old-system.js";
@@ -32,7 +33,8 @@ export async function signInThroughOldSystem(ctx: CoreContext, input: { email: s
   // old system once; another instance racing this one loses on the unique address (see below).
   return serialized(ctx, email, async () => {
     if ((await findAddressOwners(ctx.store.db, ctx.logins, [email])).size > 0) return undefined;
-    const answer = await askOldSystem({ url, secret, timeoutMs: ctx.config.lazyMigrationTimeoutMs, metadataMaxBytes: ctx.config.metadataMaxBytes }, email, input.password);
+    const readTop = (record: Record<string, unknown>) => readPersonTop(ctx.importParts, record, ctx.config);
+    const answer = await askOldSystem({ url, secret, timeoutMs: ctx.config.lazyMigrationTimeoutMs, readTop }, email, input.password);
     if (answer.kind !== "verified") {
       if (answer.kind === "unavailable") ctx.logger.warn("lazy migration: the old system could not check a password; answered as a wrong password", { reason: answer.reason });
       // The same work as an unknown address's wrong password: one bcrypt verification.

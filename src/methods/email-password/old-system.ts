@@ -1,3 +1,5 @@
+import { ImportRefusal } from "../../core/import-parts.js";
+
 /**
  * The request lazy migration makes to the old system (docs/moving-in.md "Lazy migration"), and the
  * one reading of its answer:
@@ -10,16 +12,22 @@
  *   anything else (another status, a redirect, a body that is not this, no answer in time)    unavailable
  *
  * Fail closed: only an exact "verified": true lets anyone in, and a malformed user (an id we would
- * not accept from an import) is unavailable, not a user without that field. Redirects are not
- * followed: the password goes to the configured address or nowhere. The password is in the
- * request body only; nothing here logs, and the reasons returned never carry the request.
+ * not accept from an import, metadata its room refuses) is unavailable, not a user without that
+ * field. Redirects are not followed: the password goes to the configured address or nowhere. The
+ * password is in the request body only; nothing here logs, and the reasons returned never carry
+ * the request.
  */
 export type OldSystemAnswer =
-  | { kind: "verified"; user: { id?: string; emailVerified: boolean; metadata?: string } }
+  | { kind: "verified"; user: { id?: string; emailVerified: boolean; top: ReadonlyMap<string, unknown> } }
   | { kind: "refused" }
   | { kind: "unavailable"; reason: string };
 
-export interface OldSystem { url: string; secret: string; timeoutMs: number; metadataMaxBytes: number }
+/**
+ * `readTop` reads the user's fields that belong to other rooms as the same fields at an import
+ * record's top (core/import-parts.ts readPersonTop): their rooms' rules, this server's settings
+ * included. What it refuses (an ImportRefusal) makes the answer malformed.
+ */
+export interface OldSystem { url: string; secret: string; timeoutMs: number; readTop(record: Record<string, unknown>): ReadonlyMap<string, unknown> }
 
 const MAX_ANSWER_BYTES = 256 * 1024;
 // The same ids `users import` keeps (ops/user-record.ts): the app's foreign keys stay valid.
@@ -47,7 +55,7 @@ export async function askOldSystem(o: OldSystem, email: string, password: string
     const cause = (err as { cause?: { code?: string } }).cause;
     return { kind: "unavailable", reason: cause?.code ?? (err instanceof AnswerTooLarge ? err.message : "request failed") };
   }
-  return readAnswer(text, o.metadataMaxBytes);
+  return readAnswer(text, o.readTop);
 }
 
 class AnswerTooLarge extends Error {}
@@ -65,7 +73,7 @@ async function readCapped(res: Response): Promise<string> {
 }
 
 /** The answer's body, read as the contract says; anything else is unavailable with a reason that quotes nothing of it. */
-export function readAnswer(text: string, metadataMaxBytes: number): OldSystemAnswer {
+export function readAnswer(text: string, readTop: OldSystem["readTop"]): OldSystemAnswer {
   const bad = (why: string): OldSystemAnswer => ({ kind: "unavailable", reason: `malformed answer: ${why}` });
   let o: unknown;
   try { o = JSON.parse(text); } catch { return bad("not JSON"); }
@@ -76,7 +84,7 @@ export function readAnswer(text: string, metadataMaxBytes: number): OldSystemAns
   const u = a.user ?? {};
   if (typeof u !== "object" || u === null || Array.isArray(u)) return bad("\"user\" is not an object");
   const user = u as Record<string, unknown>;
-  const out: { id?: string; emailVerified: boolean; metadata?: string } = { emailVerified: false };
+  const out: { id?: string; emailVerified: boolean; top: ReadonlyMap<string, unknown> } = { emailVerified: false, top: new Map() };
   if (user.id !== undefined && user.id !== null) {
     const id = typeof user.id === "number" && Number.isSafeInteger(user.id) ? String(user.id) : user.id;
     if (typeof id !== "string" || !ID.test(id)) return bad("user.id must be 1–128 letters, digits or . _ : | - (no @)");
@@ -86,11 +94,12 @@ export function readAnswer(text: string, metadataMaxBytes: number): OldSystemAns
     if (typeof user.emailVerified !== "boolean") return bad("user.emailVerified is not true or false");
     out.emailVerified = user.emailVerified;
   }
-  if (user.metadata !== undefined && user.metadata !== null) {
-    if (typeof user.metadata !== "object" || Array.isArray(user.metadata)) return bad("user.metadata is not an object");
-    const json = JSON.stringify(user.metadata);
-    if (Buffer.byteLength(json) > metadataMaxBytes) return bad(`user.metadata is over ${metadataMaxBytes} bytes (--metadata-max-bytes)`);
-    out.metadata = json;
+  // Its metadata is the record's "metadata" (only that: the contract names no other field).
+  try {
+    out.top = readTop({ metadata: user.metadata });
+  } catch (err) {
+    if (err instanceof ImportRefusal) return bad(err.message);
+    throw err;
   }
   return { kind: "verified", user: out };
 }

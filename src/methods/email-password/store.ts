@@ -35,8 +35,3 @@ export async function replacePasswordHash(db: Kysely<DB>, userId: string, oldHas
   await db.updateTable("email_password_credentials").set({ password_hash: newHash, updated_at: now })
     .where("user_id", "=", userId).where("password_hash", "=", oldHash).execute();
 }
-
-/** The metadata an old system gave a user it vouched for (lazy migration), for a user created in this transaction. */
-export async function insertMovedInMetadata(db: Kysely<DB>, userId: string, data: string, now: number): Promise<void> {
-  await db.insertInto("user_metadata").values({ user_id: userId, data, updated_at: now }).execute();
-}
