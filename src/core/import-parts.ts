@@ -137,8 +137,13 @@ export function readTop(parts: readonly ImportPart[], record: Record<string, unk
  */
 export function readPersonTop(parts: readonly ImportPart[], record: Record<string, unknown>, config: Readonly<Config>): ReadonlyMap<string, unknown> {
   const pieces = readTop(parts, record);
-  for (const part of parts) if (part.checkSettings && pieces.has(part.id)) part.checkSettings(pieces.get(part.id), config);
+  checkPartSettings(parts, pieces, config);
   return pieces;
+}
+
+/** Each part's `checkSettings` on its piece, in the rooms' order: the first refusal is thrown (an ImportRefusal). */
+export function checkPartSettings(parts: readonly ImportPart[], pieces: ReadonlyMap<string, unknown>, config: Readonly<Config>): void {
+  for (const part of parts) if (part.checkSettings && pieces.has(part.id)) part.checkSettings(pieces.get(part.id), config);
 }
 
 /** Writes what readPersonTop read for one new user, part by part in the rooms' order. */

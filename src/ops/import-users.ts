@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { CoreContext } from "../core/context.js";
-import { ImportRefusal, type ImportPart } from "../core/import-parts.js";
+import { checkPartSettings, ImportRefusal, type ImportPart } from "../core/import-parts.js";
 import { findAddressOwners } from "../core/logins.js";
 import type { DB } from "../store/schema.js";
 import { isUniqueViolation } from "../store/database.js";
@@ -201,16 +201,13 @@ function pending(ctx: CoreContext, r: ParsedInput, report: ImportReport, note: (
 
 /** Why this server's settings refuse a row the parts read (the first part's reason), or undefined. */
 function settingsRefusal(ctx: CoreContext, user: ImportUser): string | undefined {
-  for (const part of ctx.importParts) {
-    if (!part.checkSettings || !user.parts.has(part.id)) continue;
-    try {
-      part.checkSettings(user.parts.get(part.id), ctx.config);
-    } catch (err) {
-      if (err instanceof ImportRefusal) return err.message;
-      throw err;
-    }
+  try {
+    checkPartSettings(ctx.importParts, user.parts, ctx.config);
+    return undefined;
+  } catch (err) {
+    if (err instanceof ImportRefusal) return err.message;
+    throw err;
   }
-  return undefined;
 }
 
 const toPending = (parts: readonly ImportPart[], line: number, user: ImportUser): Pending => ({ line, user, id: user.id ?? createId(), ownId: user.id !== undefined, addresses: addressesOf(parts, user) });
