@@ -17,6 +17,7 @@ import { CliError, type CliIO } from "./io.js";
 import { canCluster, isClusterWorker, startCluster, type Cluster } from "./serve-cluster.js";
 import { bindListenSocket } from "../http/listen-socket.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
+import { describeConnectionMode } from "../store/pg-connection.js";
 import { holdServeLock, serveLockPath } from "../ops/serve-lock.js";
 import { runHttpWorker } from "./cluster-worker.js";
 
@@ -80,7 +81,7 @@ export function serveCommand(io: CliIO): Command {
       }
       const { app, http } = first;
       steps.length = 0;
-      printBanner(io, config, http.port, app.mail.catcher());
+      printBanner(io, config, http.port, app.mail.catcher(), app.store.pgMode && describeConnectionMode(app.store.pgMode));
       printOpsBanner(io, config, http.port, app.ops.metricsServer());
       if (clustered) io.err(`  workers:    ${config.workers} HTTP worker processes on port ${http.port}; ${config.hashThreads} password-hashing thread(s) in the primary for all of them (--workers, --hash-threads).`);
       const signal = await stopRequested;
@@ -174,8 +175,11 @@ function watchParent(parent: number, onGone: () => void): () => void {
   return () => clearInterval(timer);
 }
 
-/** The start-up banner. `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
-export function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined): void {
+/**
+ * The start-up banner. `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0);
+ * `connection` how the database is reached (PostgreSQL: directly or through a transaction-mode pooler).
+ */
+export function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined, connection?: string): void {
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const mail = config.smtpUrl
     ? `mail goes to the SMTP relay ${maskUrlPassword(config.smtpUrl)}`
@@ -185,7 +189,7 @@ export function printBanner(io: CliIO, config: Readonly<Config>, port: number, c
   const lines = [
     `authsvc listening on http://${host}:${port}  (${config.mode} mode)`,
     `  API:        http://${host}:${port}${config.apiBasePath}  (public URL ${config.publicUrl})`,
-    `  database:   ${maskUrlPassword(config.database)}`,
+    `  database:   ${maskUrlPassword(config.database)}${connection ? `\n              ${connection}` : ""}`,
     `  ${mail}.`,
     // Which address the limits count: a server behind a proxy without --trusted-proxies gives every client one budget.
     config.rateLimits
