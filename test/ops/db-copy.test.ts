@@ -1,3 +1,4 @@
+import type { Kysely } from "kysely";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/app.js";
@@ -72,7 +73,8 @@ describe.each(directions.map(([a, b]) => [`${a.name} to ${b.name}`, a, b] as con
     }
     before = await countAll(source.url);
     const store = openStore({ url: source.url, mustExist: true });
-    queued = (await store.db.selectFrom("webhook_deliveries").select("message_id").where("status", "=", "pending").execute()).map((d) => d.message_id);
+    const db = store.db as unknown as Kysely<any>;
+    queued = (await db.selectFrom("webhook_deliveries").select("message_id").where("status", "=", "pending").execute()).map((d: { message_id: string }) => d.message_id);
     await store.close();
   }, 60_000);
   afterAll(async () => { await rx?.close(); await source?.drop(); await target?.drop(); });
