@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { createApp, type App, type AppOverrides } from "../app.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { migrationStatus } from "../store/migrator.js";
+import { describeRestorePoint, readUpgradeState, takeRestorePoint } from "../ops/upgrade.js";
 import { ConfigError, type Config } from "../config.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
@@ -63,6 +64,10 @@ async function migrateIfPending(app: App, io: CliIO): Promise<void> {
     throw new CliError(`cannot read ${app.store.description}: ${why}`);
   }
   if (pending.length === 0) return;
+  // An upgrade of a database in use keeps a way back first, as serve and migrate do (ops/upgrade.ts).
+  const point = await takeRestorePoint(app.store, await readUpgradeState(app.store), { backupDir: app.ctx.config.backupDir, now: Date.now() })
+    .catch((err: Error) => { throw new CliError(err.message); });
+  if (point) io.err(describeRestorePoint(point));
   let applied: string[];
   try {
     applied = await app.migrate();

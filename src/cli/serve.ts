@@ -20,6 +20,9 @@ import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { describeConnectionMode } from "../store/pg-connection.js";
 import { holdServeLock, serveLockPath } from "../ops/serve-lock.js";
 import { runHttpWorker } from "./cluster-worker.js";
+import { OpsError } from "../ops/backup.js";
+import { readUpgradeState, refuseNewerDatabase, takeRestorePoint } from "../ops/upgrade.js";
+import { authsvcVersion } from "./version.js";
 
 /** `authsvc serve`: migrate, listen, and shut down gracefully on SIGINT/SIGTERM. */
 export function serveCommand(io: CliIO): Command {
@@ -126,6 +129,7 @@ async function startServer(o: {
   steps.push(() => opened.close());
   try {
     halt();
+    await keepWayBack(app, config, logger, o.migrate);
     if (o.migrate) {
       for (const name of await app.migrate()) logger.info("applied migration", { name });
     }
@@ -147,8 +151,23 @@ async function startServer(o: {
   } catch (err) {
     if (err instanceof CliError) throw err;
     if (err instanceof ListenError) throw new CliError(err.message);
+    if (err instanceof OpsError) throw new CliError(`could not start: ${err.message}`, err.exitCode);
     throw new CliError(`could not start: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Before migrating: a database a newer authsvc migrated is refused (also with --no-migrate: this
+ * version would write rows its schema no longer expects), and an upgrade of a database that has a
+ * release's schema takes a restore point first (SQLite: a checked copy; PostgreSQL: what to run).
+ */
+async function keepWayBack(app: App, config: Readonly<Config>, logger: Logger, migrating: boolean): Promise<void> {
+  const state = await readUpgradeState(app.store);
+  refuseNewerDatabase(state, app.store, authsvcVersion());
+  if (!migrating) return;
+  const point = await takeRestorePoint(app.store, state, { backupDir: config.backupDir, now: Date.now() });
+  if (point?.kind === "sqlite") logger.info("restore point before migrating", { file: point.file, bytes: point.bytes, ms: point.ms, from: state.at, to: state.newest, back: `authsvc restore ${point.file}` });
+  if (point?.kind === "postgres") logger.warn(point.advice);
 }
 
 /** Takes the one-serve-per-file lock of a SQLite database (ops/serve-lock.ts); PostgreSQL takes any number. */

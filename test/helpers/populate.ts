@@ -1,5 +1,8 @@
 import * as oidc from "openid-client";
-import type { App } from "../../src/app.js";
+import { expect } from "vitest";
+import { createApp, type App } from "../../src/app.js";
+import { testConfig } from "../../src/config.js";
+import { startHttpServer } from "../../src/http/server.js";
 import { signInAdmin } from "../../src/dashboard/accounts/sign-in.js";
 import { generateCode } from "../../src/methods/totp/secrets.js";
 import { createPasswordlessUser } from "../../src/methods/passwordless/consume.js";
@@ -14,14 +17,53 @@ import { insertCaughtMail } from "../../src/store/caught-mail.js";
 import { insertMovedRefreshKey, insertMovedRefreshTokens } from "../../src/store/moved-sessions.js";
 import { markEmailVerified } from "../../src/store/users.js";
 import { addEndpoint } from "../../src/webhooks/endpoints.js";
-import type { createManualClock } from "../../src/util/clock.js";
+import { createManualClock } from "../../src/util/clock.js";
 import { createTestAdmin } from "./dashboard.js";
 import { authorizeInBrowser, CookieJar } from "./oauth.js";
-import { postJson, postWithSession, readTokens, signUp, type Tokens } from "./session-client.js";
+import { jwtPayload, postJson, postWithSession, readTokens, refresh, signUp, type Tokens } from "./session-client.js";
 import { SoftwareAuthenticator } from "./software-authenticator.js";
 
 /** A server to fill: its app, the URL it listens on (also its public URL and issuer), its clock. */
 export interface Filled { app: App; url: string; clock: ReturnType<typeof createManualClock> }
+
+/**
+ * authsvc on a database, listening on `port` (also its public URL and OAuth issuer), on a clock
+ * of its own starting at `now`, with the hosted pages; `start` runs its workers (mail, webhooks).
+ */
+export async function serveFilled(database: string, o: { port: number; now: number; secret: string; start: boolean }): Promise<Filled & { close(): Promise<void> }> {
+  const url = `http://127.0.0.1:${o.port}`;
+  const clock = createManualClock(o.now);
+  const config = testConfig({ database, port: o.port, publicUrl: url, websiteUrl: url, corsOrigins: [url], hostedPages: true, secret: o.secret, webhookTimeoutMs: 2000 });
+  const app = await createApp(config, { clock });
+  await app.migrate();
+  if (o.start) await app.start();
+  const server = await startHttpServer(app.http, { port: o.port, host: "127.0.0.1", bodyLimit: config.bodyLimit, logger: app.ctx.logger });
+  return { app, url, clock, close: async () => { await server.stop(0); await app.close(); } };
+}
+
+/**
+ * What the people of a filled database still do on the server `s` now serving it (a copy of it, an
+ * upgrade of it): the session started before refreshes; the password signs in, with its role; the
+ * OAuth grant's refresh token rotates; the TOTP device's secret (sealed with the server secret)
+ * gives an accepted code; the organization's owner carries its claim.
+ */
+export async function expectPeopleServed(s: Filled, p: Populated): Promise<void> {
+  expect((await refresh(s.url, p.ada.tokens)).status).toBe(200);
+  const ada = await signUp(s.url, p.ada.email, "header", "/auth/signin");
+  expect(ada.json.status).toBe("OK");
+  expect(jwtPayload(ada.tokens.access)["st-role"]).toEqual({ v: ["editor"], t: expect.any(Number) });
+  const config = await oidc.discovery(new URL(s.url), p.oauth.clientId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
+  const next = await oidc.refreshTokenGrant(config, p.oauth.refreshToken, { resource: p.oauth.resource });
+  expect(next.refresh_token).toBeTruthy();
+  expect(next.refresh_token).not.toBe(p.oauth.refreshToken);
+  const tim = await signUp(s.url, p.totp.email, "header", "/auth/signin");
+  expect(jwtPayload(tim.tokens.access)["st-mfa"].v).toBe(false);
+  const ok = await postWithSession(s.url, "/totp/verify", tim.tokens, { totp: generateCode(p.totp.secret, s.clock.now()) });
+  expect(ok.json).toEqual({ status: "OK" });
+  expect(jwtPayload(ok.tokens!.access)["st-mfa"].v).toBe(true);
+  const olga = await signUp(s.url, p.org.email, "header", "/auth/signin");
+  expect(jwtPayload(olga.tokens.access).org).toMatchObject({ slug: p.org.slug, role: "owner" });
+}
 
 /** What the filled database holds that a test can use again on a copy of it (or after an upgrade). */
 export interface Populated {

@@ -1,37 +1,18 @@
 import type { Kysely } from "kysely";
-import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type App } from "../../src/app.js";
-import { testConfig, type Config } from "../../src/config.js";
-import { startHttpServer, type HttpServer } from "../../src/http/server.js";
-import { generateCode } from "../../src/methods/totp/secrets.js";
 import { planCopy } from "../../src/ops/db-copy/plan.js";
 import { holdServeLock } from "../../src/ops/serve-lock.js";
 import { openStore } from "../../src/store/database.js";
 import { migrations } from "../../src/store/migrations/index.js";
-import { createManualClock } from "../../src/util/clock.js";
 import { backends, type Backend } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
 import { eventually } from "../helpers/mail.js";
 import { closedPort } from "../helpers/oidc-provider.js";
-import { populateEveryTable, type Populated } from "../helpers/populate.js";
-import { jwtPayload, postWithSession, refresh, signUp } from "../helpers/session-client.js";
+import { expectPeopleServed, populateEveryTable, serveFilled, type Populated } from "../helpers/populate.js";
 import { startReceiver } from "../helpers/webhook-receiver.js";
 
 const SECRET = "a server secret that is long enough for tests 0123456789";
 const names = migrations.map((m) => m.name);
-
-/** authsvc on a database, listening on `port` (its public URL and OAuth issuer), on a clock of its own. */
-async function serveOn(url: string, port: number, now: number, start: boolean): Promise<{ app: App; url: string; clock: ReturnType<typeof createManualClock>; close(): Promise<void> }> {
-  const base = `http://127.0.0.1:${port}`;
-  const clock = createManualClock(now);
-  const config: Config = testConfig({ database: url, port, publicUrl: base, websiteUrl: base, corsOrigins: [base], hostedPages: true, secret: SECRET, webhookTimeoutMs: 2000 });
-  const app = await createApp(config, { clock });
-  await app.migrate();
-  if (start) await app.start();
-  const server: HttpServer = await startHttpServer(app.http, { port, host: "127.0.0.1", bodyLimit: config.bodyLimit, logger: app.ctx.logger });
-  return { app, url: base, clock, close: async () => { await server.stop(0); await app.close(); } };
-}
 
 async function countAll(url: string): Promise<Record<string, number>> {
   const store = openStore({ url, mustExist: true });
@@ -64,7 +45,7 @@ describe.each(directions.map(([a, b]) => [`${a.name} to ${b.name}`, a, b] as con
 
   beforeAll(async () => {
     [source, target, rx, port] = await Promise.all([from.create(), to.create(), startReceiver(), closedPort()]);
-    const s = await serveOn(source.url, port, Date.now(), false);
+    const s = await serveFilled(source.url, { port, now: Date.now(), secret: SECRET, start: false });
     try {
       filled = await populateEveryTable(s, rx.url);
       at = s.clock.now();
@@ -95,7 +76,7 @@ describe.each(directions.map(([a, b]) => [`${a.name} to ${b.name}`, a, b] as con
     for (const t of report.tables) expect(t.checksum).toMatch(/^[0-9a-f]{64}$/);
     expect(r.stderr).toContain("copied events:");
     expect(await countAll(target.url)).toEqual(before);
-    // What the copy wrote is read back the same way: a copy back would have the same checksums.
+    // Copying again into the now filled target is refused, and changes nothing there.
     const again = await runCli(["db", "copy", "--from", source.url, "--to", target.url]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/the target .* is not empty \(users \d+, .*\): db copy only fills an empty database/);
@@ -103,27 +84,9 @@ describe.each(directions.map(([a, b]) => [`${a.name} to ${b.name}`, a, b] as con
   });
 
   it("the target serves what the source held: sign-in, refresh, OAuth refresh, TOTP, the organization claim, the queued webhook deliveries", async () => {
-    const s = await serveOn(target.url, port, at + 60_000, true);
+    const s = await serveFilled(target.url, { port, now: at + 60_000, secret: SECRET, start: true });
     try {
-      // The session started on the source refreshes here; the password signs in.
-      expect((await refresh(s.url, filled.ada.tokens)).status).toBe(200);
-      const ada = await signUp(s.url, filled.ada.email, "header", "/auth/signin");
-      expect(ada.json.status).toBe("OK");
-      expect(jwtPayload(ada.tokens.access)["st-role"]).toEqual({ v: ["editor"], t: expect.any(Number) });
-      // The OAuth grant's refresh token, issued by the source, rotates here.
-      const config = await oidc.discovery(new URL(s.url), filled.oauth.clientId, undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] });
-      const next = await oidc.refreshTokenGrant(config, filled.oauth.refreshToken, { resource: filled.oauth.resource });
-      expect(next.refresh_token).toBeTruthy();
-      expect(next.refresh_token).not.toBe(filled.oauth.refreshToken);
-      // The second factor: the device's secret (sealed with the server secret) gives a code accepted here.
-      const tim = await signUp(s.url, filled.totp.email, "header", "/auth/signin");
-      expect(jwtPayload(tim.tokens.access)["st-mfa"].v).toBe(false);
-      const ok = await postWithSession(s.url, "/totp/verify", tim.tokens, { totp: generateCode(filled.totp.secret, s.clock.now()) });
-      expect(ok.json).toEqual({ status: "OK" });
-      expect(jwtPayload(ok.tokens!.access)["st-mfa"].v).toBe(true);
-      // The organization's owner signs in with the claim of the organization they are active in.
-      const olga = await signUp(s.url, filled.org.email, "header", "/auth/signin");
-      expect(jwtPayload(olga.tokens.access).org).toMatchObject({ slug: filled.org.slug, role: "owner" });
+      await expectPeopleServed(s, filled);
       // The deliveries the source queued go out from here, signed with the endpoint's copied secret.
       expect(queued.length).toBeGreaterThan(0);
       await eventually(async () => queued.every((id) => rx.received.some((d) => d.id === id)));
