@@ -109,7 +109,7 @@ describe.each(backends)("upgrading a database authsvc 74faee7 wrote, on $name", 
 });
 
 describe.each(backends)("a database a newer authsvc migrated, on $name", (backend) => {
-  it("is refused by serve (with --no-migrate too), migrate and migrate --check (exit 4), naming both versions and what it does not know", async () => {
+  it("is refused by serve (with --no-migrate too), migrate, migrate --check and the admin commands (exit 4), naming both versions and what it does not know", async () => {
     const db = await backend.create();
     try {
       expect((await runCli(["migrate", "--database", db.url])).code).toBe(0);
@@ -117,7 +117,7 @@ describe.each(backends)("a database a newer authsvc migrated, on $name", (backen
       await store.db.insertInto("authsvc_migrations" as never).values({ name: "999-from-the-future", applied_at: Date.now() } as never).execute();
       await store.close();
       const said = /is at migration 999-from-the-future, from a newer authsvc than this one \(authsvc [^,]+, commit [^,]+, whose newest migration is \S+\); it does not know 999-from-the-future\. Run the authsvc that migrated it \(or a later one\)/;
-      for (const args of [["migrate"], ["migrate", "--check"]]) {
+      for (const args of [["migrate"], ["migrate", "--check"], ["users", "list"]]) {
         const r = await runCli([...args, "--database", db.url]);
         expect(r.code).toBe(4);
         expect(r.stderr).toMatch(said);
