@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { sql, type Kysely } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { copyDatabase } from "../../src/ops/db-copy/copy.js";
@@ -103,6 +106,10 @@ describe(`db copy, interrupted and refused (to ${targetBackend.name})`, () => {
     const newer = await source(1, [...migrations, { name: "999-from-the-future", up: async () => {} }]);
     const r = await runCli(["db", "copy", "--from", newer, "--to", to]);
     expect(r.stderr).toMatch(/was migrated by a newer authsvc \(999-from-the-future unknown to this one\): copy it with that version/);
+    // A SQLite target the refused copy would have made is not left behind.
+    const file = join(mkdtempSync(join(tmpdir(), "authsvc-copy-")), "new.db");
+    expect((await runCli(["db", "copy", "--from", newer, "--to", file])).code).toBe(1);
+    expect(readdirSync(dirname(file))).toEqual([]);
     expect((await runCli(["db", "copy", "--from", `${from}.missing`, "--to", to])).stderr).toContain(`no database at ${from}.missing`);
     const same = await runCli(["db", "copy", "--from", from, "--to", from]);
     expect(same).toMatchObject({ code: 2, stderr: expect.stringContaining("--from and --to name the same database") });

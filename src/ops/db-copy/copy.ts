@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import type { Kysely } from "kysely";
 import { isPostgresUrl, openStore, sqliteFilePath, type Store } from "../../store/database.js";
 import { migrateToLatest, readAppliedMigrations } from "../../store/migrator.js";
@@ -58,6 +58,9 @@ export async function copyDatabase(o: CopyOptions): Promise<CopyReport> {
   const list = o.migrations ?? allMigrations;
   if (describeLocation(o.from) === describeLocation(o.to)) throw new OpsError("--from and --to name the same database", 2);
   const opened: Side[] = [];
+  // A SQLite target this copy creates is removed again if the copy fails: a refusal leaves nothing behind.
+  const made = isPostgresUrl(o.to) || existsSync(sqliteFilePath(o.to)) ? undefined : sqliteFilePath(o.to);
+  let done = false;
   try {
     const source = openSide(o.from, "source", true);
     opened.push(source);
@@ -71,6 +74,7 @@ export async function copyDatabase(o: CopyOptions): Promise<CopyReport> {
     const recount = isPostgresUrl(o.from) ? source.store : openStore({ url: o.from, mustExist: true });
     if (recount !== source.store) opened.push({ store: recount });
     const reports = await copyInSnapshot({ source: source.store, target: target.store, recount: recount.db as unknown as Kysely<any>, tables, columns, options: o });
+    done = true;
     return {
       from: source.store.description, to: target.store.description, migrations: applied,
       pending: list.map((m) => m.name).filter((n) => !applied.includes(n)),
@@ -78,6 +82,7 @@ export async function copyDatabase(o: CopyOptions): Promise<CopyReport> {
     };
   } finally {
     for (const side of opened.reverse()) { side.release?.(); await side.store.close(); }
+    if (made && !done) for (const f of ["", "-wal", "-shm", "-journal", "-serve.lock"]) rmSync(`${made}${f}`, { force: true });
   }
 }
 

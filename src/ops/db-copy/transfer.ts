@@ -46,7 +46,7 @@ export async function copyInSnapshot(x: Transfer): Promise<TableReport[]> {
         const cols = columns.get(t.name)!;
         const digest = new TableDigest(t.columns.map((c) => cols.source.get(c)!.kind));
         for await (const batch of readBatches(snap, t, batchRows(o.batchSize, t))) {
-          if (o.stopped?.()) throw new OpsError("interrupted: nothing was written to the target (the copy is one transaction); run the command again to start over", 130);
+          if (o.stopped?.()) throw interrupted();
           for (const r of batch) digest.add(t.columns.map((c) => r[c]));
           await insertBatch(tx, t, batch, cols.target, target.dialect);
           rows += batch.length;
@@ -73,6 +73,7 @@ async function verify(tx: Kysely<any>, x: Transfer, digests: Map<string, TableDi
     const cols = columns.get(t.name)!;
     const back = new TableDigest(t.columns.map((c) => cols.target.get(c)!.kind));
     for await (const batch of readBatches(tx, t, batchRows(o.batchSize, t))) {
+      if (o.stopped?.()) throw interrupted();
       for (const r of batch) back.add(t.columns.map((c) => r[c]));
       rows += batch.length;
       o.onProgress?.({ table: t.name, tableRows: back.rows, tableTotal: digests.get(t.name)!.rows, rows, total, phase: "verify" });
@@ -84,6 +85,10 @@ async function verify(tx: Kysely<any>, x: Transfer, digests: Map<string, TableDi
     reports.push({ table: t.name, rows: want.rows, checksum: want.checksum });
   }
   return reports;
+}
+
+function interrupted(): OpsError {
+  return new OpsError("interrupted: nothing was written to the target (the copy is one transaction); run the command again to start over", 130);
 }
 
 /** At most `batchSize` rows, and at most ~30,000 parameters per INSERT (SQLite's and PostgreSQL's limits are above). */
