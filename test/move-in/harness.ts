@@ -3,7 +3,8 @@ import pg from "pg";
 import { expect } from "vitest";
 import { generateCode } from "../../src/methods/totp/secrets.js";
 import { runCli } from "../helpers/cli.js";
-import { credentials, postJson, postWithSession, readTokens } from "../helpers/session-client.js";
+import { createTestAdmin, dashboardSession, type DashboardClient } from "../helpers/dashboard.js";
+import { credentials, jwtPayload, postJson, postWithSession, readTokens } from "../helpers/session-client.js";
 import type { TestApp } from "../helpers/test-app.js";
 
 export const fixture = (name: string) => new URL(`../fixtures/move-in/${name}`, import.meta.url).pathname;
@@ -32,16 +33,44 @@ export async function supabaseDatabase(): Promise<{ url: string; drop(): Promise
 export function importHarness(app: () => TestApp) {
   const cli = (args: string[]) => runCli(["users", "import", ...args, "--database", app().config.database]);
   const db = () => app().app.store.db;
+  let dashboard: { app: TestApp; client: DashboardClient } | undefined;
+  /** What the dashboard's person page says under "Required at sign-in" (an admin signed in once per app). */
+  async function requiredAtSignIn(id: string): Promise<string | undefined> {
+    if (dashboard?.app !== app()) dashboard = { app: app(), client: await dashboardSession(app().url, await createTestAdmin(app().app)) };
+    const page = await (await dashboard.client.get(`/admin/users/${encodeURIComponent(id)}`)).text();
+    return /<dt>Required at sign-in<\/dt><dd>(\w+)<\/dd>/.exec(page)?.[1];
+  }
+  async function signIn(email: string, password: string) {
+    const res = await postJson(`${app().url}/auth/signin`, credentials(email, password), { rid: "emailpassword", "st-auth-mode": "header" });
+    const json = (await res.json()) as { status: string; user?: { id: string } };
+    return { ...json, tokens: json.status === "OK" ? readTokens(res, "header", json) : undefined };
+  }
+  /** A sign-in's second step with the TOTP code of `secret` now: OK when the imported device holds that secret. */
+  async function totp(signedIn: { tokens?: Parameters<typeof postWithSession>[2] }, secret: string) {
+    return (await postWithSession(app().url, "/totp/verify", signedIn.tokens, { totp: generateCode(secret, app().clock.now()) })).json.status as string;
+  }
   return {
     cli,
-    async signIn(email: string, password: string) {
-      const res = await postJson(`${app().url}/auth/signin`, credentials(email, password), { rid: "emailpassword", "st-auth-mode": "header" });
-      const json = (await res.json()) as { status: string; user?: { id: string } };
-      return { ...json, tokens: json.status === "OK" ? readTokens(res, "header", json) : undefined };
-    },
-    /** A sign-in's second step with the TOTP code of `secret` now: OK when the imported device holds that secret. */
-    async totp(signedIn: { tokens?: Parameters<typeof postWithSession>[2] }, secret: string) {
-      return (await postWithSession(app().url, "/totp/verify", signedIn.tokens, { totp: generateCode(secret, app().clock.now()) })).json.status as string;
+    signIn,
+    totp,
+    /**
+     * A person whose authenticator app moved in is asked for it, as one who set it up here is: the
+     * password alone gives a session whose st-mfa claim is unmet (v false) and which a protected
+     * route refuses with 403; a code of another secret is refused; a code of the moved secret
+     * completes the sign-in (v true); the dashboard says the second factor is required.
+     */
+    async expectSecondFactorKept(email: string, password: string, id: string, secret: string) {
+      const signedIn = await signIn(email, password);
+      expect(signedIn).toMatchObject({ status: "OK", user: { id } });
+      expect(jwtPayload(signedIn.tokens!.access)["st-mfa"]).toMatchObject({ v: false });
+      const blocked = await postWithSession(app().url, "/totp/recovery-codes", signedIn.tokens);
+      expect(blocked.res.status).toBe(403);
+      expect(blocked.json).toMatchObject({ message: "invalid claim", claimValidationErrors: [{ id: "st-mfa" }] });
+      expect(await totp(signedIn, "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")).toBe("INVALID_TOTP_ERROR");
+      const done = await postWithSession(app().url, "/totp/verify", signedIn.tokens, { totp: generateCode(secret, app().clock.now()) });
+      expect(done.json).toEqual({ status: "OK" });
+      expect(jwtPayload(done.tokens!.access)["st-mfa"]).toMatchObject({ v: true });
+      expect(await requiredAtSignIn(id)).toBe("yes");
     },
     identity: (provider: string, subject: string) => db().selectFrom("third_party_identities").select(["user_id", "email"]).where("provider_id", "=", provider).where("provider_user_id", "=", subject).executeTakeFirst(),
     metadata: async (id: string) => JSON.parse((await db().selectFrom("user_metadata").select("data").where("user_id", "=", id).executeTakeFirstOrThrow()).data),

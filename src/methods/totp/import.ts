@@ -1,11 +1,15 @@
 import { refuseImport as refuse, type ImportPart } from "../../core/import-parts.js";
+import { requireFactorOfEach } from "../../core/mfa.js";
 import { insertRows } from "../../store/user-import.js";
 import { sealTotpSecret } from "./seal.js";
 import { TOTP_PERIOD_S, TOTP_SKEW } from "./secrets.js";
 
 /**
  * TOTP devices in `users import` (core/import-parts.ts): the record's "totp", the secrets (Base32)
- * the source system exported, each becoming a verified device, sealed for its owner and name.
+ * the source system exported, each becoming a verified device, sealed for its owner and name, and
+ * the factor recorded as required for its owner, as a device verified through the API records it
+ * (devices.ts verifyDevice): the person's next sign-in asks for a code. Every source that carries
+ * authenticator secrets (move-in/) and the JSON lines file come through here.
  */
 export const totpImport: ImportPart<Array<{ secret: string; name: string }>> = {
   id: "totp",
@@ -25,6 +29,9 @@ export const totpImport: ImportPart<Array<{ secret: string; name: string }>> = {
   },
   // Authenticator secrets another system kept (move-in/): the person's devices, in the order read.
   takes: { "authenticator-secret": { top: (facts) => ({ totp: facts.map((f) => ({ secret: f.secret, name: f.name })) }) } },
-  insert: (tx, people, { now, secret }) => insertRows(tx, "totp_devices", people.flatMap(({ id, part }) => part.map((t) => (
-    { user_id: id, name: t.name, secret_enc: sealTotpSecret(t.secret, secret, id, t.name), period: TOTP_PERIOD_S, skew: TOTP_SKEW, created_at: now, verified_at: now })))),
+  async insert(tx, people, { now, secret }) {
+    await insertRows(tx, "totp_devices", people.flatMap(({ id, part }) => part.map((t) => (
+      { user_id: id, name: t.name, secret_enc: sealTotpSecret(t.secret, secret, id, t.name), period: TOTP_PERIOD_S, skew: TOTP_SKEW, created_at: now, verified_at: now }))));
+    await requireFactorOfEach(tx, people.filter((p) => p.part.length > 0).map((p) => p.id), "totp", now);
+  },
 };
