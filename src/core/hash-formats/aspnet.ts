@@ -32,7 +32,7 @@ function parse(h: string): (Pbkdf2Params & { version: 2 | 3 }) | string {
 export const aspnetIdentity: HashFormat = {
   id: "aspnet-identity",
   // Base64 starting with a 0x00 or 0x01 byte ("A"), long enough for v2 or v3, and nothing else.
-  matches: (h) => /^A[A-Za-z0-9+/]{43,}={0,2}$/.test(h),
+  matches: (h) => /^A[A-Za-z0-9+/]{40,}={0,2}$/.test(h),
   check(h) {
     const p = parse(h);
     return typeof p === "string" ? p : checkPbkdf2(p, `ASP.NET Identity hash (v${p.version})`);

@@ -17,7 +17,7 @@ type Encoding = "hex" | "base64" | "utf8";
 const ENCODINGS: readonly string[] = ["hex", "base64", "utf8"];
 const PASSWORD_ENCODINGS: readonly string[] = ["ascii", "utf8", "utf16le", "ucs2", "latin1", "binary"];
 const SALTED: readonly string[] = ["md4", "md5", "sha1", "sha256", "sha512"];
-const AS_IS: Readonly<Record<string, RegExp>> = { argon2: /^\$argon2(id|i|d)\$/, pbkdf2: /^\$pbkdf2(-[a-z0-9]+)?\$/i, ldap: /^\{[A-Za-z0-9]+\}/, bcrypt: /^\$2[aby]\$/ };
+const AS_IS: Readonly<Record<string, RegExp>> = { argon2: /^\$argon2(id|i|d)\$/, pbkdf2: /^\$pbkdf2(-[a-z0-9-]+)?\$/i, ldap: /^\{[A-Za-z0-9]+\}/, bcrypt: /^\$2[aby]\$/ };
 const PREFIX = "$auth0$";
 const MAX_TEXT = 1024;
 

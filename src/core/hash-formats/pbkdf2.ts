@@ -17,6 +17,9 @@ export const PBKDF2_DIGESTS: Readonly<Record<string, { bytes: number; maxWork: n
   sha384: { bytes: 48, maxWork: 1_200_000, name: "HMAC-SHA384" },
   sha512: { bytes: 64, maxWork: 1_200_000, name: "HMAC-SHA512" },
   ripemd160: { bytes: 20, maxWork: 800_000, name: "HMAC-RIPEMD160" },
+  // What Kratos' "pbkdf2-sha224" and "pbkdf2-sha384" are (move-in/kratos.ts names them so).
+  "sha3-224": { bytes: 28, maxWork: 600_000, name: "HMAC-SHA3-224" },
+  "sha3-384": { bytes: 48, maxWork: 600_000, name: "HMAC-SHA3-384" },
 };
 
 /** node:crypto's PBKDF2, asynchronous: on libuv's thread pool, never on the event loop. */
@@ -76,7 +79,7 @@ export const djangoPbkdf2 = format("django-pbkdf2", "Django PBKDF2 hash", (h) =>
  * SHA-1), or $pbkdf2-<digest>$i=<rounds>[,l=<length>]$<salt>$<hash> (standard base64) as Kratos and
  * Auth0's import file write it (Auth0: i defaults to 100,000; `l` must be the hash's length).
  */
-const PHC = /^\$pbkdf2(?:-([a-z0-9]+))?\$([^$]+)\$([^$]+)\$([^$]+)$/i;
+const PHC = /^\$pbkdf2(?:-([a-z0-9-]+))?\$([^$]+)\$([^$]+)\$([^$]+)$/i;
 export const phcPbkdf2 = format("pbkdf2", "PBKDF2 hash", (h) => {
   const m = PHC.exec(h);
   const shape = "PBKDF2 hash is not $pbkdf2-sha256$<iterations>$<salt>$<hash> (or i=<iterations>,l=<length>)";
@@ -95,4 +98,4 @@ export const phcPbkdf2 = format("pbkdf2", "PBKDF2 hash", (h) => {
   if (!salt || !key) return "PBKDF2 hash: the salt or hash is not base64";
   if (length !== undefined && length !== key.length) return `PBKDF2 hash: key length l=${length} is not the hash's ${key.length} bytes`;
   return { digest: (m[1] ?? "sha1").toLowerCase(), iterations, salt, key };
-}, (h) => /^\$pbkdf2(-[a-z0-9]+)?\$/i.test(h));
+}, (h) => /^\$pbkdf2(-[a-z0-9-]+)?\$/i.test(h));
