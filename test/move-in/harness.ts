@@ -72,10 +72,41 @@ export function importHarness(app: () => TestApp) {
       expect(jwtPayload(done.tokens!.access)["st-mfa"]).toMatchObject({ v: true });
       expect(await requiredAtSignIn(id)).toBe("yes");
     },
+    /**
+     * A password moved in: a wrong one is refused and leaves the hash as it was; the right one signs
+     * in as `id` (the kept id, when given) and replaces the hash by authsvc's own; it signs in again.
+     */
+    async expectPasswordMoved(email: string, password: string, id?: string) {
+      const stored = async () => (await db().selectFrom("email_password_credentials").select("password_hash").where("email", "=", email).executeTakeFirstOrThrow()).password_hash;
+      const before = await stored();
+      expect(before).not.toMatch(/^bcrypt-sha384:/);
+      expect((await signIn(email, password + "!")).status).toBe("WRONG_CREDENTIALS_ERROR");
+      expect(await stored()).toBe(before);
+      const ok = await signIn(email, password);
+      expect(ok).toMatchObject({ status: "OK", ...(id ? { user: { id } } : {}) });
+      expect(await stored()).toMatch(/^bcrypt-sha384:\$2b\$04\$/);
+      expect((await signIn(email, password)).user?.id).toBe(ok.user!.id);
+      return ok.user!.id;
+    },
+    roles: async (id: string) => (await db().selectFrom("user_roles").select("role").where("user_id", "=", id).orderBy("role").execute()).map((r) => r.role),
+    organizations: async (id: string) => (await db().selectFrom("organization_members as m").innerJoin("organizations as o", "o.id", "m.organization_id").select(["o.name", "m.role"]).where("m.user_id", "=", id).orderBy("o.name").execute()),
     identity: (provider: string, subject: string) => db().selectFrom("third_party_identities").select(["user_id", "email"]).where("provider_id", "=", provider).where("provider_user_id", "=", subject).executeTakeFirst(),
     metadata: async (id: string) => JSON.parse((await db().selectFrom("user_metadata").select("data").where("user_id", "=", id).executeTakeFirstOrThrow()).data),
     user: (id: string) => db().selectFrom("users").select(["id", "email", "time_joined"]).where("id", "=", id).executeTakeFirst(),
     verified: async (id: string) => (await db().selectFrom("verified_emails").select("email").where("user_id", "=", id).orderBy("email").execute()).map((r) => r.email),
+    /**
+     * As dryRunThenImport, for a source with rows that are refused: the dry run and the import say
+     * so (exit code 1, the other rows imported) and list each refusal's reason.
+     */
+    async dryRunThenImportRefusing(args: string[], created: number, reasons: string[]) {
+      const dry = JSON.parse((await cli([...args, "--dry-run", "--json"])).stdout);
+      expect(dry).toMatchObject({ dryRun: true, created, refused: reasons.length, conflicts: 0 });
+      const real = await cli(args);
+      expect(real.code).toBe(1);
+      expect(real.stdout).toContain(`${created} created, 0 skipped (duplicates), ${reasons.length} refused`);
+      for (const reason of reasons) expect(real.stdout).toContain(reason);
+      expect(JSON.parse((await cli([...args, "--json"])).stdout)).toMatchObject({ created: 0, skipped: created, refused: reasons.length });
+    },
     /** A dry run reports and writes nothing; the import creates; a second run creates nothing. */
     async dryRunThenImport(args: string[], created: number) {
       const users = async () => Number((await db().selectFrom("users").select((e) => e.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
