@@ -9,25 +9,20 @@ import type { TestApp } from "../helpers/test-app.js";
 
 export const fixture = (name: string) => new URL(`../fixtures/move-in/${name}`, import.meta.url).pathname;
 
-/** A database of its own on the test PostgreSQL server holding Supabase's auth schema and the fixture's rows; drop() removes it. */
-export async function supabaseDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A database of its own on the test PostgreSQL server holding a fixture's SQL (another system's tables and rows); drop() removes it. */
+export async function fixtureDatabase(sqlFixture: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const pgUrl = process.env.AUTHSVC_TEST_PG_URL!;
-  const name = `supabase_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const run = async (url: string, text: string) => { const c = new pg.Client({ connectionString: url }); await c.connect(); try { await c.query(text); } finally { await c.end(); } };
+  await run(pgUrl, `create database "${name}"`);
   const url = new URL(pgUrl);
   url.pathname = `/${name}`;
-  const c = new pg.Client({ connectionString: url.toString() });
-  await c.connect();
-  await c.query(readFileSync(fixture("supabase-auth.sql"), "utf8"));
-  await c.end();
-  return {
-    url: url.toString(),
-    drop: async () => { const a = new pg.Client({ connectionString: pgUrl }); await a.connect(); await a.query(`drop database if exists "${name}" with (force)`); await a.end(); },
-  };
+  await run(url.toString(), readFileSync(fixture(sqlFixture), "utf8"));
+  return { url: url.toString(), drop: () => run(pgUrl, `drop database if exists "${name}" with (force)`) };
 }
+
+/** Supabase's auth schema with the fixture's rows. */
+export const supabaseDatabase = () => fixtureDatabase("supabase-auth.sql", "supabase");
 
 /** What a test of one importer asks of the server it imports into: the CLI, sign-in over HTTP, the rows. */
 export function importHarness(app: () => TestApp) {

@@ -1,23 +1,10 @@
-import { readFileSync } from "node:fs";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
-import { fixture, importHarness } from "./harness.js";
+import { fixture, fixtureDatabase, importHarness } from "./harness.js";
 
 const pgUrl = process.env.AUTHSVC_TEST_PG_URL;
 const id = (n: number) => `3b5e1c9a-1f4e-4a7e-9d2f-6c1a2b3c4d0${n}`;
-
-/** A database of its own on the test PostgreSQL server holding Kratos' tables and the fixture's identities. */
-async function kratosDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `kratos_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const run = async (url: string, text: string) => { const c = new pg.Client({ connectionString: url }); await c.connect(); try { await c.query(text); } finally { await c.end(); } };
-  await run(pgUrl!, `create database "${name}"`);
-  const url = new URL(pgUrl!);
-  url.pathname = `/${name}`;
-  await run(url.toString(), readFileSync(fixture("kratos.sql"), "utf8"));
-  return { url: url.toString(), drop: () => run(pgUrl!, `drop database if exists "${name}" with (force)`) };
-}
 
 /** What both forms of the export bring: the same people. */
 async function expectKratosPeople(h: ReturnType<typeof importHarness>) {
@@ -51,7 +38,7 @@ describe.each(backends)("users import --from kratos: the admin API's identities 
 
 describe.runIf(pgUrl).each(backends)("users import --from kratos postgres://…: Kratos' own database, read-only ($name)", (backend) => {
   let t: TestApp, source: { url: string; drop(): Promise<void> };
-  beforeAll(async () => { t = await createTestApp({ backend }); source = await kratosDatabase(); });
+  beforeAll(async () => { t = await createTestApp({ backend }); source = await fixtureDatabase("kratos.sql", "kratos"); });
   afterAll(async () => { await t.close(); await source.drop(); });
   const h = importHarness(() => t);
 
