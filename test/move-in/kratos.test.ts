@@ -33,7 +33,7 @@ describe.each(backends)("users import --from kratos: the admin API's identities 
     const file = fixture("kratos-identities.json");
     await h.dryRunThenImportRefusing(["--from", "kratos", file], 6, [`${file} [6] (${id(7)}): identity ${id(7)} is inactive in Kratos`]);
     await expectKratosPeople(h);
-  });
+  }, 120_000); // real hashes at their systems' costs: on a shared machine, seconds each (their time is not what is tested)
 });
 
 describe.runIf(pgUrl).each(backends)("users import --from kratos postgres://…: Kratos' own database, read-only ($name)", (backend) => {
@@ -45,5 +45,5 @@ describe.runIf(pgUrl).each(backends)("users import --from kratos postgres://…:
   it("reads identities, credentials and verifiable addresses from its tables", async () => {
     await h.dryRunThenImportRefusing(["--from", "kratos", source.url], 6, [`identity ${id(7)}: identity ${id(7)} is inactive in Kratos`]);
     await expectKratosPeople(h);
-  });
+  }, 120_000); // real hashes at their systems' costs: on a shared machine, seconds each (their time is not what is tested)
 });

@@ -106,6 +106,8 @@ export function auth0HashToStored(o: Record<string, unknown>): { hash: string } 
 }
 
 function parseStored(h: string): Parsed | string {
+  // Its fields are at most MAX_TEXT each: a longer string carries something else, read at every sign-in.
+  if (h.length > 8 * MAX_TEXT) return `$auth0$ hash is longer than ${8 * MAX_TEXT} characters`;
   let o: unknown;
   try { o = JSON.parse(h.slice(PREFIX.length)); } catch { return "$auth0$ hash is not followed by JSON"; }
   return obj(o) ? parse(obj(o)!) : "$auth0$ hash is not followed by a JSON object";

@@ -90,9 +90,10 @@ function parseFbScrypt(h: string): FbScrypt | string {
   if (r === undefined) return `Firebase scrypt hash: rounds r=${params.r} is not a whole number from 1 to 1024`;
   if (p === undefined) return `Firebase scrypt hash: p=${params.p} is not a whole number from 1 to 1024`;
   const saltSeparator = decodeBase64(params.ss ?? ""), signerKey = decodeBase64(params.sk ?? ""), salt = decodeBase64(m[2]), hash = decodeBase64(m[3]);
-  if (!saltSeparator || !signerKey || signerKey.length < 16 || signerKey.length > 256 || !salt || salt.length < 4 || salt.length > 128 || !hash || hash.length !== signerKey.length) {
-    return "Firebase scrypt hash has a salt separator, signer key, salt or hash that is not base64 of a usual length";
-  }
+  if (!saltSeparator) return "Firebase scrypt hash: the salt separator ss is not base64";
+  if (!signerKey || signerKey.length < 16 || signerKey.length > 256) return "Firebase scrypt hash: the signer key sk is not base64 of 16 to 256 bytes";
+  if (!salt || salt.length < 4 || salt.length > 128) return "Firebase scrypt hash: the salt is not base64 of 4 to 128 bytes";
+  if (!hash || hash.length !== signerKey.length) return "Firebase scrypt hash: the hash is not base64 as long as the signer key";
   return { N: 2 ** n, r, p, saltSeparator, signerKey, salt, hash };
 }
 
