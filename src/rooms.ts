@@ -1,4 +1,5 @@
 import { accountRoom } from "./account/room.js";
+import type { Config } from "./config/types.js";
 import { checkBackground } from "./core/background.js";
 import { dashboardRoom } from "./dashboard/room.js";
 import { kernel } from "./http/kernel.js";
@@ -43,3 +44,8 @@ export const mail = assembleMail([...kernelMail, ...rooms.flatMap((r) => (r.mail
 
 /** The rooms' background work (Room.background), which app.ts runs and a cluster's HTTP worker forwards kicks of. */
 export const background = checkBackground(rooms.flatMap((r) => (r.background ? [r.background] : [])));
+
+/** What the rooms add to every SMTP transport (Room.smtpOptions: DKIM signing), for this configuration. */
+export function smtpOptionsOf(config: Readonly<Config>): Record<string, unknown> {
+  return Object.assign({}, ...rooms.map((r) => r.smtpOptions?.(config) ?? {})) as Record<string, unknown>;
+}

@@ -73,6 +73,8 @@ export interface CommandRun {
   askNewPassword(prompt: string): Promise<string>;
   /** Asks a yes/no question; only "yes" or "y" is yes. */
   askYes(question: string): Promise<boolean>;
+  /** The settings, resolved from the flags, the environment and the config file, without opening anything. */
+  config(): Readonly<Config>;
   /** Opens the app (applying pending migrations), runs `fn` and closes it. */
   withApp<T>(fn: (app: CommandApp) => Promise<T>): Promise<T>;
 }

@@ -62,6 +62,27 @@ export function checkPasswordPolicy(password: string, opts: PolicyOptions): stri
   return null;
 }
 
+/**
+ * A room's check of every new password (Room.passwordCheck), run after the kernel's policy by
+ * checkNewPassword on every path that sets one: sign-up, reset, the account page's change, the
+ * operator's set. Returns a sentence for the person, or null. It may be slow (a lookup elsewhere)
+ * but must answer: a check that cannot reach what it asks decides without it.
+ */
+export interface PasswordCheck {
+  check(password: string): Promise<string | null>;
+}
+
+/** The kernel's policy, then the rooms' checks (ctx.passwordChecks): the first sentence, or null. */
+export async function checkNewPassword(checks: readonly PasswordCheck[], password: string, opts: PolicyOptions): Promise<string | null> {
+  const why = checkPasswordPolicy(password, opts);
+  if (why) return why;
+  for (const c of checks) {
+    const refused = await c.check(password);
+    if (refused) return refused;
+  }
+  return null;
+}
+
 function prehash(password: string): string {
   return createHash("sha384").update(password.normalize("NFKC"), "utf8").digest("base64");
 }

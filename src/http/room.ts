@@ -20,6 +20,8 @@ import type { DashboardSectionPart } from "./dashboard-sections.js";
 import { PERSON_FACTS, type PersonPagePart } from "./person-panels.js";
 import type { SignInPart } from "./pages/sign-in-parts.js";
 import type { Route } from "./route.js";
+import type { PageSources } from "./pages/headers.js";
+import type { PasswordCheck } from "../core/passwords.js";
 
 /**
  * A room's declaration: everything the kernel needs from a sign-in method or a feature (routes,
@@ -106,6 +108,20 @@ export interface Room {
   userCreation?: UserCreationSpec;
   /** Its background work: an event hook, a worker the server runs, kicks that cross processes (core/background.ts). */
   background?: BackgroundWork;
+  /**
+   * Its guard around the API's routes that declare a `challenge` (route.ts): given the route and its
+   * handler, the handler to mount instead (inside the route's per-IP limits, so a refused request
+   * still counts), or undefined to leave it as it is.
+   */
+  routeGuard?(deps: HttpDeps, route: Route, handler: EventHandler): EventHandler | undefined;
+  /** Request headers of its own that frontends on other origins may send (CORS preflights allow them). */
+  requestHeaders?(config: Readonly<Config>): readonly string[];
+  /** Origins the hosted pages may load from for it (a third-party widget's script, frames, styles, connections), added to their CSP. */
+  pageSources?(config: Readonly<Config>): PageSources;
+  /** Its check of every new password, after the kernel's policy (core/passwords.ts PasswordCheck). */
+  passwordCheck?(config: Readonly<Config>): PasswordCheck | undefined;
+  /** Options it adds to the SMTP transport (nodemailer's, e.g. `dkim`), read once at start; mail/transport.ts. */
+  smtpOptions?(config: Readonly<Config>): Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -147,6 +163,12 @@ export interface HttpTables {
   dashboardSections: readonly DashboardSectionPart[];
   /** The rooms' parts of the sign-in page, in their order. */
   signIn: readonly SignInPart[];
+  /** The rooms' route guards (Room.routeGuard), applied in their order, the first innermost. */
+  routeGuards: ReadonlyArray<NonNullable<Room["routeGuard"]>>;
+  /** The rooms' request headers, which CORS allows besides the kernel's. */
+  requestHeaders(config: Readonly<Config>): string[];
+  /** The rooms' origins for the hosted pages' CSP. */
+  pageSources(config: Readonly<Config>): PageSources;
 }
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -177,6 +199,9 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     },
     dashboardSections: unique("dashboard section", pick((r) => r.dashboardSection), (s) => s.path),
     signIn: pick((r) => r.signIn),
+    routeGuards: pick((r) => r.routeGuard?.bind(r)),
+    requestHeaders: (config) => rooms.flatMap((r) => r.requestHeaders?.(config) ?? []),
+    pageSources: (config) => mergeSources(rooms.flatMap((r) => (r.pageSources ? [r.pageSources(config)] : []))),
   };
 }
 
@@ -200,5 +225,12 @@ function mergeAssets(sets: ReadonlyArray<Readonly<Record<string, string>>>): Rec
       out[name] = text;
     }
   }
+  return out;
+}
+
+/** The rooms' page sources, one list per directive. */
+function mergeSources(parts: readonly PageSources[]): PageSources {
+  const out: Record<string, string[]> = {};
+  for (const p of parts) for (const [k, v] of Object.entries(p)) out[k] = [...(out[k] ?? []), ...(v ?? [])];
   return out;
 }

@@ -30,8 +30,9 @@ export function hostedPage(build: (config: Readonly<Config>, deps: HttpDeps) => 
     const spec = build(config, deps);
     const data = { ...pageData(config, deps.tables.returnPaths(config), signInScripts(deps.tables.signIn)), ...spec.data };
     const html = renderPage(config, { ...spec, assets: `${config.websiteBasePath}/_assets`, data }, deps.tables.assets);
+    const sources = deps.tables.pageSources(config);
     return defineEventHandler((event) => {
-      setPageHeaders(event, config);
+      setPageHeaders(event, config, { sources });
       return html;
     });
   };
