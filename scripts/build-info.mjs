@@ -33,7 +33,13 @@ export function versionDefines({ version, commit }) {
 export const rawText = {
   name: "raw-text",
   setup(b) {
-    b.onResolve({ filter: /\?raw$/ }, (a) => ({ path: join(a.resolveDir, a.path.slice(0, -4)), namespace: "raw-text" }));
+    b.onResolve({ filter: /\?raw$/ }, async (a) => {
+      const spec = a.path.slice(0, -4);
+      if (spec.startsWith(".") || spec.startsWith("/")) return { path: join(a.resolveDir, spec), namespace: "raw-text" };
+      // A package's file (the hosted pages serve ALTCHA's widget): resolved through its exports, as Vite does.
+      const found = await b.resolve(spec, { kind: "import-statement", resolveDir: a.resolveDir });
+      return found.errors.length ? { errors: found.errors } : { path: found.path, namespace: "raw-text" };
+    });
     b.onLoad({ filter: /.*/, namespace: "raw-text" }, async (a) => ({ contents: await readFile(a.path, "utf8"), loader: "text" }));
   },
 };

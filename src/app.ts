@@ -122,7 +122,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     mergePerson: rooms.flatMap((r) => (r.mergePerson ? [r.mergePerson] : [])),
     personDeletion: rooms.flatMap((r) => (r.personDeletion ? [r.personDeletion] : [])),
     purge: rooms.flatMap((r) => r.purge ?? []),
-    passwordChecks: rooms.flatMap((r) => r.passwordCheck?.(config) ?? []),
+    passwordChecks: rooms.flatMap((r) => r.passwordCheck?.(config, { logger, clock }) ?? []),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mail,
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),

@@ -13,6 +13,7 @@ import { thirdPartyRoom } from "./methods/third-party/room.js";
 import { totpRoom } from "./methods/totp/room.js";
 import { webauthnRoom } from "./methods/webauthn/room.js";
 import { organizationsRoom } from "./organizations/room.js";
+import { protectionRoom } from "./protection/room.js";
 import { oauthProviderRoom } from "./oauth-provider/room.js";
 import { rolesRoom } from "./roles/room.js";
 import { webhookEventTable } from "./webhooks/events.js";
@@ -27,7 +28,7 @@ import { createWebhooksRoom } from "./webhooks/room.js";
  */
 const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom,
 ];
 const afterWebhooks: readonly Room[] = [oauthProviderRoom, kernel.pages, dashboardRoom];
 

@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import { passwordHasher } from "./hash-pool.js";
 import { bcryptCost, importedHashFormat, MAX_BCRYPT_COST } from "./hash-formats/index.js";
 import { createSecretToken } from "../util/random.js";
 
 /**
- * Password policy (PROTOCOL.md §6) and hashing.
+ * Password policy (PROTOCOL.md §6: length, size, Unicode, not the address) and hashing.
  *
  * Hash scheme, stored with the hash:
  *   "bcrypt-sha384:" + bcrypt(base64(SHA-384(NFKC(password))))   — ours
@@ -18,26 +17,6 @@ import { createSecretToken } from "../util/random.js";
  */
 export const MAX_PASSWORD_BYTES = 1024;
 const PREFIX = "bcrypt-sha384:";
-
-let common: Set<string> | undefined;
-function commonPasswords(): Set<string> {
-  if (!common) {
-    // zxcvbn-ts's ranked list of ~49k passwords seen in breaches, bundled: works offline.
-    const list: string[] = loadZxcvbnCommon().dictionary["passwords-common"];
-    common = new Set(list.filter((p) => [...p].length >= 8));
-  }
-  return common;
-}
-
-/**
- * Loaded on first use, not at start (~30 ms, ~6 MB). Both builds have a `require`: the npm bundle
- * defines one (scripts/build.mjs banner), and in the single executable's CommonJS bundle esbuild
- * resolves this literal require to the copy of the package inside the executable. Only the
- * TypeScript source, as the tests run it, may have none.
- */
-function loadZxcvbnCommon(): { dictionary: Record<string, string[]> } {
-  return typeof require === "function" ? require("@zxcvbn-ts/language-common") : createRequire(import.meta.url)("@zxcvbn-ts/language-common");
-}
 
 export interface PolicyOptions {
   minLength: number;
@@ -52,7 +31,8 @@ export function checkPasswordPolicy(password: string, opts: PolicyOptions): stri
   if (length < opts.minLength) return `Password must be at least ${opts.minLength} characters long.`;
   if (Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) return `Password must be at most ${MAX_PASSWORD_BYTES} bytes long.`;
   const lower = password.normalize("NFKC").toLowerCase();
-  if (commonPasswords().has(lower)) return "This password is too common. Please choose a less guessable one.";
+  // Common and breached passwords are the rooms' checks (checkNewPassword: the protection room's
+  // shipped list and breach lookup), which every path that sets a password runs after this.
   if (opts.email) {
     const local = opts.email.slice(0, opts.email.lastIndexOf("@"));
     if (lower === opts.email || lower.includes(opts.email) || (local.length > 0 && lower === local)) {

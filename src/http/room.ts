@@ -22,6 +22,8 @@ import type { SignInPart } from "./pages/sign-in-parts.js";
 import type { Route } from "./route.js";
 import type { PageSources } from "./pages/headers.js";
 import type { PasswordCheck } from "../core/passwords.js";
+import type { Logger } from "../util/logger.js";
+import type { Clock } from "../util/clock.js";
 
 /**
  * A room's declaration: everything the kernel needs from a sign-in method or a feature (routes,
@@ -119,7 +121,13 @@ export interface Room {
   /** Origins the hosted pages may load from for it (a third-party widget's script, frames, styles, connections), added to their CSP. */
   pageSources?(config: Readonly<Config>): PageSources;
   /** Its check of every new password, after the kernel's policy (core/passwords.ts PasswordCheck). */
-  passwordCheck?(config: Readonly<Config>): PasswordCheck | undefined;
+  passwordCheck?(config: Readonly<Config>, with_: { logger: Logger; clock: Clock }): PasswordCheck | undefined;
+  /**
+   * A module every hosted page's API calls pass through (one of its assets; api.js imports it and
+   * calls its `requestHook`), and the data-* attributes its script reads, for this configuration
+   * (undefined: none this time).
+   */
+  requestHook?(config: Readonly<Config>, routes: readonly Route[]): { script: string; data?: Readonly<Record<string, string>> } | undefined;
   /** Options it adds to the SMTP transport (nodemailer's, e.g. `dkim`), read once at start; mail/transport.ts. */
   smtpOptions?(config: Readonly<Config>): Readonly<Record<string, unknown>> | undefined;
 }
@@ -169,6 +177,8 @@ export interface HttpTables {
   requestHeaders(config: Readonly<Config>): string[];
   /** The rooms' origins for the hosted pages' CSP. */
   pageSources(config: Readonly<Config>): PageSources;
+  /** The data-* attributes every hosted page gets for the rooms' request hooks (their modules in `request-hooks`). */
+  requestHookData(config: Readonly<Config>): Record<string, string>;
 }
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -202,6 +212,11 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     routeGuards: pick((r) => r.routeGuard?.bind(r)),
     requestHeaders: (config) => rooms.flatMap((r) => r.requestHeaders?.(config) ?? []),
     pageSources: (config) => mergeSources(rooms.flatMap((r) => (r.pageSources ? [r.pageSources(config)] : []))),
+    requestHookData: (config) => {
+      const routes = rooms.flatMap((r) => r.routes ?? []);
+      const hooks = rooms.flatMap((r) => r.requestHook?.(config, routes) ?? []);
+      return hooks.length ? Object.assign({ "request-hooks": hooks.map((h) => h.script).join(",") }, ...hooks.map((h) => h.data ?? {})) : {};
+    },
   };
 }
 
