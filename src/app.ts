@@ -36,6 +36,8 @@ import type { BackgroundWork, BackgroundWorker } from "./core/background.js";
 
 // The rooms' work that commits with every event, in the event's own transaction (Room.background).
 for (const work of background) if (work.eventHook) setEventHook(work.id, work.eventHook);
+// The rooms' own event hooks, which queue nothing (Room.eventHook).
+for (const room of rooms) if (room.eventHook) setEventHook(`room:${room.id}`, room.eventHook);
 
 export interface AppOverrides {
   clock?: Clock;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { passwordHasher } from "./hash-pool.js";
 import { bcryptCost, importedHashFormat, MAX_BCRYPT_COST } from "./hash-formats/index.js";
 import { createSecretToken } from "../util/random.js";
+import type { CoreContext } from "./context.js";
 
 /**
  * Password policy (PROTOCOL.md §6: length, size, Unicode, not the address) and hashing.
@@ -50,6 +51,16 @@ export function checkPasswordPolicy(password: string, opts: PolicyOptions): stri
  */
 export interface PasswordCheck {
   check(password: string): Promise<string | null>;
+  /**
+   * Told of a password that just signed a login user in (its check passed), before the session
+   * starts: what it records then (a breached one) its claims can read. Never refuses the sign-in.
+   */
+  atSignIn?(ctx: CoreContext, recipeUserId: string, password: string): Promise<void>;
+}
+
+/** Tells the rooms' checks of a password that just signed in (PasswordCheck.atSignIn), in their order. */
+export async function notePasswordSignIn(ctx: CoreContext, recipeUserId: string, password: string): Promise<void> {
+  for (const c of ctx.passwordChecks) await c.atSignIn?.(ctx, recipeUserId, password);
 }
 
 /** The kernel's policy, then the rooms' checks (ctx.passwordChecks): the first sentence, or null. */

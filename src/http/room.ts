@@ -2,6 +2,7 @@ import type { EventHandler } from "h3";
 import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import type { Config } from "../config/types.js";
 import type { BackgroundWork } from "../core/background.js";
+import type { EventHook } from "../store/events.js";
 import type { ClaimProvider, Factor } from "../core/claims.js";
 import type { CommandSpec, UserCreationSpec } from "../core/commands.js";
 import type { CoreContext, RoomState } from "../core/context.js";
@@ -110,6 +111,8 @@ export interface Room {
   userCreation?: UserCreationSpec;
   /** Its background work: an event hook, a worker the server runs, kicks that cross processes (core/background.ts). */
   background?: BackgroundWork;
+  /** Work of its own that commits with every event, in the event's transaction (store/events.ts), with no worker behind it. */
+  eventHook?: EventHook;
   /**
    * Its guard around the API's routes that declare a `challenge` (route.ts): given the route and its
    * handler, the handler to mount instead (inside the route's per-IP limits, so a refused request

@@ -1,4 +1,5 @@
 import type { Room } from "../http/room.js";
+import { breachedClaim, clearOnPasswordChange } from "./breached/at-sign-in.js";
 import { createBreachedCheck } from "./breached/check.js";
 import { captchaHeader, guardWithCaptcha } from "./captcha/guard.js";
 import { protectionRoutes } from "./captcha/routes.js";
@@ -28,6 +29,8 @@ export const protectionRoom: Room = {
   styles: protectionStyles,
   purge: [expiredSolutions],
   passwordCheck: (config, deps) => createBreachedCheck(config, deps),
+  claims: (config) => (config.breachedPasswordsAtSignIn ? [breachedClaim] : []),
+  eventHook: clearOnPasswordChange,
   smtpOptions: (config) => {
     const key = dkimKeyOf(config);
     return key && { dkim: { domainName: key.domain, keySelector: key.selector, privateKey: key.pem } };

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { solveChallenge } from "altcha-lib";
+import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import type { TestApp } from "../helpers/test-app.js";
 
@@ -8,7 +8,7 @@ import type { TestApp } from "../helpers/test-app.js";
 export async function solveCaptcha(t: TestApp): Promise<string> {
   const res = await fetch(`${t.url}/auth/captcha/challenge`);
   if (res.status !== 200) throw new Error(`challenge: HTTP ${res.status}`);
-  const challenge = await res.json();
+  const challenge = (await res.json()) as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
   if (!solution) throw new Error("no solution");
   return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");

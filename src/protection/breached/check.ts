@@ -5,6 +5,7 @@ import type { Logger } from "../../util/logger.js";
 import { words } from "../words.js";
 import { isInOfflineList } from "./offline-list.js";
 import { createRangeClient } from "./range.js";
+import { createSignInCheck } from "./at-sign-in.js";
 
 /**
  * The breached-password check every new password passes (core/passwords.ts checkNewPassword): the
@@ -21,5 +22,6 @@ export function createBreachedCheck(config: Readonly<Config>, deps: { logger: Lo
   return {
     isBreached,
     check: async (password) => ((await isBreached(password)) ? words.breached : null),
+    atSignIn: createSignInCheck(isBreached),
   };
 }
