@@ -50,6 +50,7 @@ function attach(parent: Command, spec: CommandSpec, io: CliIO): Command {
   }
   const layout = spec.layout ?? "admin";
   const cmd = layout === "admin" ? addAdminSubcommand(parent, spec.name, spec.description) : new Command(spec.name).description(spec.description);
+  if (layout === "settings") addConfigOptions(cmd.option("--json", "machine-readable output"), "common");
   if (spec.user) addUserArgument(cmd, spec.user.deprecated);
   for (const a of spec.arguments ?? []) cmd.argument(a.name, a.description);
   for (const o of spec.options ?? []) {

@@ -20,9 +20,10 @@ export interface CommandSpec {
   /**
    * How the house's flags are laid out: "admin" (like `users list`): --json, the common settings and
    * --create first, then its own; "own" (like `reset-password`): its own, then the settings and --create;
-   * "bare" (like `admin-key`): its own alone, for a command that opens no database.
+   * "bare" (like `admin-key`): its own alone, for a command that opens no database; "settings" (like
+   * `mail dns`): --json and the settings, for one that reads them (CommandRun.config) and opens no database.
    */
-  layout?: "admin" | "own" | "bare";
+  layout?: "admin" | "own" | "bare" | "settings";
   /** The user it acts on, as the first argument (email or id), and the deprecated options that still name one. */
   user?: { deprecated: ReadonlyArray<"user" | "email"> };
   /** Its positional arguments, e.g. "<email-or-id>" (after the user's, if any); the last may be variadic ("[permissions...]"). */

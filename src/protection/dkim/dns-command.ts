@@ -71,6 +71,7 @@ function describeFound(f: MailDnsRecord["found"]): string {
 export const mailDnsCommand: CommandSpec = {
   name: "dns",
   under: "mail",
+  layout: "settings",
   description: "print the SPF, DKIM and DMARC records to publish for the --mail-from domain, and what DNS holds now",
   options: [{ flags: "--dns-server <ip[:port]>", description: "ask this DNS server instead of the system's" }],
   action: async (run) => {
