@@ -41,7 +41,7 @@ const unit = (path: string) => room(path) !== undefined ? `methods/${room(path)}
  */
 const FLOORS: Record<string, number> = {
   util: 0, native: 0, config: 1, store: 2, mail: 3, core: 4, http: 5,
-  methods: 6, account: 6, roles: 6, metadata: 6, organizations: 6, webhooks: 6, "oauth-provider": 6,
+  methods: 6, account: 6, roles: 6, metadata: 6, organizations: 6, webhooks: 6, "oauth-provider": 6, protection: 6,
   dashboard: 7, ops: 7, "move-in": 7, root: 8, cli: 9,
 };
 const isRoom = (path: string) => FLOORS[floor(path)] === 6;
