@@ -6,7 +6,7 @@ import { protectionRoutes } from "./captcha/routes.js";
 import { mailDnsCommand } from "./dkim/dns-command.js";
 import { dkimKeyOf } from "./dkim/key.js";
 import { protectionOpenapi } from "./openapi.js";
-import { captchaHook, captchaSources, protectionAssets, protectionStyles } from "./pages.js";
+import { breachedAccountPart, captchaSources, protectionAssets, protectionHook, protectionStyles } from "./pages.js";
 import { expiredSolutions } from "./purge.js";
 import { protectionChecks, protectionSettings } from "./settings.js";
 
@@ -23,7 +23,8 @@ export const protectionRoom: Room = {
   openapi: protectionOpenapi,
   routeGuard: guardWithCaptcha,
   requestHeaders: (config) => (config.captcha === "off" ? [] : [captchaHeader(config)]),
-  requestHook: captchaHook,
+  requestHook: protectionHook,
+  accountPage: breachedAccountPart,
   pageSources: captchaSources,
   assets: protectionAssets,
   styles: protectionStyles,

@@ -9,4 +9,6 @@ export const words = {
   captchaUsed: "This check that you are not a bot was already used. Please complete it again.",
   captchaUnavailable: "The check that you are not a bot cannot be verified right now. Please try again in a moment.",
   breached: "This password has appeared in a data breach, so it is not safe to use. Please choose another one.",
+  breachedAtSignInTitle: "Please change your password",
+  breachedAtSignIn: "The password you signed in with has appeared in a data breach, so others may try it. Choose a new one with Change your password.",
 } as const;

@@ -10,8 +10,9 @@ export const webBase = data.webBase;
 
 /**
  * The rooms' request hooks (data-request-hooks: their modules, e.g. the bot check's): each may add
- * headers to a call (`headers({ method, path, again })`) and ask for one more try of a refusal
- * (`retry({ status, json })`), which it then answers with `again` set. Loaded once, only when a room declares one.
+ * headers to a call (`headers({ method, path, again })`), ask for one more try of a refusal
+ * (`retry({ status, json })`), which it then answers with `again` set, and name another place to go
+ * after a sign-in (`afterSignIn(target)`). Loaded once, only when a room declares one.
  */
 const requestHooks = data.requestHooks
   ? Promise.all(data.requestHooks.split(",").map((m) => import(`./${m}`))).then((ms) => ms.map((m) => m.requestHook).filter(Boolean), () => [])
@@ -180,6 +181,8 @@ export function setBusy(form, busy) {
  * when the address is verified, otherwise send the verification mail (as the SDK does in REQUIRED mode) and show "check your email".
  */
 export async function finishSignIn(email, target) {
+  // A room may send the person elsewhere first (a breached password: to "My account" to change it).
+  for (const hook of await requestHooks) target = (await hook.afterSignIn?.(target)) || target;
   // A second factor due (st-mfa.v false): the MFA page completes it, then goes on to the target.
   const mfa = await callWithSession("PUT", "/mfa/info", {}, "multifactorauth");
   if (mfa.status === 200 && mfa.json.factors.next.length > 0) {

@@ -1,9 +1,9 @@
-// The bot check on the hosted pages (the protection room's request hook, which api.js passes every
-// API call through): a POST to a guarded path gets the solution header, solved in the form the
+// The protection room's request hook on the hosted pages (api.js passes every API call through it).
+// The bot check: a POST to a guarded path gets the solution header, solved in the form the
 // person submitted. With --captcha-required always it is solved up front, from the moment the person
 // starts on a form; otherwise only after the server asked for it (a 400 whose reason starts with
 // captcha_), and the call is then sent once more. Each solution is used once.
-const config = JSON.parse(document.body.dataset.captcha || "{}");
+const config = JSON.parse(document.body.dataset.captcha || '{"paths":[]}');
 const solving = new Map();
 let lastForm = null;
 
@@ -30,7 +30,23 @@ export const requestHook = {
   retry({ status, json }) {
     return status === 400 && !!json && typeof json.reason === "string" && json.reason.startsWith("captcha_") && json.reason !== "captcha_unavailable";
   },
+  // --breached-passwords-at-sign-in: signed in with a breached password (the pwd_breached claim the
+  // front token shows), the person goes to "My account" to change it, where the notice says why.
+  afterSignIn(target) {
+    const account = document.body.dataset.breachedAccount;
+    return account && frontTokenClaims().pwd_breached === true ? account : undefined;
+  },
 };
+
+/** The access token's claims as the SDKs' front token shows them (a hint for the page; the server decides). */
+export function frontTokenClaims() {
+  const cookie = document.cookie.split(";").map((c) => c.trim()).find((c) => c.startsWith("sFrontToken="));
+  try {
+    return JSON.parse(decodeURIComponent(escape(atob(cookie.slice("sFrontToken=".length))))).up || {};
+  } catch {
+    return {};
+  }
+}
 
 /** The widget's place in a form: just above its submit button. */
 function placeIn(form, element) {
@@ -56,7 +72,7 @@ async function solveIn(form) {
 /** ALTCHA's widget, from this server's own assets (its worker too: nothing from another origin). */
 async function solvePow(form) {
   await loadPow();
-  const widget = placeIn(form, Object.assign(document.createElement("altcha-widget"), {}));
+  const widget = placeIn(form, document.createElement("altcha-widget"));
   if (!widget.hasAttribute("challenge")) {
     widget.setAttribute("challenge", config.challenge);
     widget.setAttribute("auto", "off");
