@@ -1,4 +1,4 @@
-import type { Room } from "../http/room.js";
+import type { Room } from "../kernel/room.js";
 import { breachedClaim, clearOnPasswordChange } from "./breached/at-sign-in.js";
 import { createBreachedCheck } from "./breached/check.js";
 import { captchaHeader, guardWithCaptcha } from "./captcha/guard.js";
