@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheets (the kernel's and the
     // rooms') are imported as text (?raw).
-    css: { include: [/src\/.*\.css/] },
+    css: { include: [/src\/.*\.css/, /altcha\/dist\/.*\.css/] },
     include: ["test/browser/**/*.test.ts"],
     // Builds dist/cli.mjs: the quick-start test runs the real `authsvc serve` as a child process.
     globalSetup: ["test/global-setup.ts"],

@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     // Vitest replaces CSS with "" unless told otherwise; the pages' stylesheets (the kernel's and the
     // rooms') are imported as text (?raw).
-    css: { include: [/src\/.*\.css/] },
+    css: { include: [/src\/.*\.css/, /altcha\/dist\/.*\.css/] },
     include: ["test/**/*.test.ts"],
     // The single executable and the Chromium tests have their own suites and configs
     // (npm run test:binary, test:browser; vitest.binary.config.ts, vitest.browser.config.ts).

@@ -33,7 +33,13 @@ export function versionDefines({ version, commit }) {
 export const rawText = {
   name: "raw-text",
   setup(b) {
-    b.onResolve({ filter: /\?raw$/ }, (a) => ({ path: join(a.resolveDir, a.path.slice(0, -4)), namespace: "raw-text" }));
+    b.onResolve({ filter: /\?raw$/ }, (a) => {
+      const spec = a.path.slice(0, -4);
+      if (spec.startsWith(".") || spec.startsWith("/")) return { path: join(a.resolveDir, spec), namespace: "raw-text" };
+      // A package's file (the hosted pages serve ALTCHA's widget): resolved through its exports with
+      // Node's own resolver and the "import" condition, as Vite does (the bundles keep packages external).
+      return { path: fileURLToPath(import.meta.resolve(spec)), namespace: "raw-text" };
+    });
     b.onLoad({ filter: /.*/, namespace: "raw-text" }, async (a) => ({ contents: await readFile(a.path, "utf8"), loader: "text" }));
   },
 };

@@ -21,6 +21,8 @@ const DERIVED = {
   hostedPages: "`true` when the website URL is the public URL",
   workers: "the cores this process may use (`os.availableParallelism()`)",
   hashThreads: "the cores this process may use (`os.availableParallelism()`)",
+  breachedPasswords: "`online` in production, `offline` in development",
+  captchaVerifyUrl: "the provider's siteverify URL (turnstile, hcaptcha)",
 };
 
 export async function renderSettingsTable() {

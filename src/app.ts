@@ -3,7 +3,7 @@ import { ConfigError, describeConfig, type Config, type ResolvedConfig } from ".
 import { checkClaimProviders } from "./core/claims.js";
 import { checkFactors, createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
-import { background, mail, rooms, tables } from "./rooms.js";
+import { background, mail, rooms, smtpOptionsOf, tables } from "./rooms.js";
 import { createDummyHash } from "./core/passwords.js";
 import { scheduleAccountDeletions } from "./account/deletion.js";
 import { schedulePurge } from "./core/purge.js";
@@ -36,6 +36,8 @@ import type { BackgroundWork, BackgroundWorker } from "./core/background.js";
 
 // The rooms' work that commits with every event, in the event's own transaction (Room.background).
 for (const work of background) if (work.eventHook) setEventHook(work.id, work.eventHook);
+// The rooms' own event hooks, which queue nothing (Room.eventHook).
+for (const room of rooms) if (room.eventHook) setEventHook(`room:${room.id}`, room.eventHook);
 
 export interface AppOverrides {
   clock?: Clock;
@@ -125,16 +127,19 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     mergePerson: rooms.flatMap((r) => (r.mergePerson ? [r.mergePerson] : [])),
     personDeletion: rooms.flatMap((r) => (r.personDeletion ? [r.personDeletion] : [])),
     purge: rooms.flatMap((r) => r.purge ?? []),
+    passwordChecks: rooms.flatMap((r) => r.passwordCheck?.(config, { logger, clock }) ?? []),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mail,
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
   };
   // Where mail goes: the relay when configured; in development the built-in catcher (this
   // process's, or the one a running `serve` holds); otherwise nowhere and mail stays queued.
+  // What the rooms add to the relay's transport (DKIM signing), read once.
+  const smtpOptions = smtpOptionsOf(config);
   const createTransport = (): MailTransport | undefined => {
-    if (config.smtpUrl) return createSmtpTransport(config.smtpUrl, { production: config.mode === "production" });
-    if (catcher) return createCatcherTransport(catcher.host, catcher.port);
-    if (config.mode === "development" && config.mailCatcher) return createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
+    if (config.smtpUrl) return createSmtpTransport(config.smtpUrl, { production: config.mode === "production", options: smtpOptions });
+    if (catcher) return createCatcherTransport(catcher.host, catcher.port, smtpOptions);
+    if (config.mode === "development" && config.mailCatcher) return createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort, smtpOptions);
     return undefined;
   };
   const newBackgroundWorker = (work: BackgroundWork) => work.worker(ctx, { noteOutage: (kind, err) => outages.noteFailure(kind, err) });

@@ -1,4 +1,5 @@
 import { accountRoom } from "./account/room.js";
+import type { Config } from "./config/types.js";
 import { checkBackground } from "./core/background.js";
 import { dashboardRoom } from "./dashboard/room.js";
 import { assembleHttpTables } from "./kernel/http-tables.js";
@@ -13,6 +14,7 @@ import { thirdPartyRoom } from "./methods/third-party/room.js";
 import { totpRoom } from "./methods/totp/room.js";
 import { webauthnRoom } from "./methods/webauthn/room.js";
 import { organizationsRoom } from "./organizations/room.js";
+import { protectionRoom } from "./protection/room.js";
 import { oauthProviderRoom } from "./oauth-provider/room.js";
 import { rolesRoom } from "./roles/room.js";
 import { webhookEventTable } from "./webhooks/events.js";
@@ -27,7 +29,7 @@ import { createWebhooksRoom } from "./webhooks/room.js";
  */
 const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom,
 ];
 const afterWebhooks: readonly Room[] = [oauthProviderRoom, kernel.pages, dashboardRoom];
 
@@ -44,3 +46,8 @@ export const mail = assembleMail([...kernelMail, ...rooms.flatMap((r) => (r.mail
 
 /** The rooms' background work (Room.background), which app.ts runs and a cluster's HTTP worker forwards kicks of. */
 export const background = checkBackground(rooms.flatMap((r) => (r.background ? [r.background] : [])));
+
+/** What the rooms add to every SMTP transport (Room.smtpOptions: DKIM signing), for this configuration. */
+export function smtpOptionsOf(config: Readonly<Config>): Record<string, unknown> {
+  return Object.assign({}, ...rooms.map((r) => r.smtpOptions?.(config) ?? {})) as Record<string, unknown>;
+}

@@ -1,6 +1,6 @@
 import type { CoreContext } from "../core/context.js";
 import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
-import { checkPasswordPolicy, hashPassword } from "../core/passwords.js";
+import { checkNewPassword, hashPassword } from "../core/passwords.js";
 import type { FieldError } from "../core/users.js";
 import { insertEvent } from "../store/events.js";
 import * as tokens from "../store/one-time-tokens.js";
@@ -23,7 +23,7 @@ export async function changePassword(ctx: CoreContext, s: AccountSubject, curren
   const cred = await findPasswordLogin(ctx.store.db, ctx.logins, s.personId);
   if (!cred) return { status: "NO_PASSWORD_LOGIN" };
   if (!(await checkCurrentPassword(ctx, cred, current))) return { status: "WRONG_CREDENTIALS_ERROR" };
-  const why = checkPasswordPolicy(next, { minLength: ctx.config.passwordMinLength, email: cred.email });
+  const why = await checkNewPassword(ctx.passwordChecks, next, { minLength: ctx.config.passwordMinLength, email: cred.email });
   if (why) return { status: "FIELD_ERROR", formFields: [{ id: "newPassword", error: why }] };
   const hash = await hashPassword(next, ctx.config.bcryptCost);
   const now = ctx.clock.now();

@@ -5,7 +5,9 @@ import { retryMailNow } from "../core/mail-retry.js";
 import { maskUrl } from "../config.js";
 import { createCatcherTransport, createSmtpTransport, SmtpError, type MailTransport } from "../mail/transport.js";
 import { createId } from "../util/random.js";
+import { smtpOptionsOf } from "../rooms.js";
 import { withApp } from "./context.js";
+import { addRoomCommands } from "./room-commands.js";
 import { addAdminSubcommand, addConfigOptions, configFromFlags } from "./options.js";
 import { CliError, type CliIO } from "./io.js";
 
@@ -23,8 +25,8 @@ export function mailCommand(io: CliIO): Command {
     let transport: MailTransport;
     try {
       transport = config.smtpUrl
-        ? createSmtpTransport(config.smtpUrl, { production: config.mode === "production" })
-        : createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort);
+        ? createSmtpTransport(config.smtpUrl, { production: config.mode === "production", options: smtpOptionsOf(config) })
+        : createCatcherTransport(config.mailCatcherHost, config.mailCatcherPort, smtpOptionsOf(config));
     } catch (err) {
       throw new CliError(`cannot use the SMTP relay: ${(err as Error).message}`, 2);
     }
@@ -64,5 +66,6 @@ export function mailCommand(io: CliIO): Command {
       }
       io.out(`message ${id} is due now`);
     }));
+  addRoomCommands(mail, io);
   return mail;
 }

@@ -4,7 +4,7 @@ import { CommandError } from "../core/commands.js";
 import { rooms } from "../rooms.js";
 import { printJson, withApp } from "./context.js";
 import { askYes, CliError, readPasswordFromStdin, type CliIO } from "./io.js";
-import { addAdminSubcommand, addConfigOptions, addCreateOption } from "./options.js";
+import { addAdminSubcommand, addConfigOptions, addCreateOption, configFromFlags } from "./options.js";
 import { askNewPassword } from "./password-prompt.js";
 import { resolveUserRef } from "./user-ref.js";
 import { addUserArgument, pickUserRef } from "./user-arg.js";
@@ -50,6 +50,7 @@ function attach(parent: Command, spec: CommandSpec, io: CliIO): Command {
   }
   const layout = spec.layout ?? "admin";
   const cmd = layout === "admin" ? addAdminSubcommand(parent, spec.name, spec.description) : new Command(spec.name).description(spec.description);
+  if (layout === "settings") addConfigOptions(cmd.option("--json", "machine-readable output"), "common");
   if (spec.user) addUserArgument(cmd, spec.user.deprecated);
   for (const a of spec.arguments ?? []) cmd.argument(a.name, a.description);
   for (const o of spec.options ?? []) {
@@ -83,6 +84,7 @@ export function commandRun(io: CliIO, flags: Record<string, unknown>, args: read
     canAsk: io.isTerminal === true,
     askNewPassword: (prompt) => askNewPassword(io, prompt),
     askYes: (question) => askYes(io, question),
+    config: () => configFromFlags(flags, io).config,
     withApp: (fn) => withApp(flags, io, (app) => fn({ ctx: app.ctx, config: app.config, findUser: (ref) => resolveUserRef(app, ref), flushMail: () => app.mail.flush() })),
   };
 }

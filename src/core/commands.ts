@@ -20,9 +20,10 @@ export interface CommandSpec {
   /**
    * How the house's flags are laid out: "admin" (like `users list`): --json, the common settings and
    * --create first, then its own; "own" (like `reset-password`): its own, then the settings and --create;
-   * "bare" (like `admin-key`): its own alone, for a command that opens no database.
+   * "bare" (like `admin-key`): its own alone, for a command that opens no database; "settings" (like
+   * `mail dns`): --json and the settings, for one that reads them (CommandRun.config) and opens no database.
    */
-  layout?: "admin" | "own" | "bare";
+  layout?: "admin" | "own" | "bare" | "settings";
   /** The user it acts on, as the first argument (email or id), and the deprecated options that still name one. */
   user?: { deprecated: ReadonlyArray<"user" | "email"> };
   /** Its positional arguments, e.g. "<email-or-id>" (after the user's, if any); the last may be variadic ("[permissions...]"). */
@@ -73,6 +74,8 @@ export interface CommandRun {
   askNewPassword(prompt: string): Promise<string>;
   /** Asks a yes/no question; only "yes" or "y" is yes. */
   askYes(question: string): Promise<boolean>;
+  /** The settings, resolved from the flags, the environment and the config file, without opening anything. */
+  config(): Readonly<Config>;
   /** Opens the app (applying pending migrations), runs `fn` and closes it. */
   withApp<T>(fn: (app: CommandApp) => Promise<T>): Promise<T>;
 }

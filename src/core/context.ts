@@ -12,6 +12,7 @@ import type { ImportPart } from "./import-parts.js";
 import type { LoginKind, MergePerson } from "./logins.js";
 import type { PersonDeletion } from "./person-deletion.js";
 import type { PurgeRule } from "./purge.js";
+import type { PasswordCheck } from "./passwords.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -55,4 +56,6 @@ export interface CoreContext extends RoomState {
   personDeletion: readonly PersonDeletion[];
   /** The rooms' purge rules (Room.purge), run after the kernel's by the purge job. */
   purge: readonly PurgeRule[];
+  /** The rooms' checks of every new password (Room.passwordCheck), after the kernel's policy. */
+  passwordChecks: readonly PasswordCheck[];
 }

@@ -22,7 +22,8 @@ export class AuthError extends Error {
     readonly code: ErrorCode,
     message: string,
     // `cause` stays in details, not Error.cause: h3 would answer with an Error's cause in its place.
-    readonly details: { clearTokens?: boolean; retryAfterSeconds?: number; claimValidationErrors?: unknown[]; cause?: unknown } = {},
+    // `reason`: a stable word beside the message for clients that branch on it (e.g. captcha_required).
+    readonly details: { clearTokens?: boolean; retryAfterSeconds?: number; claimValidationErrors?: unknown[]; cause?: unknown; reason?: string } = {},
   ) {
     super(message);
   }

@@ -194,6 +194,20 @@ export async function enforceVerificationMailLimits(ctx: CoreContext, userId: st
   await enforceMailLimits(ctx, user.email, "verify");
 }
 
+/**
+ * What a key has spent of a bucket's budget in its current window: the count so far and the budget
+ * (undefined when the bucket is off; a count of 0 when the key is unseen or its window is over).
+ * Reads only, one point read: for a guard that asks more of a client once it has used much of its
+ * budget (the bot check's `--captcha-required when-limited`).
+ */
+export async function budgetSpent(ctx: CoreContext, bucket: BucketName, key: string): Promise<{ count: number; limit: number } | undefined> {
+  const rules = rulesOf(ctx.config);
+  const limit = bucket === "signin-failures" ? rules.signin?.cap : rules.windows.get(bucket)?.limit;
+  if (limit === undefined) return undefined;
+  const row = await counters.findCounter(ctx.store.db, bucket, key);
+  return { count: row && Number(row.expires_at) > ctx.clock.now() ? Number(row.count) : 0, limit };
+}
+
 /** Forgets an address's failed sign-ins (a completed password reset proves the owner). */
 export async function clearSignInFailures(ctx: CoreContext, email: string): Promise<void> {
   if (rulesOf(ctx.config).signin) await counters.deleteCounter(ctx.store, "signin-failures", canonicalEmail(email));

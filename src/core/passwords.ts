@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import { passwordHasher } from "./hash-pool.js";
 import { bcryptCost, importedHashFormat, MAX_BCRYPT_COST } from "./hash-formats/index.js";
 import { createSecretToken } from "../util/random.js";
+import type { CoreContext } from "./context.js";
 
 /**
- * Password policy (PROTOCOL.md §6) and hashing.
+ * Password policy (PROTOCOL.md §6: length, size, Unicode, not the address) and hashing.
  *
  * Hash scheme, stored with the hash:
  *   "bcrypt-sha384:" + bcrypt(base64(SHA-384(NFKC(password))))   — ours
@@ -18,26 +18,6 @@ import { createSecretToken } from "../util/random.js";
  */
 export const MAX_PASSWORD_BYTES = 1024;
 const PREFIX = "bcrypt-sha384:";
-
-let common: Set<string> | undefined;
-function commonPasswords(): Set<string> {
-  if (!common) {
-    // zxcvbn-ts's ranked list of ~49k passwords seen in breaches, bundled: works offline.
-    const list: string[] = loadZxcvbnCommon().dictionary["passwords-common"];
-    common = new Set(list.filter((p) => [...p].length >= 8));
-  }
-  return common;
-}
-
-/**
- * Loaded on first use, not at start (~30 ms, ~6 MB). Both builds have a `require`: the npm bundle
- * defines one (scripts/build.mjs banner), and in the single executable's CommonJS bundle esbuild
- * resolves this literal require to the copy of the package inside the executable. Only the
- * TypeScript source, as the tests run it, may have none.
- */
-function loadZxcvbnCommon(): { dictionary: Record<string, string[]> } {
-  return typeof require === "function" ? require("@zxcvbn-ts/language-common") : createRequire(import.meta.url)("@zxcvbn-ts/language-common");
-}
 
 export interface PolicyOptions {
   minLength: number;
@@ -52,12 +32,44 @@ export function checkPasswordPolicy(password: string, opts: PolicyOptions): stri
   if (length < opts.minLength) return `Password must be at least ${opts.minLength} characters long.`;
   if (Buffer.byteLength(password, "utf8") > MAX_PASSWORD_BYTES) return `Password must be at most ${MAX_PASSWORD_BYTES} bytes long.`;
   const lower = password.normalize("NFKC").toLowerCase();
-  if (commonPasswords().has(lower)) return "This password is too common. Please choose a less guessable one.";
+  // Common and breached passwords are the rooms' checks (checkNewPassword: the protection room's
+  // shipped list and breach lookup), which every path that sets a password runs after this.
   if (opts.email) {
     const local = opts.email.slice(0, opts.email.lastIndexOf("@"));
     if (lower === opts.email || lower.includes(opts.email) || (local.length > 0 && lower === local)) {
       return "Password must not be your email address or part of it.";
     }
+  }
+  return null;
+}
+
+/**
+ * A room's check of every new password (Room.passwordCheck), run after the kernel's policy by
+ * checkNewPassword on every path that sets one: sign-up, reset, the account page's change, the
+ * operator's set. Returns a sentence for the person, or null. It may be slow (a lookup elsewhere)
+ * but must answer: a check that cannot reach what it asks decides without it.
+ */
+export interface PasswordCheck {
+  check(password: string): Promise<string | null>;
+  /**
+   * Told of a password that just signed a login user in (its check passed), before the session
+   * starts: what it records then (a breached one) its claims can read. Never refuses the sign-in.
+   */
+  atSignIn?(ctx: CoreContext, recipeUserId: string, password: string): Promise<void>;
+}
+
+/** Tells the rooms' checks of a password that just signed in (PasswordCheck.atSignIn), in their order. */
+export async function notePasswordSignIn(ctx: CoreContext, recipeUserId: string, password: string): Promise<void> {
+  for (const c of ctx.passwordChecks) await c.atSignIn?.(ctx, recipeUserId, password);
+}
+
+/** The kernel's policy, then the rooms' checks (ctx.passwordChecks): the first sentence, or null. */
+export async function checkNewPassword(checks: readonly PasswordCheck[], password: string, opts: PolicyOptions): Promise<string | null> {
+  const why = checkPasswordPolicy(password, opts);
+  if (why) return why;
+  for (const c of checks) {
+    const refused = await c.check(password);
+    if (refused) return refused;
   }
   return null;
 }

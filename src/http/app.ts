@@ -53,12 +53,14 @@ export function createHttpApp(deps: HttpDeps): H3App {
   // server only (admin/mount.ts), the dashboard (the rest of /admin) same-origin pages only.
   app.use(createAdminHandler(deps), { match: under(ADMIN_PREFIX) });
   for (const mount of deps.tables.mounts) app.use(mount.handler(deps), mount.path ? { match: under(mount.path) } : {});
-  app.use(corsHandler(deps.ctx.config));
+  app.use(corsHandler(deps.ctx.config, deps.tables.requestHeaders(deps.ctx.config)));
   const router = createRouter();
   const base = deps.ctx.config.apiBasePath;
   const methodsByPath = new Map<string, string[]>();
   for (const r of deps.tables.routes) {
-    const handler = guardRoute(deps, r.limits ?? [], r.handler(deps));
+    // The rooms' guards (a bot check) inside the per-IP limits: a refused request still counts.
+    const guarded = deps.tables.routeGuards.reduce((h, guard) => guard(deps, r, h) ?? h, r.handler(deps));
+    const handler = guardRoute(deps, r.limits ?? [], guarded);
     const paths = r.root ? [r.path] : [base + r.path, `${base}/public${r.path}`];
     // Every GET route answers HEAD too (RFC 9110 §9.1; load balancers probe /healthz with it);
     // Node drops the body of a HEAD response.

@@ -18,7 +18,20 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  * - invalid UTF-8, invalid JSON, or a top level that is not an object → 400;
  * - `__proto__` keys and `constructor.prototype` at any depth → 400 (prototype pollution).
  */
-export async function readJsonBody(event: H3Event, limit: number): Promise<Record<string, unknown>> {
+export function readJsonBody(event: H3Event, limit: number): Promise<Record<string, unknown>> {
+  // Read once per request: a route guard that needs the body (an address's budget) and the handler
+  // after it get the same object (or the same refusal); a stream cannot be read twice.
+  let read = bodies.get(event);
+  if (!read) {
+    read = readJsonBodyOnce(event, limit);
+    bodies.set(event, read);
+  }
+  return read;
+}
+
+const bodies = new WeakMap<H3Event, Promise<Record<string, unknown>>>();
+
+async function readJsonBodyOnce(event: H3Event, limit: number): Promise<Record<string, unknown>> {
   const req = event.node.req;
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > limit) {

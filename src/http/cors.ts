@@ -10,9 +10,9 @@ const METHODS = "GET, POST, PUT, DELETE, OPTIONS";
  * Preflights are answered here with 204; a foreign origin's preflight gets no allow headers, so the
  * browser blocks the real request.
  */
-export function corsHandler(config: Readonly<Config>): EventHandler {
+export function corsHandler(config: Readonly<Config>, roomHeaders: readonly string[] = []): EventHandler {
   const allowed = new Set(config.corsOrigins);
-  const allowHeaders = `content-type, rid, fdi-version, anti-csrf, authorization, st-auth-mode, ${config.brandPrefix}-auth-mode`;
+  const allowHeaders = ["content-type", "rid", "fdi-version", "anti-csrf", "authorization", "st-auth-mode", `${config.brandPrefix}-auth-mode`, ...roomHeaders].join(", ");
   return defineEventHandler((event) => {
     setResponseHeader(event, "vary", "Origin");
     const origin = readHeader(event, "origin");

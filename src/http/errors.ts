@@ -42,6 +42,7 @@ export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event):
   if (err instanceof AuthError) {
     const body: Record<string, unknown> = { message: err.message };
     if (err.code === "INVALID_CLAIM") body.claimValidationErrors = err.details.claimValidationErrors ?? [];
+    if (err.details.reason !== undefined) body.reason = err.details.reason;
     return { status: statusOf[err.code], body, retryAfter: err.details.retryAfterSeconds };
   }
   if (err instanceof HttpInputError) return { status: err.status, body: { message: err.message } };

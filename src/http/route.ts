@@ -1,5 +1,5 @@
 import type { EventHandler } from "h3";
-import type { WindowBucket } from "../core/limits.js";
+import type { BucketName, WindowBucket } from "../core/limits.js";
 import type { HttpDeps } from "./deps.js";
 
 export type Method = "GET" | "POST" | "PUT";
@@ -24,4 +24,14 @@ export interface Route {
    * per address) need the body and are applied by the handler: noted in comments here.
    */
   limits?: readonly WindowBucket[];
+  /**
+   * What the request does for someone not signed in yet, when a person could be asked to prove they
+   * are not a bot first (the rooms' route guards, Room.routeGuard: the protection room's challenge).
+   * `perAddress`: the buckets its handler counts per submitted address (the canonical address of
+   * the body's `email` form field or field), whose budget a guard may read besides the route's.
+   */
+  challenge?: { action: ChallengeAction; perAddress?: readonly BucketName[] };
 }
+
+/** The requests a bot check can guard: creating an account, signing in, asking for a sign-in code, asking for a reset mail. */
+export type ChallengeAction = "sign-up" | "sign-in" | "passwordless" | "reset";

@@ -11,6 +11,7 @@ import type { PageRoute } from "./pages/route.js";
 import type { SignInPart } from "./pages/sign-in-parts.js";
 import type { PersonPagePart } from "./person-panels.js";
 import type { Route } from "./route.js";
+import type { PageSources } from "./pages/headers.js";
 
 /**
  * The HTTP tables assembled from the rooms (kernel/http-tables.ts), which createHttpApp mounts
@@ -38,4 +39,12 @@ export interface HttpTables {
   dashboardSections: readonly DashboardSectionPart[];
   /** The rooms' parts of the sign-in page, in their order. */
   signIn: readonly SignInPart[];
+  /** The rooms' route guards (Room.routeGuard), applied in their order, the first innermost. */
+  routeGuards: ReadonlyArray<(deps: HttpDeps, route: Route, handler: EventHandler) => EventHandler | undefined>;
+  /** The rooms' request headers, which CORS allows besides the kernel's. */
+  requestHeaders(config: Readonly<Config>): string[];
+  /** The rooms' origins for the hosted pages' CSP. */
+  pageSources(config: Readonly<Config>): PageSources;
+  /** The data-* attributes every hosted page gets for the rooms' request hooks (their modules in `request-hooks`). */
+  requestHookData(config: Readonly<Config>): Record<string, string>;
 }

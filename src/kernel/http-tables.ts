@@ -1,6 +1,7 @@
 import { createAssetTable, kernelPageAssetsWith } from "../http/pages/assets.js";
 import { PERSON_FACTS } from "../http/person-panels.js";
 import type { HttpTables } from "../http/tables.js";
+import type { PageSources } from "../http/pages/headers.js";
 import type { Room } from "./room.js";
 
 /** Builds the HTTP tables from the rooms, in their order (the order the OpenAPI document shows). */
@@ -31,7 +32,22 @@ export function assembleHttpTables(rooms: readonly Room[]): HttpTables {
     },
     dashboardSections: unique("dashboard section", pick((r) => r.dashboardSection), (s) => s.path),
     signIn: pick((r) => r.signIn),
+    routeGuards: pick((r) => r.routeGuard?.bind(r)),
+    requestHeaders: (config) => rooms.flatMap((r) => r.requestHeaders?.(config) ?? []),
+    pageSources: (config) => mergeSources(rooms.flatMap((r) => (r.pageSources ? [r.pageSources(config)] : []))),
+    requestHookData: (config) => {
+      const routes = rooms.flatMap((r) => r.routes ?? []);
+      const hooks = rooms.flatMap((r) => r.requestHook?.(config, routes) ?? []);
+      return hooks.length ? Object.assign({ "request-hooks": hooks.map((h) => h.script).join(",") }, ...hooks.map((h) => h.data ?? {})) : {};
+    },
   };
+}
+
+/** The rooms' page sources, one list per directive. */
+function mergeSources(parts: readonly PageSources[]): PageSources {
+  const out: Record<string, string[]> = {};
+  for (const p of parts) for (const [k, v] of Object.entries(p)) out[k] = [...(out[k] ?? []), ...(v ?? [])];
+  return out;
 }
 
 /** The list, when no two of its items share a key nor take a reserved one (a panel id or an action path twice is a programming error). */

@@ -19,6 +19,11 @@ import type { PageRoute } from "../http/pages/route.js";
 import type { SignInPart } from "../http/pages/sign-in-parts.js";
 import type { PersonPagePart } from "../http/person-panels.js";
 import type { Route } from "../http/route.js";
+import type { PageSources } from "../http/pages/headers.js";
+import type { PasswordCheck } from "../core/passwords.js";
+import type { EventHook } from "../store/events.js";
+import type { Clock } from "../util/clock.js";
+import type { Logger } from "../util/logger.js";
 
 /**
  * What a room (a sign-in method or a feature) may declare, on one screen: a name, then groups by
@@ -58,6 +63,8 @@ export interface RoomContext {
   claims?(config: Readonly<Config>): readonly ClaimProvider[];
   /** The factors it provides, first or second, under their SDK factor ids. */
   factors?: readonly Factor[];
+  /** Its check of every new password, after the kernel's policy (core/passwords.ts PasswordCheck). */
+  passwordCheck?(config: Readonly<Config>, with_: { logger: Logger; clock: Clock }): PasswordCheck | undefined;
 }
 
 /** HTTP: its routes (each with its guard, http/guard.ts), admin routes, OpenAPI areas, GET /loginmethods, mounts. */
@@ -77,6 +84,14 @@ export interface RoomApi {
   /** A handler mounted before CORS (the dashboard under /admin), called only at and under `mountPath`. */
   mount?(deps: HttpDeps): EventHandler;
   mountPath?: string | readonly string[];
+  /**
+   * Its guard around the API's routes that declare a `challenge` (http/route.ts): given the route and
+   * its handler, the handler to mount instead (inside the route's per-IP limits, so a refused request
+   * still counts), or undefined to leave it as it is.
+   */
+  routeGuard?(deps: HttpDeps, route: Route, handler: EventHandler): EventHandler | undefined;
+  /** Request headers of its own that frontends on other origins may send (CORS preflights allow them). */
+  requestHeaders?(config: Readonly<Config>): readonly string[];
 }
 
 /** Hosted pages: its pages, their files and styles, and its parts of the kernel's sign-in and account pages. */
@@ -92,6 +107,14 @@ export interface RoomPages {
   /** Its part of the hosted sign-in page (http/pages/sign-in-parts.ts) and of "My account" (http/pages/account-parts.ts). */
   signIn?: SignInPart;
   accountPage?: AccountPagePart;
+  /** Origins the hosted pages may load from for it (a third-party widget's script, frames, styles, connections), added to their CSP. */
+  pageSources?(config: Readonly<Config>): PageSources;
+  /**
+   * A module every hosted page's API calls pass through (one of its assets; api.js imports it and
+   * calls its `requestHook`), and the data-* attributes its script reads, for this configuration
+   * (undefined: none this time), given the assembled route table.
+   */
+  requestHook?(config: Readonly<Config>, routes: readonly Route[]): { script: string; data?: Readonly<Record<string, string>> } | undefined;
 }
 
 /** The admin dashboard: its lines on the person page and its own section (http/person-panels.ts, dashboard-sections.ts). */
@@ -124,6 +147,8 @@ export interface RoomWaysIn {}
 /** Mail: the kinds it sends, with their templates, file stems and actions (mail/kinds.ts). */
 export interface RoomMail {
   mail?: MailBlock;
+  /** Options it adds to every SMTP transport (nodemailer's, e.g. `dkim`), read once at start (mail/transport.ts). */
+  smtpOptions?(config: Readonly<Config>): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Events and background work: its webhook events and the work its commits queue (core/background.ts). */
@@ -132,6 +157,8 @@ export interface RoomEvents {
   events?: PublicEvents;
   /** An event hook, a worker the server runs, kicks that cross processes. */
   background?: BackgroundWork;
+  /** Work of its own that commits with every event, in the event's transaction (store/events.ts), with no worker behind it. */
+  eventHook?: EventHook;
 }
 
 /** Commands: its operator commands and how `authsvc users create` makes a user of its kind (core/commands.ts). */

@@ -53,7 +53,7 @@ const OPTS = new Set(["starttls", "verify"]);
  * development relays and are refused in production mode: `?starttls=optional` (allow plaintext to a
  * non-loopback relay) and `?verify=false` (accept an unverifiable certificate).
  */
-export function createSmtpTransport(smtpUrl: string, opts: { production: boolean }): MailTransport {
+export function createSmtpTransport(smtpUrl: string, opts: { production: boolean; options?: Readonly<Record<string, unknown>> }): MailTransport {
   let u: URL;
   try { u = new URL(smtpUrl); } catch { throw new Error("smtpUrl is not a valid URL"); }
   const secure = u.protocol === "smtps:";
@@ -77,14 +77,17 @@ export function createSmtpTransport(smtpUrl: string, opts: { production: boolean
     socketTimeout: 30_000,
     logger: false,
     debug: false,
+    // The rooms' additions (Room.smtpOptions): DKIM signing of every message.
+    ...opts.options,
   });
   const description = `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}:****@` : ""}${u.host}${secure ? " (implicit TLS)" : loopback ? " (loopback)" : " (STARTTLS required)"}`;
   return wrap(transporter, description);
 }
 
 /** A plaintext transport to the built-in catcher on loopback. */
-export function createCatcherTransport(host: string, port: number): MailTransport {
-  const transporter = nodemailer().createTransport({ host, port, secure: false, ignoreTLS: true, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000, logger: false });
+export function createCatcherTransport(host: string, port: number, options: Readonly<Record<string, unknown>> = {}): MailTransport {
+  // Signed like the relay's mail (options), so the catcher shows what recipients will get.
+  const transporter = nodemailer().createTransport({ host, port, secure: false, ignoreTLS: true, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000, logger: false, ...options });
   return wrap(transporter, `built-in mail catcher on ${host}:${port}`);
 }
 

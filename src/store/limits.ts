@@ -25,7 +25,7 @@ const col = (name: keyof RateLimitsTable) => sql.ref(`rate_limits.${name}`);
  */
 const syncLevels = new WeakMap<Store, number>(); // the store's own synchronous level, read once
 
-async function relaxedWrite<T>(store: Store, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function relaxedWrite<T>(store: Store, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
   if (store.dialect === "postgres") {
     return store.db.transaction().execute(async (tx) => {
       await sql`set local synchronous_commit to off`.execute(tx);

@@ -32,7 +32,8 @@ describe.each(backends)("the account page assembled from the rooms' parts ($name
     const forms = html.match(/<form[^>]*>/g) ?? [];
     expect(forms.length).toBe(3);
     for (const tag of forms) expect(tag).toMatch(/ method="post"/);
-    expect(html).toContain(' data-account-parts="account-password.js"');
+    // The protection room's notice module (a breached password at sign-in) is listed too; it acts only when the setting puts its notice on the page.
+    expect(html).toContain(' data-account-parts="account-password.js,breached-notice.js"');
     const module = await fetch(`${t.url}/me/_assets/account-password.js`);
     expect(module.status).toBe(200);
     const js = await module.text();

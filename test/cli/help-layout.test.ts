@@ -4,7 +4,7 @@ import { createProgram } from "../../src/cli/main.js";
 import { settings } from "../../src/config.js";
 import { runCli } from "../helpers/cli.js";
 
-const HEADINGS = ["Options:", "Server:", "Database:", "Mail:", "Sessions:", "Sign-in methods:", "Accounts and metadata:", "Hosted pages:", "Limits:", "Webhooks:", "Operations:"];
+const HEADINGS = ["Options:", "Server:", "Database:", "Mail:", "Sessions:", "Sign-in methods:", "Accounts and metadata:", "Hosted pages:", "Limits:", "Protection:", "Webhooks:", "Operations:"];
 
 /** Every command path the program has (`users list`, `keys rotate`, …). */
 function commandPaths(cmd: Command, path: string[] = []): string[][] {
@@ -21,6 +21,7 @@ describe("help layout", () => {
     expect(section("Mail:")).toContain("--smtp-url <value>");
     expect(section("Sessions:")).toContain("--refresh-token-lifetime <value>");
     expect(section("Limits:")).toContain("--limit-signin-ip <value>");
+    expect(section("Protection:")).toContain("--captcha <value>");
     expect(section("Options:")).toContain("--no-migrate");
     const flags = settings.filter((s) => s.flag).map((s) => `--${s.flag}`);
     for (const flag of [...flags, "--config", "--production", "--no-migrate", "--help"]) {

@@ -17,6 +17,9 @@ const NOT_SECRET = new Set([
   "webhookAllowNetworks", "limitOauthIp",
   // the old system's address (credentials in it are refused: the secret is its own setting) and its timeout
   "lazyMigrationUrl", "lazyMigrationTimeoutMs",
+  // the bot check's site key (public: every page shows it), the breached-password settings, and the
+  // DKIM key's file path and selector (the key stays in its 0600 file)
+  "captchaSiteKey", "breachedPasswords", "breachedPasswordsUrl", "breachedPasswordsTimeoutMs", "breachedPasswordsAtSignIn", "dkimPrivateKey", "dkimSelector",
 ]);
 const SOUNDS_SECRET = /secret|key|password|passphrase|token|credential|private/i;
 

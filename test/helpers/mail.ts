@@ -9,7 +9,7 @@ import { listCaughtMail } from "../../src/store/caught-mail.js";
 import { viewCaughtMail, type CaughtMailView } from "../../src/mail/caught-mail-view.js";
 import { mail } from "../../src/rooms.js";
 
-export interface RelayMessage { from: string; to: string[]; messageId: string; subject: string; text: string; headers: Map<string, string> }
+export interface RelayMessage { from: string; to: string[]; messageId: string; subject: string; text: string; headers: Map<string, string>; /** The message as it arrived, byte for byte (a DKIM check reads it). */ raw: Buffer }
 
 /**
  * A real SMTP relay on loopback (port 0) for delivery tests: records what it accepts; while
@@ -33,8 +33,10 @@ export async function startRelay(): Promise<{ port: number; url: string; message
           err.responseCode = code;
           return cb(err);
         }
-        const parsed = await PostalMime.parse(Buffer.concat(chunks));
+        const raw = Buffer.concat(chunks);
+        const parsed = await PostalMime.parse(raw);
         state.messages.push({
+          raw,
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
           messageId: parsed.messageId ?? "",

@@ -1,7 +1,7 @@
 import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { AuthError, badInput } from "../../core/errors.js";
-import { checkPasswordPolicy, hashPassword } from "../../core/passwords.js";
+import { checkNewPassword, hashPassword } from "../../core/passwords.js";
 import { insertEvent } from "../../store/events.js";
 import { isUniqueViolation } from "../../store/database.js";
 import { createId } from "../../util/random.js";
@@ -22,7 +22,7 @@ export interface AdminSummary { id: string; email: string; hasSecondFactor: bool
 /** Creates an admin with a password and a second factor (returned once, never stored in clear when AUTHSVC_SECRET is set). */
 export async function createAdmin(ctx: CoreContext, input: { email: string; password: string; source: string }): Promise<{ id: string; email: string } & NewSecondFactor> {
   const email = checkAdminEmail(input.email);
-  checkAdminPassword(ctx, input.password, email);
+  await checkAdminPassword(ctx, input.password, email);
   const hash = await hashPassword(input.password, ctx.config.bcryptCost);
   const id = createId();
   const secret = createAdminTotpSecret();
@@ -42,7 +42,7 @@ export async function createAdmin(ctx: CoreContext, input: { email: string; pass
 /** Sets a new password and ends the admin's sessions (whoever knew the old one is signed out). */
 export async function resetAdminPassword(ctx: CoreContext, input: { email: string; password: string; source: string }): Promise<{ id: string; sessionsRevoked: number }> {
   const admin = await requireAdmin(ctx, input.email);
-  checkAdminPassword(ctx, input.password, admin.email);
+  await checkAdminPassword(ctx, input.password, admin.email);
   const hash = await hashPassword(input.password, ctx.config.bcryptCost);
   const now = ctx.clock.now();
   const revoked = await ctx.store.writeTx(async (tx) => {
@@ -101,8 +101,8 @@ function checkAdminEmail(input: string): string {
   return email;
 }
 
-function checkAdminPassword(ctx: CoreContext, password: string, email: string): void {
-  const why = checkPasswordPolicy(password, { minLength: ctx.config.passwordMinLength, email });
+async function checkAdminPassword(ctx: CoreContext, password: string, email: string): Promise<void> {
+  const why = await checkNewPassword(ctx.passwordChecks, password, { minLength: ctx.config.passwordMinLength, email });
   if (why) throw badInput(why);
 }
 

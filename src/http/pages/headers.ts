@@ -1,6 +1,9 @@
 import { setResponseHeaders, type H3Event } from "h3";
 import type { Config } from "../../config/types.js";
 
+/** Origins a room's part of the pages loads from (a third-party widget), by CSP directive. */
+export interface PageSources { script?: readonly string[]; style?: readonly string[]; frame?: readonly string[]; connect?: readonly string[] }
+
 /**
  * Security headers of every HTML page: a strict Content-Security-Policy (scripts, styles and
  * requests from this origin only, nothing inline, no plugins, no <base> tricks), no framing at all
@@ -8,20 +11,22 @@ import type { Config } from "../../config/types.js";
  * (pages may carry a token in their URL until the script removes it) and never cached.
  * `frames` lets the inbox show a mail's HTML from its own sandboxed route on this origin.
  */
-export function setPageHeaders(event: H3Event, config: Readonly<Config>, opts: { frames?: boolean } = {}): void {
+export function setPageHeaders(event: H3Event, config: Readonly<Config>, opts: { frames?: boolean; sources?: PageSources } = {}): void {
   const img = ["'self'", "data:"];
   const logo = config.pagesLogoUrl && /^https?:/.test(config.pagesLogoUrl) ? new URL(config.pagesLogoUrl).origin : undefined;
   if (logo) img.push(logo);
+  const more = opts.sources ?? {};
+  const frames = [...(opts.frames ? ["'self'"] : []), ...(more.frame ?? [])];
   const csp = [
     "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
+    ["script-src 'self'", ...(more.script ?? [])].join(" "),
+    ["style-src 'self'", ...(more.style ?? [])].join(" "),
     `img-src ${img.join(" ")}`,
-    "connect-src 'self'",
+    ["connect-src 'self'", ...(more.connect ?? [])].join(" "),
     "form-action 'self'",
     "base-uri 'none'",
     "object-src 'none'",
-    opts.frames ? "frame-src 'self'" : undefined,
+    frames.length ? `frame-src ${frames.join(" ")}` : undefined,
     "frame-ancestors 'none'",
   ].filter(Boolean).join("; ");
   setResponseHeaders(event, {

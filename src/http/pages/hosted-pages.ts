@@ -28,10 +28,11 @@ export function hostedPage(build: (config: Readonly<Config>, deps: HttpDeps) => 
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
     const spec = build(config, deps);
-    const data = { ...pageData(config, deps.tables.returnPaths(config), signInScripts(deps.tables.signIn)), ...spec.data };
+    const data = { ...pageData(config, deps.tables.returnPaths(config), signInScripts(deps.tables.signIn)), ...deps.tables.requestHookData(config), ...spec.data };
     const html = renderPage(config, { ...spec, assets: `${config.websiteBasePath}/_assets`, data }, deps.tables.assets);
+    const sources = deps.tables.pageSources(config);
     return defineEventHandler((event) => {
-      setPageHeaders(event, config);
+      setPageHeaders(event, config, { sources });
       return html;
     });
   };

@@ -9,7 +9,7 @@ import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { insertPersonTop } from "../../core/import-parts.js";
 import { notifyOutbox, queueMail, websiteLink } from "../../core/mail-queue.js";
-import { checkPasswordPolicy, hashPassword, verifyPassword } from "../../core/passwords.js";
+import { checkNewPassword, checkPasswordPolicy, hashPassword, verifyPassword } from "../../core/passwords.js";
 import { openSession, type OpenedSession, type SessionStart } from "../../core/sessions.js";
 import { getUser, type FieldError, type UserView } from "../../core/users.js";
 import type { Kysely } from "kysely";
@@ -66,6 +66,10 @@ export function validateSignUp(ctx: CoreContext, rawEmail: string, password: str
 export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession; movedIn?: MovedIn; start?: SessionStart }): Promise<SignUpResult> {
   const { email, errors } = validateSignUp(ctx, input.email, input.password, input.movedIn === undefined);
   if (errors.length) return { status: "FIELD_ERROR", formFields: errors };
+  // The rooms' checks (a breached-password lookup) after the form is otherwise valid: a lookup
+  // elsewhere is not spent on a sign-up refused anyway.
+  const breached = input.movedIn === undefined ? await checkNewPassword(ctx.passwordChecks, input.password, { minLength: ctx.config.passwordMinLength, email }) : null;
+  if (breached) return { status: "FIELD_ERROR", formFields: [{ id: "password", error: breached }] };
   const exists: SignUpResult = { status: "FIELD_ERROR", formFields: [{ id: "email", error: EMAIL_EXISTS }] };
   if (await credentials.findCredentialByEmail(ctx.store.db, email)) return exists;
   const decide = async (db: Kysely<DB>): Promise<Exclude<NewMethodDecision, { kind: "refused" }> | { kind: "refused"; reason: string }> => {
@@ -161,7 +165,7 @@ export type SetPasswordResult = { status: "OK"; revokedSessions: number } | { st
 export async function setPassword(ctx: CoreContext, userId: string, password: string, source = "api"): Promise<SetPasswordResult> {
   const cred = await credentials.findCredentialByUserId(ctx.store.db, userId);
   if (!cred) return { status: "NO_PASSWORD_LOGIN" };
-  const why = checkPasswordPolicy(password, { minLength: ctx.config.passwordMinLength, email: cred.email });
+  const why = await checkNewPassword(ctx.passwordChecks, password, { minLength: ctx.config.passwordMinLength, email: cred.email });
   if (why) return { status: "FIELD_ERROR", formFields: [{ id: "password", error: why }] };
   const hash = await hashPassword(password, ctx.config.bcryptCost);
   const now = ctx.clock.now();

@@ -14,7 +14,7 @@ import { canonicalEmail, isUndeliverableEmail, isValidEmail } from "../../core/e
 import { notifyOutbox, queueMail, websiteLink } from "../../core/mail-queue.js";
 import { clearSignInFailures } from "../../core/limits.js";
 import { issueTokenWithMail, requireTokenString } from "../../core/one-time-tokens.js";
-import { checkPasswordPolicy, hashPassword } from "../../core/passwords.js";
+import { checkNewPassword, checkPasswordPolicy, hashPassword } from "../../core/passwords.js";
 import type { FieldError } from "../../core/users.js";
 import { linkAfterVerification } from "../../core/linking.js";
 
@@ -137,7 +137,7 @@ export async function resetPasswordWithToken(ctx: CoreContext, input: { token: u
   const cred = await credentials.findCredentialByUserId(ctx.store.db, found.user_id);
   // No password login behind the token: a token to add one to a linked person (see above).
   if (!cred) return addPasswordWithToken(ctx, { tokenHash, password, email: found.email, source: input.source ?? "api" });
-  why = checkPasswordPolicy(password, { ...policy, email: cred.email });
+  why = await checkNewPassword(ctx.passwordChecks, password, { ...policy, email: cred.email });
   if (why) return { status: "FIELD_ERROR", formFields: [{ id: "password", error: why }] };
   const hash = await hashPassword(password, ctx.config.bcryptCost);
 
@@ -184,7 +184,7 @@ async function findResetPerson(db: Kysely<DB>, ctx: CoreContext, email: string):
  */
 async function addPasswordWithToken(ctx: CoreContext, p: { tokenHash: string; password: string; email: string; source: string }): Promise<PasswordResetResult> {
   const invalid = { status: "RESET_PASSWORD_INVALID_TOKEN_ERROR" } as const;
-  const why = checkPasswordPolicy(p.password, { minLength: ctx.config.passwordMinLength, email: p.email });
+  const why = await checkNewPassword(ctx.passwordChecks, p.password, { minLength: ctx.config.passwordMinLength, email: p.email });
   if (why) return { status: "FIELD_ERROR", formFields: [{ id: "password", error: why }] };
   const hash = await hashPassword(p.password, ctx.config.bcryptCost);
   const now = ctx.clock.now();

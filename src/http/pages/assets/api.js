@@ -8,11 +8,23 @@ const data = document.body.dataset;
 export const apiBase = data.apiBase;
 export const webBase = data.webBase;
 
+/**
+ * The rooms' request hooks (data-request-hooks: their modules, e.g. the bot check's): each may add
+ * headers to a call (`headers({ method, path, again })`), ask for one more try of a refusal
+ * (`retry({ status, json })`), which it then answers with `again` set, and name another place to go
+ * after a sign-in (`afterSignIn(target)`). Loaded once, only when a room declares one.
+ */
+const requestHooks = data.requestHooks
+  ? Promise.all(data.requestHooks.split(",").map((m) => import(`./${m}`))).then((ms) => ms.map((m) => m.requestHook).filter(Boolean), () => [])
+  : Promise.resolve([]);
+
 /** POST/GET an API path; never throws: a network failure comes back as status 0 with a message. */
-export async function call(method, path, body, rid) {
+export async function call(method, path, body, rid, again = false) {
   const headers = { "st-auth-mode": "cookie", "fdi-version": "4.0" };
   if (rid) headers.rid = rid;
   if (body !== undefined) headers["content-type"] = "application/json";
+  const hooks = await requestHooks;
+  for (const hook of hooks) Object.assign(headers, (await hook.headers?.({ method, path, again })) ?? {});
   let res;
   try {
     res = await fetch(apiBase + path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
@@ -22,6 +34,7 @@ export async function call(method, path, body, rid) {
   rememberFrontToken(res);
   let json = null;
   try { json = await res.json(); } catch { /* not JSON */ }
+  if (!again && hooks.some((hook) => hook.retry?.({ status: res.status, json }))) return call(method, path, body, rid, true);
   return { status: res.status, json, message: messageFor(res, json) };
 }
 
@@ -168,6 +181,8 @@ export function setBusy(form, busy) {
  * when the address is verified, otherwise send the verification mail (as the SDK does in REQUIRED mode) and show "check your email".
  */
 export async function finishSignIn(email, target) {
+  // A room may send the person elsewhere first (a breached password: to "My account" to change it).
+  for (const hook of await requestHooks) target = (await hook.afterSignIn?.(target)) || target;
   // A second factor due (st-mfa.v false): the MFA page completes it, then goes on to the target.
   const mfa = await callWithSession("PUT", "/mfa/info", {}, "multifactorauth");
   if (mfa.status === 200 && mfa.json.factors.next.length > 0) {

@@ -2,6 +2,7 @@ import { defineEventHandler } from "h3";
 import { canonicalEmail, isValidEmail } from "../../../core/emails.js";
 import { admitSignIn, settleSignIn } from "../../../core/limits.js";
 import { recordFailedSignIn } from "../../../core/sign-in-failures.js";
+import { notePasswordSignIn } from "../../../core/passwords.js";
 import { toUserJson } from "../../../core/users.js";
 import { signInWithPassword } from "../accounts.js";
 import { signInThroughOldSystem } from "../lazy-migration.js";
@@ -42,6 +43,8 @@ export const signIn = (deps: HttpDeps) =>
       recordFailedSignIn(deps.ctx, "emailpassword");
       return { status: "WRONG_CREDENTIALS_ERROR" };
     }
+    // The rooms hear of the password that signed in before the session's claims are computed (a breached one).
+    await notePasswordSignIn(deps.ctx, r.recipeUserId, password);
     const tokenFields = await createSessionResponse(event, deps, r.recipeUserId, "emailpassword");
     return { status: "OK", user: toUserJson(r.user), ...tokenFields };
   });
