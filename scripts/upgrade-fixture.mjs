@@ -5,11 +5,12 @@
 // commit, with its own code (migrations, stores, HTTP handlers), for test/ops/upgrade.test.ts to
 // upgrade. The commit's files are unpacked into a temporary folder (git archive: no worktree is
 // registered) beside this checkout's node_modules; the filling helpers
-// (test/helpers/populate.ts, upgrade-fixture-write.ts) are the commit's own when it has them,
-// else this checkout's, which use only what that commit already had. Run it for the release
-// before a change that adds migrations, and commit the JSON (never a database file).
+// (test/helpers/populate.ts, upgrade-fixture-write.ts) are the commit's own when it has them, else
+// their first versions (written against 74faee7, the first release with a fixture: later ones fill
+// later rooms' tables, with code that commit does not have). Run it for the release before a
+// change that adds migrations, and commit the JSON (never a database file).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "./build-info.mjs";
@@ -26,7 +27,9 @@ try {
   execFileSync("bash", ["-c", `git archive ${commit} | tar -x -C "${tree}"`], { cwd: root, stdio: "inherit" });
   symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
   for (const helper of ["test/helpers/populate.ts", "test/helpers/upgrade-fixture-write.ts"]) {
-    if (!existsSync(join(tree, helper))) copyFileSync(join(root, helper), join(tree, helper));
+    if (existsSync(join(tree, helper))) continue;
+    const first = execFileSync("git", ["log", "--diff-filter=A", "--format=%H", "--", helper], { cwd: root, encoding: "utf8" }).trim().split("\n").pop();
+    writeFileSync(join(tree, helper), execFileSync("git", ["show", `${first}:${helper}`], { cwd: root }));
   }
   writeFileSync(join(tree, "test/upgrade-fixture.run.test.ts"), [
     'import { it } from "vitest";',

@@ -12,6 +12,8 @@ import { createClient, createResource } from "../../src/oauth-provider/clients.j
 import { addDomain } from "../../src/organizations/domains.js";
 import { createInvitation } from "../../src/organizations/invitations.js";
 import { createOrganization } from "../../src/organizations/organizations.js";
+import { createPowChallenge } from "../../src/protection/captcha/pow.js";
+import { markBreached, useSolution } from "../../src/protection/store.js";
 import { putRole, setUserRole } from "../../src/roles/roles.js";
 import { insertCaughtMail } from "../../src/store/caught-mail.js";
 import { insertMovedRefreshKey, insertMovedRefreshTokens } from "../../src/store/moved-sessions.js";
@@ -85,8 +87,9 @@ const PASSWORD = "correct horse battery staple";
 /**
  * Puts rows in every table a release of authsvc has, through the server's own HTTP API where a
  * person would act and through its core functions where an operator would (roles, organizations,
- * clients, endpoints, admins), never by writing rows by hand, apart from the three tables only
- * other systems' imports and the development catcher fill (moved sessions, caught mail). The
+ * clients, endpoints, admins), and through a room's own store functions for the rows only other
+ * systems or outside services write (moved sessions, caught mail, a used bot-check solution, a
+ * breached-password mark), never by writing rows by hand. The
  * server must not be started (app.start()): mail and webhook deliveries stay queued, as in a
  * database copied while they wait. Used by the db copy tests and by the upgrade fixture's script.
  */
@@ -135,6 +138,11 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   const sessionHandle = (await app.store.db.selectFrom("sessions").select("handle").where("user_id", "=", adaId).executeTakeFirstOrThrow()).handle;
   await insertMovedRefreshTokens(app.store.db, [{ token_hash2: "f".repeat(64), session_handle: sessionHandle, key_id: "st-key-1" }]);
   await insertCaughtMail(app.store.db, { received_at: clock.now(), mail_from: "no-reply@localhost", to_address: "ada@example.com", subject: "Hello", text_body: "hi", html_body: "<p>hi</p>", headers: "{}" });
+  // The protection room: its proof-of-work keys (made by the first challenge), a used bot-check
+  // solution and a breached-password mark, which only its outside checks write otherwise.
+  await createPowChallenge(ctx);
+  await useSolution(app.store, "solution-1", clock.now() + 600_000);
+  await markBreached(app.store.db, adaId, clock.now());
   await ctx.deferred.drain();
   return {
     password: PASSWORD,

@@ -66,7 +66,7 @@ describe(`db copy, interrupted and refused (to ${targetBackend.name})`, () => {
     expect(await rowsIn(to)).toBe(0);
     const again = await runCli(["db", "copy", "--from", from, "--to", to, "--batch-size", "1000"]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain("copied 42 tables, 8001 rows");
+    expect(again.stdout).toMatch(/^copied \d+ tables, 8001 rows /);
     expect(await rowsIn(to)).toBe(8_001);
   }, 60_000);
 
