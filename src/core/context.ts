@@ -12,6 +12,7 @@ import type { ImportPart } from "./import-parts.js";
 import type { LoginKind, MergePerson } from "./logins.js";
 import type { PersonDeletion } from "./person-deletion.js";
 import type { PurgeRule } from "./purge.js";
+import type { WayIn } from "./ways-in.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -53,6 +54,8 @@ export interface CoreContext extends RoomState {
   mergePerson: readonly MergePerson[];
   /** What the rooms say before a person is deleted (Room.personDeletion): refusals, and what goes with them. */
   personDeletion: readonly PersonDeletion[];
+  /** What lets someone act as a person, declared by the rooms (Room.waysIn): every security event ends them all (core/ways-in.ts). */
+  waysIn: readonly WayIn[];
   /** The rooms' purge rules (Room.purge), run after the kernel's by the purge job. */
   purge: readonly PurgeRule[];
 }

@@ -9,6 +9,7 @@ import type { ImportPart } from "../core/import-parts.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
 import type { PurgeRule } from "../core/purge.js";
+import type { WayIn } from "../core/ways-in.js";
 import type { MailBlock } from "../mail/kinds.js";
 import type { AdminRoute, AdminUserCreator } from "./admin/route.js";
 import type { HttpDeps } from "./deps.js";
@@ -84,6 +85,11 @@ export interface Room {
   mergePerson?: MergePerson;
   /** What it says before a person is deleted: a refusal, and what it removes with them (core/person-deletion.ts). */
   personDeletion?: PersonDeletion;
+  /**
+   * What it holds that lets someone act as a person (sessions, OAuth grants, API keys…): how to list
+   * and end them for a person. Every security event ends every declared one (core/ways-in.ts).
+   */
+  waysIn?: readonly WayIn[];
   /** Its purge rules: its rows no request can use any more (expired codes, challenges); core/purge.ts. */
   purge?: readonly PurgeRule[];
   /** The mail it sends: its kinds with their templates and file stems, and how the inbox names them (mail/kinds.ts). */
