@@ -1,4 +1,5 @@
 import { defineEventHandler, setResponseHeaders, type EventHandler, type H3Event } from "h3";
+import type { IncomingMessage } from "node:http";
 import type { OidcProvider } from "oidc-provider";
 import { enforceLimit } from "../core/limits.js";
 import type { HttpDeps } from "../http/deps.js";
@@ -22,7 +23,24 @@ const INTERACTION = new RegExp(`^${OAUTH_PREFIX}/interaction/([A-Za-z0-9_-]{1,64
 export function createOauthMount(deps: HttpDeps): EventHandler {
   const { ctx } = deps;
   const handler = createHandler(deps);
-  return defineEventHandler((event) => requestScope.run({ key: clientKey(event, ctx.config), res: event.node.res }, () => handler(event)));
+  return defineEventHandler((event) => requestScope.run({ key: clientKey(event, ctx.config), res: event.node.res, path: event.path.split("?")[0] }, () => handler(event)));
+}
+
+/**
+ * The provider builds the URLs it publishes and redirects to (metadata, discovery, the JWKS location,
+ * the resume after an interaction, a registration's client URI) from the request it is given. They
+ * must come from --public-url alone, never from what a client sent (Host, X-Forwarded-*): one
+ * cached answer naming another host would send everyone's sign-ins and key lookups there, and
+ * behind a TLS proxy an http:// endpoint is refused by MCP clients. So the request the provider
+ * sees names the public URL's host and scheme (the provider trusts these headers: provider.ts),
+ * whatever the client or a proxy wrote; the client's address was read before (clientKey).
+ */
+function pinToPublicUrl(req: IncomingMessage, publicUrl: string): void {
+  const u = new URL(publicUrl);
+  req.headers.host = u.host;
+  req.headers["x-forwarded-host"] = u.host;
+  req.headers["x-forwarded-proto"] = u.protocol.slice(0, -1);
+  for (const h of ["x-forwarded-for", "x-forwarded-port", "x-forwarded-prefix", "forwarded"]) delete req.headers[h];
 }
 
 function createHandler(deps: HttpDeps): (event: H3Event) => Promise<unknown> {
@@ -45,6 +63,7 @@ function createHandler(deps: HttpDeps): (event: H3Event) => Promise<unknown> {
       setResponseHeaders(event, { "access-control-allow-origin": "*", "cache-control": "max-age=60, must-revalidate", "content-type": "application/jwk-set+json" });
       return ctx.keys.jwks();
     }
+    pinToPublicUrl(event.node.req, ctx.config.publicUrl);
     const provider = await holder.get();
     const m = INTERACTION.exec(path);
     if (m) {

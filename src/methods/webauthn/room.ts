@@ -17,7 +17,7 @@ import { webauthnMail } from "./mail.js";
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
 export const webauthnRoom: Room = {
   id: "webauthn",
-  factors: [{ id: "webauthn" }],
+  factors: [{ id: "webauthn", amr: "hwk" }],
   events: {
     "webauthn.credential_added": { type: "user.passkey_added" },
     "webauthn.credential_removed": { type: "user.passkey_removed" },
