@@ -25,6 +25,7 @@ import * as m014 from "../../oauth-provider/migrations/014-oauth-provider.js";
 import * as m016 from "../../organizations/migrations/016-organizations.js";
 import * as m017 from "./017-moved-sessions.js";
 import * as m018 from "../../organizations/migrations/018-organization-domains.js";
+import * as m019 from "../../roles/migrations/019-organization-roles.js";
 
 export interface Migration {
   name: string;
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   { name: "016-organizations", up: m016.up },
   { name: "017-moved-sessions", up: m017.up },
   { name: "018-organization-domains", up: m018.up },
+  { name: "019-organization-roles", up: m019.up },
 ];
