@@ -39,8 +39,8 @@ export async function passwordPerson(s: OauthServer, email: string): Promise<Per
   return { email, jar, userId: await whoAmI(s, jar), signIn: () => passwordSignIn(s, email) };
 }
 
-export async function passwordSignIn(s: OauthServer, email: string, password = PASSWORD): Promise<{ jar: CookieJar; tokens: Tokens }> {
-  const jar = new CookieJar();
+/** Signs in with the password in cookie mode, into `jar` (a browser signing in again keeps its other cookies) or a new one. */
+export async function passwordSignIn(s: OauthServer, email: string, password = PASSWORD, jar = new CookieJar()): Promise<{ jar: CookieJar; tokens: Tokens }> {
   const res = await postJson(`${s.url}/auth/signin`, credentials(email, password), { rid: "emailpassword" });
   if (res.status !== 200 || ((await res.json()) as { status: string }).status !== "OK") throw new Error(`sign-in of ${email} failed`);
   jar.take(res);
