@@ -118,7 +118,7 @@ const grantProbe: Probe<{ config: oidc.Configuration; refreshToken: string; acce
 
 /** POST /oauth/introspect as a confidential client (HTTP Basic). */
 export async function introspect(s: OauthServer, client: { clientId: string; clientSecret?: string }, token: string): Promise<Record<string, unknown> & { status: number }> {
-  const auth = client.clientSecret === undefined ? {} : { authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString("base64")}` };
+  const auth: Record<string, string> = client.clientSecret === undefined ? {} : { authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString("base64")}` };
   const body = new URLSearchParams({ token, ...(client.clientSecret === undefined ? { client_id: client.clientId } : {}) });
   const res = await fetch(`${s.url}/oauth/introspect`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...auth }, body });
   return { status: res.status, ...((await res.json()) as Record<string, unknown>) };
