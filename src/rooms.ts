@@ -1,8 +1,9 @@
 import { accountRoom } from "./account/room.js";
 import { checkBackground } from "./core/background.js";
 import { dashboardRoom } from "./dashboard/room.js";
-import { kernel } from "./http/kernel.js";
-import { assembleHttpTables, type Room } from "./http/room.js";
+import { assembleHttpTables } from "./kernel/http-tables.js";
+import type { Room } from "./kernel/room.js";
+import { kernel } from "./kernel/slices.js";
 import { kernelMail } from "./mail/kernel-mail.js";
 import { assembleMail } from "./mail/kinds.js";
 import { metadataRoom } from "./metadata/room.js";

@@ -1,4 +1,4 @@
-import type { Room } from "../http/room.js";
+import type { Room } from "../kernel/room.js";
 import { accountArea } from "./openapi.js";
 import accountJs from "./account-page.js?raw";
 import { accountPage } from "./page.js";

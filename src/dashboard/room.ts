@@ -1,4 +1,4 @@
-import type { Room } from "../http/room.js";
+import type { Room } from "../kernel/room.js";
 import { adminsCommands } from "./accounts/commands.js";
 import { DASHBOARD_PATH } from "./kit.js";
 import { createDashboardHandler } from "./mount.js";

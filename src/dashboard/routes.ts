@@ -1,4 +1,4 @@
-import type { HttpTables } from "../http/room.js";
+import type { HttpTables } from "../http/tables.js";
 import { accountRoutes } from "./accounts/routes.js";
 import type { DashboardRoute } from "./kit.js";
 import { userRoutes } from "./users/routes.js";

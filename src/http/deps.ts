@@ -2,7 +2,7 @@ import type { ConfigRow } from "../config/types.js";
 import type { CoreContext } from "../core/context.js";
 import type { OutageKind } from "../store/outage.js";
 import type { DevMailFeed } from "./pages/dev-mail-events.js";
-import type { HttpTables } from "./room.js";
+import type { HttpTables } from "./tables.js";
 
 /**
  * What /readyz reports. `workers` is set when the server runs several HTTP workers

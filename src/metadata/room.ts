@@ -1,4 +1,4 @@
-import type { Room } from "../http/room.js";
+import type { Room } from "../kernel/room.js";
 import { metadataAdminRoutes } from "./admin.js";
 import { userMetadataCommand } from "./commands.js";
 import { metadataImport } from "./import.js";

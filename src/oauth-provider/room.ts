@@ -1,4 +1,4 @@
-import type { Room } from "../http/room.js";
+import type { Room } from "../kernel/room.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
 import { oauthAdminRoutes } from "./admin.js";
 import { oauthCommands } from "./commands.js";

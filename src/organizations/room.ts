@@ -1,4 +1,4 @@
-import type { Room } from "../http/room.js";
+import type { Room } from "../kernel/room.js";
 import acceptJs from "./accept-invitation.js?raw";
 import { acceptInvitationPage } from "./accept-page.js";
 import organizationsJs from "./my-organizations.js?raw";

@@ -1,4 +1,4 @@
-import type { Room } from "../http/room.js";
+import type { Room } from "../kernel/room.js";
 import { roleAdminRoutes, rolesPersonPage } from "./admin.js";
 import { createRoleClaims } from "./claims.js";
 import { roleCommands, userRoleCommand } from "./commands.js";

@@ -1,4 +1,4 @@
-import type { PublicEvents } from "../http/room.js";
+import type { PublicEvents } from "../kernel/room.js";
 import type { NewEvent } from "../store/events.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Room } from "../http/room.js";
+import type { Room } from "../kernel/room.js";
 import { webhookAdminRoutes } from "./admin.js";
 import { webhookBackground } from "./background.js";
 import { webhookCommands } from "./commands.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assembleHttpTables, type Room } from "../../src/http/room.js";
+import { assembleHttpTables } from "../../src/kernel/http-tables.js";
+import type { Room } from "../../src/kernel/room.js";
 import { PERSON_FACTS, type PersonPanel } from "../../src/http/person-panels.js";
 
 /** What the start refuses when rooms' person-page declarations collide (a programming error, caught before serving). */

@@ -3,7 +3,7 @@ import { linkUsersHandler, unlinkUserHandler } from "./links.js";
 import { revokeOneSession, revokeUserSessionsHandler, userSessions } from "./sessions.js";
 import { createUserHandler, deleteUserHandler, getUserHandler, listUsersHandler, setVerifiedHandler } from "./users.js";
 
-/** The kernel's admin routes (users, sessions, links); each room adds its own (src/http/room.ts). */
+/** The kernel's admin routes (users, sessions, links); each room adds its own (src/kernel/room.ts). */
 export const kernelAdminRoutes: readonly AdminRoute[] = [
   { method: "GET", path: "/users", handler: listUsersHandler }, // ?email=E | ?search=&limit=&cursor=
   { method: "POST", path: "/users", handler: createUserHandler },

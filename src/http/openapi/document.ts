@@ -5,7 +5,7 @@ import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
 import type { DocumentParts, Json, OpenApiArea } from "./types.js";
 
-/** The kernel's own areas; the rooms add theirs (src/http/room.ts), and src/rooms.ts orders them all. */
+/** The kernel's own areas; the rooms add theirs (src/kernel/room.ts), and src/rooms.ts orders them all. */
 export { adminArea, healthArea, keysArea, sessionArea };
 
 const COOKIE_SCHEMES = new Set(["AccessCookie", "RefreshCookie"]);

@@ -58,3 +58,13 @@ export interface DocumentParts {
 export function apiArea(name: string, description: string, paths: Record<string, Json>, schemas?: OpenApiArea["schemas"], user?: UserSchemaPart): OpenApiArea {
   return { tag: { name, description }, prefix: (c) => c.apiBasePath, paths, schemas, ...(user ? { user } : {}) };
 }
+
+/** The schema of a room's part of GET /loginmethods (Room.describe): its field(s), those always there, its first factors. */
+export interface DescribedPart {
+  fields: Record<string, Json>;
+  required?: readonly string[];
+  firstFactors: readonly string[];
+}
+
+/** The schema of a part that is `{ enabled: boolean }`. */
+export const enabledPart = (): Json => ({ type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } });

@@ -1,4 +1,5 @@
-import { enabledPart, type Room } from "../../http/room.js";
+import { enabledPart } from "../../http/openapi/types.js";
+import type { SignInMethod } from "../../kernel/room.js";
 import { passwordUserCreation, resetPasswordCommand } from "./commands.js";
 import { emailPasswordAdminRoutes, passwordPersonPage, passwordUserCreator } from "./admin.js";
 import { emailPasswordAdminArea, emailPasswordArea } from "./openapi.js";
@@ -13,8 +14,8 @@ import passwordSignInJs from "./pages/password-sign-in.js?raw";
 import resetPasswordJs from "./pages/reset-password.js?raw";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 
-/** Sign-in with an email address and a password: the room's declaration (src/http/room.ts). */
-export const emailPasswordRoom: Room = {
+/** Sign-in with an email address and a password: the room's declaration (src/kernel/room.ts). */
+export const emailPasswordRoom: SignInMethod = {
   id: "emailpassword",
   factors: [{ id: "emailpassword", proves: "email", amr: "pwd" }],
   events: { "password_reset.completed": { type: "user.password_reset" } },

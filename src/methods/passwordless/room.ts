@@ -1,4 +1,5 @@
-import { enabledPart, type Room } from "../../http/room.js";
+import { enabledPart } from "../../http/openapi/types.js";
+import type { SignInMethod } from "../../kernel/room.js";
 import { passwordlessUserCreation } from "./commands.js";
 import { passwordlessFlow } from "./flow-type.js";
 import { passwordlessAdminArea, passwordlessArea } from "./openapi.js";
@@ -15,8 +16,8 @@ import { expiredCodes } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { passwordlessMail } from "./mail.js";
 
-/** Sign-in with a mailed code or link: the room's declaration (src/http/room.ts). */
-export const passwordlessRoom: Room = {
+/** Sign-in with a mailed code or link: the room's declaration (src/kernel/room.ts). */
+export const passwordlessRoom: SignInMethod = {
   id: "passwordless",
   // The SDK's phone factors are declared too (no phone numbers are kept): PUT /mfa/info lists them, empty.
   factors: [{ id: "otp-email", proves: "email", amr: "otp" }, { id: "link-email", proves: "email", amr: "otp" }, { id: "otp-phone", proves: "phone", amr: "sms" }, { id: "link-phone", proves: "phone", amr: "sms" }],

@@ -1,5 +1,5 @@
 import { body, bodyErrors, errorResponse, errorsFor, json, modeParameters, notAllowed, ref, sessionCreated, statusOnly, tokenHeaders } from "../../http/openapi/components.js";
-import type { DescribedPart } from "../../http/room.js";
+import type { DescribedPart } from "../../http/openapi/types.js";
 import { apiArea, type Json } from "../../http/openapi/types.js";
 
 /** A provider failed (PROVIDER_ERROR): its own error answer, the only one the kernel's catalogue does not share. */

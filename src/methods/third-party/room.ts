@@ -1,5 +1,5 @@
 import { ConfigError } from "../../config/types.js";
-import type { Room } from "../../http/room.js";
+import type { SignInMethod } from "../../kernel/room.js";
 import { thirdPartyMail } from "./mail.js";
 import { providersDescribed, thirdPartyArea } from "./openapi.js";
 import { createThirdPartyRegistry } from "./registry.js";
@@ -13,7 +13,7 @@ import providersJs from "./pages/providers.js?raw";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
-export const thirdPartyRoom: Room = {
+export const thirdPartyRoom: SignInMethod = {
   id: "thirdparty",
   factors: [{ id: "thirdparty", amr: "fed" }],
   logins: providerLogins,

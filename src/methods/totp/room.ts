@@ -1,4 +1,4 @@
-import type { Room } from "../../http/room.js";
+import type { Room } from "../../kernel/room.js";
 import { secondFactorCommands } from "./commands.js";
 import { totpAdminRoutes, totpPersonPage } from "./admin.js";
 import { mfaArea, totpAdminArea } from "./openapi.js";
@@ -13,7 +13,7 @@ import { totpImport } from "./import.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { totpMail } from "./mail.js";
 
-/** The second factor (TOTP devices and recovery codes): the room's declaration (src/http/room.ts). */
+/** The second factor (TOTP devices and recovery codes): the room's declaration (src/kernel/room.ts). */
 export const totpRoom: Room = {
   id: "totp",
   factors: [{ id: "totp", secondary: true, amr: "otp" }],

@@ -1,4 +1,5 @@
-import { enabledPart, type Room } from "../../http/room.js";
+import { enabledPart } from "../../http/openapi/types.js";
+import type { SignInMethod } from "../../kernel/room.js";
 import { passkeyCommands } from "./commands.js";
 import { webauthnAdminRoutes, webauthnPersonPage } from "./admin.js";
 import { webauthnAdminArea, webauthnArea } from "./openapi.js";
@@ -14,8 +15,8 @@ import { expiredOptions } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { webauthnMail } from "./mail.js";
 
-/** Sign-in with a passkey (WebAuthn): the room's declaration (src/http/room.ts). */
-export const webauthnRoom: Room = {
+/** Sign-in with a passkey (WebAuthn): the room's declaration (src/kernel/room.ts). */
+export const webauthnRoom: SignInMethod = {
   id: "webauthn",
   factors: [{ id: "webauthn", amr: "hwk" }],
   events: {

@@ -1,8 +1,8 @@
-import { kernelAdminRoutes } from "./admin/routes.js";
-import { adminArea, healthArea, keysArea, sessionArea } from "./openapi/document.js";
-import { kernelPageRoutes } from "./pages/routes.js";
+import { kernelAdminRoutes } from "../http/admin/routes.js";
+import { adminArea, healthArea, keysArea, sessionArea } from "../http/openapi/document.js";
+import { kernelPageRoutes } from "../http/pages/routes.js";
 import type { Room } from "./room.js";
-import { kernelRoutes } from "./routes.js";
+import { kernelRoutes } from "../http/routes.js";
 import { sessionWays } from "../core/session-ways.js";
 
 /**

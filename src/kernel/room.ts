@@ -1,0 +1,151 @@
+import type { EventHandler } from "h3";
+import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
+import type { Config } from "../config/types.js";
+import type { BackgroundWork } from "../core/background.js";
+import type { ClaimProvider, Factor } from "../core/claims.js";
+import type { CommandSpec, UserCreationSpec } from "../core/commands.js";
+import type { CoreContext, RoomState } from "../core/context.js";
+import type { ImportPart } from "../core/import-parts.js";
+import type { LoginKind, MergePerson } from "../core/logins.js";
+import type { PersonDeletion } from "../core/person-deletion.js";
+import type { PurgeRule } from "../core/purge.js";
+import type { WayIn } from "../core/ways-in.js";
+import type { MailBlock } from "../mail/kinds.js";
+import type { AdminRoute, AdminUserCreator } from "../http/admin/route.js";
+import type { DashboardSectionPart } from "../http/dashboard-sections.js";
+import type { HttpDeps } from "../http/deps.js";
+import type { DescribedPart, OpenApiArea } from "../http/openapi/types.js";
+import type { AccountPagePart } from "../http/pages/account-parts.js";
+import type { PageRoute } from "../http/pages/route.js";
+import type { SignInPart } from "../http/pages/sign-in-parts.js";
+import type { PersonPagePart } from "../http/person-panels.js";
+import type { Route } from "../http/route.js";
+
+/**
+ * What a room (a sign-in method or a feature) may declare, on one screen: a name, then groups by
+ * concern, every field optional. The kernel loops over the list src/rooms.ts gives it and never
+ * names a room (the shape of core/claims.ts, ClaimProvider, at the scale of a whole room; the
+ * models are better-auth's plugin type and Kratos' strategies, which implement the same small
+ * interfaces). Each group is described below; docs/architecture.md says what each field does.
+ */
+export interface Room extends RoomSettings, RoomContext, RoomApi, RoomPages, RoomDashboard, RoomPeople, RoomWaysIn, RoomMail, RoomEvents, RoomCommands {
+  /** Its name: unique in the list. */
+  id: string;
+}
+
+/** A sign-in method (a first factor): a room that must say what its logins are and how it is offered. */
+export interface SignInMethod extends Room {
+  factors: readonly Factor[];
+  logins: LoginKind;
+  routes: readonly Route[];
+  describe(ctx: CoreContext): { answer: Record<string, unknown>; firstFactors: readonly string[] };
+  describeSchema: DescribedPart;
+}
+
+/** Settings: its rows of the one table (config.ts) and the words it lends the kernel's. */
+export interface RoomSettings {
+  /** Its rows, placed in the one table beside a named row, and the checks that span them. */
+  settings?: readonly SettingsBlock[];
+  settingsChecks?: readonly SettingsCheck[];
+  /** Its words in the kernel's settings' descriptions (the name `--mfa` gives its factor, what `--limit-mail-ip` counts). */
+  settingWords?: Readonly<Partial<Record<keyof Config, string>>>;
+}
+
+/** State: what it adds to the core context, built once at start (core/context.ts, core/claims.ts, core/mfa.ts). */
+export interface RoomContext {
+  /** Its state in the context (the provider registry, the relying party); a bad setting throws ConfigError. */
+  init?(config: Readonly<Config>): Partial<RoomState>;
+  /** Its claims in access tokens (checked for clashes once). */
+  claims?(config: Readonly<Config>): readonly ClaimProvider[];
+  /** The factors it provides, first or second, under their SDK factor ids. */
+  factors?: readonly Factor[];
+}
+
+/** HTTP: its routes (each with its guard, http/guard.ts), admin routes, OpenAPI areas, GET /loginmethods, mounts. */
+export interface RoomApi {
+  /** Its slice of the API's route table (under the API base path unless `root`). */
+  routes?: readonly Route[];
+  /** Its routes under /admin/v1, behind the admin key. */
+  adminRoutes?: readonly AdminRoute[];
+  /** How POST /admin/v1/users creates a user of its kind. */
+  adminUserCreator?: AdminUserCreator;
+  /** Its area of the public OpenAPI document (given every room's part of /loginmethods), and of the admin API's. */
+  openapi?: OpenApiArea | ((loginMethods: readonly DescribedPart[]) => OpenApiArea);
+  adminOpenapi?: OpenApiArea;
+  /** Its part of GET /loginmethods: the answer's field(s) and the first factors it offers now; and that part's schema. */
+  describe?(ctx: CoreContext): { answer: Record<string, unknown>; firstFactors: readonly string[] };
+  describeSchema?: DescribedPart;
+  /** A handler mounted before CORS (the dashboard under /admin), called only at and under `mountPath`. */
+  mount?(deps: HttpDeps): EventHandler;
+  mountPath?: string | readonly string[];
+}
+
+/** Hosted pages: its pages, their files and styles, and its parts of the kernel's sign-in and account pages. */
+export interface RoomPages {
+  /** Its hosted pages for this configuration (absolute paths). */
+  pages?(config: Readonly<Config>): PageRoute[];
+  /** The static files its pages load (name → text), served beside the kernel's under /_assets. */
+  assets?: Readonly<Record<string, string>>;
+  /** The style rules of its pages' own classes, added after the kernel's to the one stylesheet. */
+  styles?: string;
+  /** Paths of its own (absolute, a trailing * for a prefix) a hosted sign-in may return to. */
+  returnPaths?(config: Readonly<Config>): readonly string[];
+  /** Its part of the hosted sign-in page (http/pages/sign-in-parts.ts) and of "My account" (http/pages/account-parts.ts). */
+  signIn?: SignInPart;
+  accountPage?: AccountPagePart;
+}
+
+/** The admin dashboard: its lines on the person page and its own section (http/person-panels.ts, dashboard-sections.ts). */
+export interface RoomDashboard {
+  personPage?: PersonPagePart;
+  dashboardSection?: DashboardSectionPart;
+}
+
+/** People and their rows: its logins, imports, joins, deletions and purges (core/logins.ts, import-parts.ts, person-*.ts, purge.ts). */
+export interface RoomPeople {
+  /** A sign-in method's logins: how it lists a person's logins of its kind. */
+  logins?: LoginKind;
+  /** Its part of a `users import` record and the rows it writes. */
+  importer?: ImportPart;
+  /** How it moves the rows a person owns when two people are joined. */
+  mergePerson?: MergePerson;
+  /** What it says before a person is deleted: a refusal, and what it removes with them. */
+  personDeletion?: PersonDeletion;
+  /** Its rows no request can use any more (expired codes, challenges). */
+  purge?: readonly PurgeRule[];
+}
+
+/**
+ * Ways in: whatever it holds that lets someone act as a person (sessions, OAuth grants, later API
+ * keys and support sessions), with how to list and end them for a person, so every security event
+ * ends them all (core/ways-in.ts: endWaysIn, the one function every event calls).
+ */
+export interface RoomWaysIn {
+  /** Its ways in: an id, their names, how to list a person's live ones and end them in the event's transaction. */
+  waysIn?: readonly WayIn[];
+}
+
+/** Mail: the kinds it sends, with their templates, file stems and actions (mail/kinds.ts). */
+export interface RoomMail {
+  mail?: MailBlock;
+}
+
+/** Events and background work: its webhook events and the work its commits queue (core/background.ts). */
+export interface RoomEvents {
+  /** Its internal events that are published as webhooks, with their public names. */
+  events?: PublicEvents;
+  /** An event hook, a worker the server runs, kicks that cross processes. */
+  background?: BackgroundWork;
+}
+
+/** Commands: its operator commands and how `authsvc users create` makes a user of its kind (core/commands.ts). */
+export interface RoomCommands {
+  commands?: readonly CommandSpec[];
+  userCreation?: UserCreationSpec;
+}
+
+/**
+ * Internal events (store/events.ts insertEvent types) published as webhooks: each one's public
+ * `type`, and `data` its public payload always has (on top of the event's own data and userId).
+ */
+export type PublicEvents = Readonly<Record<string, { type: string; data?: Readonly<Record<string, unknown>> }>>;
