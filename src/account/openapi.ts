@@ -65,7 +65,7 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
   },
   "/account/delete": {
     post: {
-      operationId: "deleteMyAccount", tags, summary: "Delete my account: password when I have one, else a sign-in in the last 10 minutes. Every session ends; after the grace period (accountDeletionGrace) the account is deleted; the grace mail's link cancels", security: withSession,
+      operationId: "deleteMyAccount", tags, summary: "Delete my account: password when I have one, else a sign-in in the last 10 minutes. Every session ends, and every app I allowed; after the grace period (accountDeletionGrace) the account is deleted; the grace mail's link cancels", security: withSession,
       requestBody: body({ type: "object", properties: { password: { type: "string" } } }),
       responses: {
         200: json("OK (deleted at once, or deleteAt in ms), WRONG_CREDENTIALS_ERROR, or REAUTHENTICATION_REQUIRED (sign in again first)", {

@@ -41,7 +41,7 @@ export function sessionsCommand(io: CliIO): Command {
       for (const s of found) io.out(`${s.handle}  created ${iso(s.createdAt)}  last refreshed ${iso(s.lastRefreshedAt)}  expires ${iso(s.expiresAt)}`);
     });
   });
-  const revoke = addUserArgument(sub("revoke", "revoke every live session of a user, or one session (--session); their refresh tokens stop working"), ["user"])
+  const revoke = addUserArgument(sub("revoke", "sign a user out everywhere (every session, every app they allowed), or revoke one session (--session); their refresh tokens stop working"), ["user"])
     .option("--session <handle>", "revoke this one session");
   revoke.action(async (ref, flags) => {
     // Checked before the database is opened: a usage error changes nothing.
