@@ -35,17 +35,21 @@ export function createOauthMount(deps: HttpDeps): EventHandler {
  * sees names the public URL's host and scheme (the provider trusts these headers: provider.ts),
  * whatever the client or a proxy wrote; the client's address was read before (clientKey).
  */
-function pinToPublicUrl(req: IncomingMessage, publicUrl: string): void {
+function pinToPublicUrl(publicUrl: string): (req: IncomingMessage) => void {
   const u = new URL(publicUrl);
-  req.headers.host = u.host;
-  req.headers["x-forwarded-host"] = u.host;
-  req.headers["x-forwarded-proto"] = u.protocol.slice(0, -1);
-  for (const h of ["x-forwarded-for", "x-forwarded-port", "x-forwarded-prefix", "forwarded"]) delete req.headers[h];
+  const host = u.host, proto = u.protocol.slice(0, -1);
+  return (req) => {
+    req.headers.host = host;
+    req.headers["x-forwarded-host"] = host;
+    req.headers["x-forwarded-proto"] = proto;
+    for (const h of ["x-forwarded-for", "x-forwarded-port", "x-forwarded-prefix", "forwarded"]) delete req.headers[h];
+  };
 }
 
 function createHandler(deps: HttpDeps): (event: H3Event) => Promise<unknown> {
   const { ctx } = deps;
   const holder = createProviderHolder(ctx);
+  const pin = pinToPublicUrl(ctx.config.publicUrl);
   let callback: { provider: OidcProvider; run: (req: unknown, res: unknown) => void } | undefined;
   return async (event) => {
     if (!ctx.config.oauthProvider) return;
@@ -63,7 +67,7 @@ function createHandler(deps: HttpDeps): (event: H3Event) => Promise<unknown> {
       setResponseHeaders(event, { "access-control-allow-origin": "*", "cache-control": "max-age=60, must-revalidate", "content-type": "application/jwk-set+json" });
       return ctx.keys.jwks();
     }
-    pinToPublicUrl(event.node.req, ctx.config.publicUrl);
+    pin(event.node.req);
     const provider = await holder.get();
     const m = INTERACTION.exec(path);
     if (m) {
