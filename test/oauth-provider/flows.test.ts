@@ -125,6 +125,9 @@ describe.each(backends)("OAuth provider with openid-client on $name", (backend) 
     const { payload } = await jwtVerify(t.access_token, jwks, { issuer: s.url, audience: MCP });
     expect(payload).toMatchObject({ client_id: machine.clientId, scope: "notes:read" });
     expect(await errorOf(oidc.clientCredentialsGrant(config, { resource: "https://other.example.com/api", scope: "notes:read" }))).toBe("invalid_target");
+    // A registered resource the operator did not allow this client: no token without a person for it either.
+    await createResource(s.app.ctx, { resource: "https://billing.example.com/api", scopes: ["bills:read"] }, "test");
+    expect(await errorOf(oidc.clientCredentialsGrant(config, { resource: "https://billing.example.com/api", scope: "bills:read" }))).toBe("invalid_target");
     const wrong = await discover(machine.clientId, oidc.ClientSecretBasic("cs_not-the-secret"));
     expect(await errorOf(oidc.clientCredentialsGrant(wrong, { resource: MCP }))).toBe("invalid_client");
   });
