@@ -44,6 +44,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
     .argument("<files...>", "the JSONL file (- for standard input), or with --from the source's export files")
     .option("--from <source>", `read another system's export: ${MOVE_IN_SOURCES.map((s) => s.id).join(", ")} (docs/moving-in.md)`)
     .option("--firebase-hash-config <file>", "--from firebase: the hash_config { … } block of the console's \"Password hash parameters\", in a file")
+    .option("--groups-as-organizations", "--from keycloak: each top-level group a user belongs to becomes an organization they are a member of")
     .option("--dry-run", "check every row and report, but write nothing")
     .action(async (files: string[], flags) => {
       const from: string | undefined = flags.from;
@@ -51,6 +52,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
       if (from !== undefined && !source) throw new CliError(`unknown --from ${from}: one of ${MOVE_IN_SOURCES.map((s) => s.id).join(", ")}`, 2);
       if (!source && files.length !== 1) throw new CliError("give one JSONL file (or -); several files need --from", 2);
       if (flags.firebaseHashConfig && from !== "firebase") throw new CliError("--firebase-hash-config goes with --from firebase", 2);
+      if (flags.groupsAsOrganizations && from !== "keycloak") throw new CliError("--groups-as-organizations goes with --from keycloak", 2);
       let size = 0;
       for (const file of files) {
         if ((file === "-" && !source) || (source && isPostgresUrl(file))) continue;
@@ -69,7 +71,7 @@ export function addTransferCommands(users: Command, io: CliIO): void {
         try {
           // Each pass (check, then write) reads the files again: a large import is never held in memory whole.
           if (source) {
-            report = await importRecords(app.ctx, () => readSource(source, files, { firebaseHashConfig }, app.ctx.importParts), options);
+            report = await importRecords(app.ctx, () => readSource(source, files, { firebaseHashConfig, groupsAsOrganizations: !!flags.groupsAsOrganizations }, app.ctx.importParts), options);
             // Roles, keys and sessions follow the users (those refused are skipped), never past a conflict.
             if (source.afterImport && report.conflicts === 0) after = await source.afterImport(app.ctx, files, { dryRun: options.dryRun });
           } else if (files[0] === "-") report = await importUsers(app.ctx, createInterface({ input: io.stdin as Readable, crlfDelay: Infinity }), options);

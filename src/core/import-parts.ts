@@ -68,6 +68,12 @@ export interface ImportFacts {
   "address-only": object;
   /** An authenticator app's secret (Base32), and the device's name when the other system kept one. */
   "authenticator-secret": { secret: unknown; name?: unknown };
+  /** The other system asks the person to set an authenticator app up at their next sign-in. */
+  "authenticator-required": object;
+  /** An app-wide role the person held there, by name. */
+  "role": { role: unknown };
+  /** A group the person belonged to there, which becomes an organization (by its name) they are a member of. */
+  "organization-membership": { organization: unknown };
 }
 export type FactKind = keyof ImportFacts;
 
@@ -95,6 +101,9 @@ export const FACT_NAMES: Readonly<Record<FactKind, string>> = {
   "provider-identity": "an identity at a provider",
   "address-only": "an address without a password",
   "authenticator-secret": "an authenticator app's secret",
+  "authenticator-required": "an authenticator app to set up",
+  "role": "a role",
+  "organization-membership": "a group to become an organization",
 };
 
 /** Where a login method sits in the record, and what the kernel read of it. */

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
-import { addRequiredFactor, findRequiredFactors, findSessionFactors, removeRequiredFactor, upsertSessionFactor } from "../store/mfa.js";
+import { addRequiredFactor, addRequiredFactorOfEach, findRequiredFactors, findSessionFactors, removeRequiredFactor, upsertSessionFactor } from "../store/mfa.js";
 import { findUserById } from "../store/users.js";
 import type { ClaimProvider, Factor, FactorId } from "./claims.js";
 import type { CoreContext } from "./context.js";
@@ -91,6 +91,15 @@ export async function completeFactor(tx: Kysely<DB>, ctx: CoreContext, s: { pers
 /** Marks a factor as set up for a person: from now on every sign-in needs it (or another required one). */
 export async function requireFactor(tx: Kysely<DB>, personId: string, factor: FactorId, now: number): Promise<void> {
   await addRequiredFactor(tx, personId, factor, now);
+}
+
+/**
+ * Marks a factor as set up for each of these people at once, as requireFactor does for one: a
+ * second factor moved in from another system (users import) is asked for at their next sign-in,
+ * exactly as one set up here would be.
+ */
+export async function requireFactorOfEach(tx: Kysely<DB>, personIds: readonly string[], factor: FactorId, now: number): Promise<void> {
+  if (personIds.length > 0) await addRequiredFactorOfEach(tx, personIds, factor, now);
 }
 
 /** The person no longer has `factor` set up (last device removed, operator reset). */

@@ -156,7 +156,7 @@ function checkOwnHash(hash: string): string | null {
 export function checkStoredHashFormat(hash: string): string | null {
   if (hash.startsWith(PREFIX)) return checkOwnHash(hash);
   const format = importedHashFormat(hash);
-  if (!format) return "passwordHash is in no format authsvc reads: bcrypt ($2a$, $2b$, $2y$), Django (bcrypt_sha256$, pbkdf2_sha256$, pbkdf2_sha1$), Argon2 ($argon2id$…), scrypt ($scrypt$…, better-auth's salt:hash), Firebase scrypt ($fbscrypt$…), PBKDF2 ($pbkdf2-sha256$…), phpass ($P$, $H$) or ours (bcrypt-sha384:…)";
+  if (!format) return "passwordHash is in no format authsvc reads: bcrypt ($2a$, $2b$, $2y$), WordPress ($wp$2y$…, $P$), Django (bcrypt_sha256$, pbkdf2_sha256$, pbkdf2_sha1$, argon2$), Argon2 ($argon2id$…), scrypt ($scrypt$…, better-auth's salt:hash), Firebase scrypt ($fbscrypt$…), PBKDF2 ($pbkdf2-sha256$…), ASP.NET Identity (AQAAAA…), phpass ($P$, $H$), LDAP ({SSHA}…), Auth0's custom hash ($auth0$…) or ours (bcrypt-sha384:…)";
   const why = format.check(hash);
   return why && `passwordHash: ${why}`;
 }

@@ -139,3 +139,22 @@ export async function* streamCsv(file: string): AsyncIterable<{ line: number; ro
 
 /** A problem with the files given (not with one user): the import does not start. */
 export class MoveInError extends Error {}
+
+/** Bytes as RFC 4648 Base32 without padding (how authenticator secrets are written). */
+export function base32(bytes: Buffer): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let out = "", bits = 0, value = 0;
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) { out += alphabet[(value >>> (bits - 5)) & 31]; bits -= 5; }
+  }
+  return bits > 0 ? out + alphabet[(value << (5 - bits)) & 31] : out;
+}
+
+/** A whole JSON file (an export that is one JSON document), or a MoveInError naming it. */
+export function readJsonFile(file: string): unknown {
+  let text: string;
+  try { text = readFileSync(file, "utf8").replace(/^\uFEFF/, ""); } catch (err) { throw new MoveInError(`cannot read ${file}: ${(err as Error).message}`); }
+  try { return JSON.parse(text); } catch (err) { throw new MoveInError(`${file} is not JSON: ${(err as Error).message}`); }
+}

@@ -6,6 +6,8 @@ import type { ImportInput } from "../ops/import-users.js";
 export interface MoveInOptions {
   /** Firebase: the text of the console's `hash_config { … }` block. */
   firebaseHashConfig?: string;
+  /** Keycloak: each top-level group a person belongs to becomes an organization they are a member of. */
+  groupsAsOrganizations?: boolean;
 }
 
 /**

@@ -7,6 +7,8 @@ import { auth0 } from "./auth0.js";
 import { betterAuth } from "./better-auth.js";
 import { clerk } from "./clerk.js";
 import { firebase } from "./firebase.js";
+import { keycloak } from "./keycloak.js";
+import { kratos } from "./kratos.js";
 import { recordOf } from "./common.js";
 import type { MoveInOptions, MoveInSource } from "./source.js";
 import { supabase } from "./supabase.js";
@@ -36,7 +38,7 @@ const authsvc: MoveInSource = {
 };
 
 /** Every system `users import --from` reads, by name. */
-export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, clerk, betterAuth, supertokens];
+export const MOVE_IN_SOURCES: readonly MoveInSource[] = [authsvc, auth0, firebase, supabase, clerk, betterAuth, supertokens, keycloak, kratos];
 
 /**
  * A source's rows as records of the import format, each person's made by the rooms' import parts

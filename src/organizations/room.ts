@@ -9,6 +9,7 @@ import { createOrgClaim } from "./claims.js";
 import { organizationCommands } from "./commands.js";
 import { organizationsDashboard } from "./dashboard.js";
 import { organizationsOnPersonDeletion } from "./deletion.js";
+import { organizationsImport } from "./import.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
 import { organizationSettings } from "./settings.js";
@@ -35,6 +36,7 @@ export const organizationsRoom: Room = {
     "organization.domain_removed": { type: "organization.domain_removed" },
   },
   mail: organizationMail,
+  importer: organizationsImport,
   settings: [organizationSettings],
   routes: organizationRoutes,
   openapi: organizationsArea,

@@ -11,9 +11,8 @@ describe.each(backends)("users import --from clerk: the Dashboard's users CSV ($
 
   it("keeps ids, the verified flag, bcrypt / Argon2 / Firebase-scrypt digests and the TOTP secret", async () => {
     await h.dryRunThenImport(["--from", "clerk", fixture("clerk-users.csv")], 4);
-    const jane = await h.signIn("jane@example.com", "correct horse battery staple");
-    expect(jane).toMatchObject({ status: "OK", user: { id: "user_2YDryYFVMM1W1plDDKz7Gzf4we6" } });
-    expect(await h.totp(jane, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP")).toBe("OK");
+    // Her totp_secret is her authenticator app: her password alone is not enough, its code is.
+    await h.expectSecondFactorKept("jane@example.com", "correct horse battery staple", "user_2YDryYFVMM1W1plDDKz7Gzf4we6", "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP");
     expect(await h.verified("user_2YDryYFVMM1W1plDDKz7Gzf4we6")).toEqual(["jane@example.com"]);
     expect(await h.metadata("user_2YDryYFVMM1W1plDDKz7Gzf4we6")).toEqual({
       first_name: "Jane", last_name: "Doe", username: "janed", phone_number: "+15551234567", other_email_addresses: ["jane.doe@work.example", "old-jane@example.com"],

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
+import { jwtPayload } from "../helpers/session-client.js";
 import { signInWithProvider, startOidcProvider, CONFIDENTIAL, type TestIdp } from "../helpers/oidc-provider.js";
 import { useTempDirs } from "../helpers/temp-dirs.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
@@ -53,16 +54,26 @@ describe.each(backends)("users import --from: sample exports in each source's do
   it("supabase: auth.users, auth.identities and auth.mfa_factors as CSV", async () => {
     await dryRunThenImport(["--from", "supabase", fixture("supabase-users.csv"), fixture("supabase-identities.csv"), fixture("supabase-mfa-factors.csv")], 2);
     const mia = "8d2c7b1e-4f0a-4c39-9a57-2f1e0b6d5c11";
-    const signedIn = await signIn("mia@example.com", "supabase horse battery");
-    expect(signedIn).toMatchObject({ status: "OK", user: { id: mia } });
-    // The carried factor: a code from the secret Supabase held completes her sign-in; a code from another does not.
-    expect(await h.totp(signedIn, "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")).not.toBe("OK");
-    expect(await h.totp(signedIn, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP")).toBe("OK");
+    // The carried factor: her password alone is not enough; a code from the secret Supabase held completes her sign-in.
+    await h.expectSecondFactorKept("mia@example.com", "supabase horse battery", mia, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP");
     expect(await user(mia)).toMatchObject({ time_joined: Date.parse("2024-02-01T09:59:00.5Z") });
     expect(await verified(mia)).toEqual(["mia@example.com"]);
     expect(await metadata(mia)).toEqual({ user_metadata: { full_name: "Mia Example", email_verified: true }, app_metadata: { provider: "email", providers: ["email"] } });
     expect(await db().selectFrom("totp_devices").select("name").where("user_id", "=", mia).executeTakeFirstOrThrow()).toEqual({ name: "phone app" });
     expect(await googleSignIn("109876543210987654321", "noor@gmail.com")).toMatchObject({ status: "OK", createdNewRecipeUser: false, user: { id: "1b9f0c4d-7e2a-4b61-8d3c-5a6f7e8d9c02" } });
+  });
+
+  it("json lines: a record's totp devices are asked for at sign-in, as devices set up here are", async () => {
+    const file = join(tempDir(), "totp.jsonl");
+    writeFileSync(file, [
+      JSON.stringify({ id: "jl-totp", email: "otp@example.com", passwordHash: "$2b$04$xCsijdpnR5qx/hDdqXeiEeFutIiAY.x4d9cVo2FxFtxCj2Qlej/FK", totp: [{ secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", name: "phone" }] }),
+      JSON.stringify({ id: "jl-plain", email: "plain@example.com", passwordHash: "$2b$04$xCsijdpnR5qx/hDdqXeiEeFutIiAY.x4d9cVo2FxFtxCj2Qlej/FK", totp: [] }),
+    ].join("\n"));
+    await dryRunThenImport([file], 2);
+    await h.expectSecondFactorKept("otp@example.com", "auth0 horse battery", "jl-totp", "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP");
+    // A record without a device asks for nothing more than the password.
+    const plain = await signIn("plain@example.com", "auth0 horse battery");
+    expect(jwtPayload(plain.tokens!.access)["st-mfa"]).toMatchObject({ v: true });
   });
 
   it("stops with a list before writing anything when one address would belong to two people", async () => {

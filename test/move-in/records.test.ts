@@ -94,6 +94,12 @@ describe("users import --from: the records each source writes", () => {
       `{"line":2,"refused":"<fixtures>/auth0-users.json line 2: an identity at a provider for grace@gmail.com cannot move: no sign-in method on this server takes it"}`);
   });
 
+  it("keycloak, the auth0 import file and kratos: passwords as their objects, authenticator secrets, roles, groups, refusals", async () => {
+    await expect(await lines("keycloak", [fixture("keycloak-realm.json")], { groupsAsOrganizations: true })).toMatchFileSnapshot("records/keycloak.jsonl");
+    await expect(await lines("auth0", [fixture("auth0-import.json")])).toMatchFileSnapshot("records/auth0-import.jsonl");
+    await expect(await lines("kratos", [fixture("kratos-identities.json")])).toMatchFileSnapshot("records/kratos.jsonl");
+  });
+
   it("better-auth (SQLite): the credential password, social accounts, users with neither", async () => {
     const db = join(dir, "better-auth.db");
     const sqlite = new Database(db);

@@ -83,10 +83,8 @@ describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --f
     expect(real.code).toBe(0);
     expect((await cli([])).stdout).toContain("moved 0 live session(s) (3 here already");
 
-    const ada = await h.signIn("ada@example.com", "correct horse battery staple");
-    expect(ada).toMatchObject({ status: "OK", user: { id: ADA } });
-    // Her TOTP device came along: a code from its secret completes the sign-in.
-    expect(await h.totp(ada, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP")).toBe("OK");
+    // Her TOTP device came along, and is asked for: the password alone is not enough, a code from its secret is.
+    await h.expectSecondFactorKept("ada@example.com", "correct horse battery staple", ADA, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP");
     // Her Google login kept its own id, linked to her: the SDK sees person ADA signed in through recipe user ADA_GOOGLE.
     idp.accounts.set("108410002211223344556", { email: "ada@example.com", email_verified: true });
     const google = await signInWithProvider(t.url, "google", "108410002211223344556", { "st-auth-mode": "header" });

@@ -33,3 +33,19 @@ export function intIn(text: string | undefined, min: number, max: number): numbe
   const n = Number(text);
   return n >= min && n <= max ? n : undefined;
 }
+
+/** Standard base64 only (as .NET's Convert.ToBase64String writes it), padded or not; undefined otherwise. */
+export function decodeStandardBase64(text: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.replace(/=+$/, "").length % 4 === 1) return undefined;
+  return Buffer.from(text, "base64");
+}
+
+/** Text in one of the encodings other systems name (hex in either case, base64 standard or URL-safe, UTF-8). */
+export function decodeAs(text: string, encoding: "hex" | "base64" | "utf8"): Buffer | undefined {
+  if (encoding === "utf8") return Buffer.from(text, "utf8");
+  if (encoding === "hex") return /^(?:[0-9a-fA-F]{2})*$/.test(text) ? Buffer.from(text, "hex") : undefined;
+  return decodeBase64(text);
+}
+
+/** 1234567 → "1,234,567", for bounds in refusals. */
+export const grouped = (n: number): string => n.toLocaleString("en-US");

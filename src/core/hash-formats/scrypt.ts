@@ -1,25 +1,27 @@
 import { createCipheriv, scrypt as scryptCallback, type ScryptOptions } from "node:crypto";
-import { decodeBase64, intIn, parseParams, sameBytes } from "./encoding.js";
+import { decodeBase64, grouped, intIn, parseParams, sameBytes } from "./encoding.js";
 import type { HashFormat } from "./types.js";
 
 /**
  * Bounds on imported scrypt parameters: memory 128·N·r at most 256 MiB, and work N·r·p at most
- * 2^21 (well under a second of one thread; Firebase's own is 2^17, passlib's default 2^19).
+ * 2^21, about one bcrypt check at cost 14 (docs/moving-in.md, the bounds table; Firebase's own is
+ * 2^17, passlib's default 2^19, Kratos' 2^18, Auth0's default 2^17).
  */
 export const SCRYPT_BOUNDS = { maxMemoryBytes: 256 * 1024 * 1024, maxWork: 2 ** 21, maxR: 32, maxP: 16 };
 
 /** node:crypto's scrypt, asynchronous: it runs on libuv's thread pool, never on the event loop. */
-function scrypt(password: string | Buffer, salt: Buffer, keylen: number, N: number, r: number, p: number): Promise<Buffer> {
+export function scrypt(password: string | Buffer, salt: Buffer, keylen: number, N: number, r: number, p: number): Promise<Buffer> {
   const options: ScryptOptions = { N, r, p, maxmem: 2 * 128 * N * r + 1024 * 1024 };
   return new Promise((resolve, reject) => scryptCallback(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-function checkCost(N: number, r: number, p: number, what: string): string | null {
+/** Why scrypt with these parameters is refused (naming the one out of bounds), or null. */
+export function checkScryptCost(N: number, r: number, p: number, what: string): string | null {
   if (N < 2 || (N & (N - 1)) !== 0) return `${what}: N=${N} is not a power of two`;
   if (r < 1 || r > SCRYPT_BOUNDS.maxR) return `${what}: r=${r} is out of bounds (1 to ${SCRYPT_BOUNDS.maxR})`;
   if (p < 1 || p > SCRYPT_BOUNDS.maxP) return `${what}: p=${p} is out of bounds (1 to ${SCRYPT_BOUNDS.maxP})`;
-  if (128 * N * r > SCRYPT_BOUNDS.maxMemoryBytes) return `${what}: memory 128·N·r = ${128 * N * r} bytes is out of bounds (at most ${SCRYPT_BOUNDS.maxMemoryBytes})`;
-  if (N * r * p > SCRYPT_BOUNDS.maxWork) return `${what}: work N·r·p = ${N * r * p} is out of bounds (at most ${SCRYPT_BOUNDS.maxWork})`;
+  if (128 * N * r > SCRYPT_BOUNDS.maxMemoryBytes) return `${what}: memory 128·N·r = ${grouped(128 * N * r)} bytes is out of bounds (at most ${grouped(SCRYPT_BOUNDS.maxMemoryBytes)})`;
+  if (N * r * p > SCRYPT_BOUNDS.maxWork) return `${what}: work N·r·p = ${grouped(N * r * p)} is out of bounds (at most ${grouped(SCRYPT_BOUNDS.maxWork)})`;
   return null;
 }
 
@@ -34,9 +36,12 @@ function parsePhcScrypt(h: string): PhcScrypt | string {
   const params = m && parseParams(m[1]);
   if (!m || !params || Object.keys(params).some((k) => !["ln", "r", "p"].includes(k))) return "scrypt hash is not a PHC string ($scrypt$ln=…,r=…,p=…$salt$hash)";
   const ln = intIn(params.ln, 1, 2 ** 30), r = intIn(params.r, 1, 1024), p = intIn(params.p ?? "1", 1, 1024);
-  if (ln === undefined || r === undefined || p === undefined) return "scrypt hash has a parameter that is not a whole number in range";
+  if (ln === undefined) return `scrypt hash: ln=${params.ln} is not a whole number from 1 to 2^30 (log2 of N, or N)`;
+  if (r === undefined) return `scrypt hash: r=${params.r} is not a whole number from 1 to 1024`;
+  if (p === undefined) return `scrypt hash: p=${params.p} is not a whole number from 1 to 1024`;
   const salt = decodeBase64(m[2]), key = decodeBase64(m[3]);
-  if (!salt || salt.length < 8 || salt.length > 128 || !key || key.length < 16 || key.length > 128) return "scrypt hash has a salt or hash of an unusual length";
+  if (!salt || salt.length < 8 || salt.length > 128) return "scrypt hash: the salt is not base64 of 8 to 128 bytes";
+  if (!key || key.length < 16 || key.length > 128) return "scrypt hash: the hash is not base64 of 16 to 128 bytes";
   return { N: ln < 32 ? 2 ** ln : ln, r, p, salt, key };
 }
 
@@ -45,11 +50,11 @@ export const scryptPhc: HashFormat = {
   matches: (h) => h.startsWith("$scrypt$"),
   check(h) {
     const parsed = parsePhcScrypt(h);
-    return typeof parsed === "string" ? parsed : checkCost(parsed.N, parsed.r, parsed.p, "scrypt hash");
+    return typeof parsed === "string" ? parsed : checkScryptCost(parsed.N, parsed.r, parsed.p, "scrypt hash");
   },
   async verify(password, h) {
     const x = parsePhcScrypt(h);
-    if (typeof x === "string" || checkCost(x.N, x.r, x.p, "")) return false;
+    if (typeof x === "string" || checkScryptCost(x.N, x.r, x.p, "")) return false;
     return sameBytes(await scrypt(password, x.salt, x.key.length, x.N, x.r, x.p), x.key);
   },
 };
@@ -81,11 +86,14 @@ function parseFbScrypt(h: string): FbScrypt | string {
   const params = m && parseParams(m[1]);
   if (!m || !params || Object.keys(params).some((k) => !["v", "n", "r", "p", "ss", "sk"].includes(k)) || params.v !== "1") return "Firebase scrypt hash is not $fbscrypt$v=1,n=…,r=…,p=…,ss=…,sk=…$salt$hash";
   const n = intIn(params.n, 1, 30), r = intIn(params.r, 1, 1024), p = intIn(params.p ?? "1", 1, 1024);
-  if (n === undefined || r === undefined || p === undefined) return "Firebase scrypt hash has n, r or p that is not a whole number in range";
+  if (n === undefined) return `Firebase scrypt hash: mem cost n=${params.n} is not a whole number from 1 to 30`;
+  if (r === undefined) return `Firebase scrypt hash: rounds r=${params.r} is not a whole number from 1 to 1024`;
+  if (p === undefined) return `Firebase scrypt hash: p=${params.p} is not a whole number from 1 to 1024`;
   const saltSeparator = decodeBase64(params.ss ?? ""), signerKey = decodeBase64(params.sk ?? ""), salt = decodeBase64(m[2]), hash = decodeBase64(m[3]);
-  if (!saltSeparator || !signerKey || signerKey.length < 16 || signerKey.length > 256 || !salt || salt.length < 4 || salt.length > 128 || !hash || hash.length !== signerKey.length) {
-    return "Firebase scrypt hash has a salt separator, signer key, salt or hash that is not base64 of a usual length";
-  }
+  if (!saltSeparator) return "Firebase scrypt hash: the salt separator ss is not base64";
+  if (!signerKey || signerKey.length < 16 || signerKey.length > 256) return "Firebase scrypt hash: the signer key sk is not base64 of 16 to 256 bytes";
+  if (!salt || salt.length < 4 || salt.length > 128) return "Firebase scrypt hash: the salt is not base64 of 4 to 128 bytes";
+  if (!hash || hash.length !== signerKey.length) return "Firebase scrypt hash: the hash is not base64 as long as the signer key";
   return { N: 2 ** n, r, p, saltSeparator, signerKey, salt, hash };
 }
 
@@ -94,11 +102,11 @@ export const firebaseScrypt: HashFormat = {
   matches: (h) => h.startsWith("$fbscrypt$"),
   check(h) {
     const parsed = parseFbScrypt(h);
-    return typeof parsed === "string" ? parsed : checkCost(parsed.N, parsed.r, parsed.p, "Firebase scrypt hash");
+    return typeof parsed === "string" ? parsed : checkScryptCost(parsed.N, parsed.r, parsed.p, "Firebase scrypt hash");
   },
   async verify(password, h) {
     const x = parseFbScrypt(h);
-    if (typeof x === "string" || checkCost(x.N, x.r, x.p, "")) return false;
+    if (typeof x === "string" || checkScryptCost(x.N, x.r, x.p, "")) return false;
     const key = await scrypt(password, Buffer.concat([x.salt, x.saltSeparator]), 32, x.N, x.r, x.p);
     const cipher = createCipheriv("aes-256-ctr", key, Buffer.alloc(16));
     return sameBytes(Buffer.concat([cipher.update(x.signerKey), cipher.final()]), x.hash);

@@ -1,4 +1,4 @@
-import { keycloakCredentialToPhc } from "../../core/hash-formats/index.js";
+import { hashObjectToStored } from "../../core/hash-formats/index.js";
 import { refuseImport as refuse, type ImportPart } from "../../core/import-parts.js";
 import { checkStoredHashFormat } from "../../core/passwords.js";
 import { insertRows } from "../../store/user-import.js";
@@ -9,8 +9,9 @@ interface ImportedCredential { email: string; hash: string; createdAt: number | 
 /**
  * Password logins in `users import` (core/import-parts.ts): one per row, its hash ours
  * (bcrypt-sha384:$2b$…) or any format core/hash-formats/ reads, as the other system wrote it (kept
- * as it is and upgraded at the first sign-in), or Keycloak's credential object (stored as its PBKDF2
- * PHC string). A row may also be the short form {"email", "passwordHash", "verified"?}.
+ * as it is and upgraded at the first sign-in), or an object another system exports its hashes as
+ * (Keycloak's credential, Auth0's custom_password_hash: core/hash-formats hashObjectToStored, kept
+ * as the string its format reads). A row may also be the short form {"email", "passwordHash", "verified"?}.
  */
 export const passwordImport: ImportPart<ImportedCredential> = {
   id: "email-password",
@@ -23,8 +24,8 @@ export const passwordImport: ImportPart<ImportedCredential> = {
     if (held) refuse("more than one emailpassword login method");
     let hash = lm.passwordHash;
     if (hash && typeof hash === "object" && !Array.isArray(hash)) {
-      const kc = keycloakCredentialToPhc(hash as Record<string, unknown>);
-      hash = "hash" in kc ? kc.hash : refuse(`${at.where}.passwordHash: ${kc.refused}`);
+      const made = hashObjectToStored(hash as Record<string, unknown>);
+      hash = "hash" in made ? made.hash : refuse(`${at.where}.passwordHash: ${made.refused}`);
     }
     if (typeof hash !== "string") return refuse(`${at.where}.passwordHash is missing`);
     const why = checkStoredHashFormat(hash);
