@@ -183,7 +183,7 @@ describe.each(backends)("users export / import ($name)", (backend) => {
       "  line 5: refused: loginMethods[0].passwordHash: bcrypt hash is not $2a$, $2b$ or $2y$ with 60 characters",
       `  line 6: skipped: the address taken@example.com belongs to user ${taken.user.id}`,
       "  line 7: refused: email is missing or not a string",
-      "  line 9: refused: loginMethods[0].passwordHash: bcrypt hash: bcrypt cost 31 is out of bounds (4 to 14)",
+      "  line 9: refused: loginMethods[0].passwordHash: bcrypt hash: bcrypt cost 31 is out of bounds (4 to 16)",
       "  line 10: refused: loginMethods[0].recipeId must be \"emailpassword\", \"thirdparty\" or \"passwordless\"",
       "",
     ].join("\n"));

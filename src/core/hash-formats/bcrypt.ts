@@ -5,11 +5,13 @@ import type { HashFormat } from "./types.js";
 /** The highest cost of authsvc's own hashes (the --bcrypt-cost setting's bound). */
 export const MAX_BCRYPT_COST = 16;
 /**
- * The costs an imported bcrypt hash may have: up to 14, what one sign-in may cost (every other
- * format is bounded to about the time of one bcrypt check at cost 14, docs/moving-in.md); the
- * common tools write 10 to 12. Outside them a hash is refused without computing anything.
+ * The costs an imported bcrypt hash may have: those of authsvc's own hashes. Every other format is
+ * bounded to about one bcrypt check at cost 14 (docs/moving-in.md, the bounds table), but bcrypt
+ * keeps 16: an imported bcrypt hash costs no more than one authsvc writes itself at --bcrypt-cost
+ * 16, and a lower bound would lock out people whose hashes were imported under the earlier one.
+ * Outside them a hash is refused without computing anything.
  */
-export const IMPORTED_BCRYPT_COSTS = { min: 4, max: 14 };
+export const IMPORTED_BCRYPT_COSTS = { min: 4, max: MAX_BCRYPT_COST };
 const BCRYPT = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
 
 /** Why a bcrypt string ($2a$, $2b$, $2y$) is refused, or null; `what` names it in the sentence. */
