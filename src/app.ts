@@ -1,6 +1,7 @@
 import type { App as H3App } from "h3";
 import { ConfigError, describeConfig, type Config, type ResolvedConfig } from "./config.js";
 import { checkClaimProviders } from "./core/claims.js";
+import { checkWaysIn } from "./core/ways-in.js";
 import { checkFactors, createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
 import { background, mail, rooms, smtpOptionsOf, tables } from "./rooms.js";
@@ -126,6 +127,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     importParts: rooms.flatMap((r) => (r.importer ? [r.importer] : [])),
     mergePerson: rooms.flatMap((r) => (r.mergePerson ? [r.mergePerson] : [])),
     personDeletion: rooms.flatMap((r) => (r.personDeletion ? [r.personDeletion] : [])),
+    waysIn: checkWaysIn(rooms.flatMap((r) => r.waysIn ?? [])),
     purge: rooms.flatMap((r) => r.purge ?? []),
     passwordChecks: rooms.flatMap((r) => r.passwordCheck?.(config, { logger, clock }) ?? []),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),

@@ -45,6 +45,23 @@ export function prepareCheckout(ref, log) {
   };
 }
 
+const RESOURCE = "https://mcp.example.com/mcp";
+
+/**
+ * A resource and a confidential machine client in the build's database, made with its own CLI
+ * before it serves: what the token endpoint's load asks with (client credentials for the resource).
+ */
+function oauthClient(dir, database) {
+  const cli = (args) => JSON.parse(execFileSync(process.execPath, [join(dir, "bin/authsvc"), ...args, "--database", database, "--json"], { encoding: "utf8" }));
+  execFileSync(process.execPath, [join(dir, "bin/authsvc"), "migrate", "--database", database], { stdio: "ignore" });
+  cli(["oauth", "resources", "create", RESOURCE, "--scopes", "notes:read"]);
+  const c = cli(["oauth", "clients", "create", "--name", "bench", "--confidential", "--grant-types", "client_credentials", "--resources", RESOURCE]);
+  return {
+    basic: `Basic ${Buffer.from(`${encodeURIComponent(c.clientId)}:${encodeURIComponent(c.clientSecret)}`).toString("base64")}`,
+    form: new URLSearchParams({ grant_type: "client_credentials", resource: RESOURCE, scope: "notes:read" }).toString(),
+  };
+}
+
 /** `serve` of the build in `dir`, one process (older builds had no --workers), quiet, no rate limits. */
 async function startBuild(dir, database, cost) {
   const help = execFileSync(process.execPath, [join(dir, "bin/authsvc"), "serve", "--help"], { encoding: "utf8" });
@@ -63,7 +80,8 @@ function rssMb(pid) {
 /**
  * Runs the comparison and prints it. `load(url, kind, extra)` is the bench's load generator.
  * Figures per round and build: GET req/s ÷ the hello-world's, sign-in and sign-up ÷ bcrypt at the
- * same cost, refresh ÷ one-thread RS256 signing, and idle RSS after start and one sign-up.
+ * same cost, refresh and the OAuth token endpoint ÷ one-thread RS256 signing, and idle RSS after
+ * start and one sign-up.
  */
 export async function runCompare({ ref, rounds, cost, seconds, load, log, password }) {
   const other = prepareCheckout(ref, log);
@@ -74,6 +92,7 @@ export async function runCompare({ ref, rounds, cost, seconds, load, log, passwo
       { name: "B", label: `${ref} (${other.commit})`, dir: other.dir }];
     const hello = await startHello(); servers.push(hello);
     for (const b of builds) {
+      b.oauth = oauthClient(b.dir, join(scratch, `${b.name}.db`));
       b.server = await startBuild(b.dir, join(scratch, `${b.name}.db`), cost); servers.push(b.server);
       const signUp = async (email) => {
         const res = await fetch(`${b.server.url}/auth/signup`, { method: "POST", headers: { "content-type": "application/json", "st-auth-mode": "header" }, body: JSON.stringify({ formFields: [{ id: "email", value: email }, { id: "password", value: password }] }) });
@@ -118,6 +137,12 @@ export async function runCompare({ ref, rounds, cost, seconds, load, log, passwo
         if (r.tokens) b.refreshTokens = r.tokens;
         rec(`refresh${b.name}`, r.rps);
       }
+      // The OAuth token endpoint (8 in flight, as scripts/bench/oauth-token.mjs): one RS256 signature per token.
+      for (const b of order) {
+        const r = await load(b.server.url, "token", { ...b.oauth, connections: 8 });
+        if (r.non2xx || r.errors) log(`compare: warning: token on ${b.name}: ${r.non2xx} non-2xx, ${r.errors} errors of ${r.total}`);
+        rec(`token${b.name}`, r.rps);
+      }
       rec("rs256", measureRs256(Math.min(seconds, 2)));
       for (const b of order) rec(`signin${b.name}`, (await load(b.server.url, "signin", { email: b.email, ...hashing })).rps);
       for (const b of order) rec(`signup${b.name}`, (await load(b.server.url, "signup", hashing)).rps);
@@ -136,6 +161,7 @@ export async function runCompare({ ref, rounds, cost, seconds, load, log, passwo
     };
     figure("GET /auth/user/email/verify req/s", "get", "hello", "h3 hello-world req/s");
     figure("POST /auth/session/refresh req/s", "refresh", "rs256", "RS256 signs/s, one thread");
+    figure("POST /oauth/token req/s (client credentials, 8 in flight)", "token", "rs256", "RS256 signs/s, one thread");
     figure(`POST /auth/signin req/s (cost ${cost})`, "signin", "bcryptVerify", "bcrypt verifies/s, 4 in flight");
     figure(`POST /auth/signup req/s (cost ${cost})`, "signup", "bcryptHash", "bcrypt hashes/s, 4 in flight");
     rows.push({ figure: "idle RSS MB (61 sign-ins, then 35 s idle)", a: samples.rssA[0], b: samples.rssB[0], aOverB: samples.rssA[0] / samples.rssB[0], diff: samples.rssA[0] - samples.rssB[0] });

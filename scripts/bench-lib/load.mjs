@@ -1,7 +1,7 @@
 // The load generator, run as its own process so it never shares the server's event loop.
 // Usage: node scripts/bench-lib/load.mjs '<json spec>'  → prints one JSON result on stdout.
-// spec: { mode: "throughput" | "latency", url, kind: "get" | "hello" | "signin" | "signup" | "refresh",
-//         connections, seconds, warmupSeconds, access?, email?, password?, refreshTokens?, rate? }
+// spec: { mode: "throughput" | "latency", url, kind: "get" | "hello" | "signin" | "signup" | "refresh" | "token",
+//         connections, seconds, warmupSeconds, access?, email?, password?, refreshTokens?, rate?, basic?, form? }
 import { Agent, request } from "node:http";
 import autocannon from "autocannon";
 
@@ -17,6 +17,8 @@ function requestsFor(kind) {
     case "get": return [{ method: "GET", path: "/auth/user/email/verify", headers: { authorization: `Bearer ${spec.access}` } }];
     case "signin": return [{ method: "POST", path: "/auth/signin", headers: { ...json, "st-auth-mode": "header" }, setupRequest: (req) => ({ ...req, body: creds(pickEmail()) }) }];
     case "signup": return [{ method: "POST", path: "/auth/signup", headers: { ...json, "st-auth-mode": "header" }, setupRequest: (req) => ({ ...req, body: creds(`load-${process.pid}-${Date.now()}-${signups++}@example.com`) }) }];
+    // The OAuth token endpoint: a confidential client's client-credentials request (spec.basic, spec.form).
+    case "token": return [{ method: "POST", path: "/oauth/token", headers: { authorization: spec.basic, "content-type": "application/x-www-form-urlencoded" }, body: spec.form }];
     case "refresh": {
       // Every refresh rotates the token. autocannon resets a connection's context after each request,
       // so tokens are checked out of a pool for one request and the rotated one is put back.

@@ -4,6 +4,7 @@ import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
 import { deleteUser } from "../core/users.js";
 import { AuthError, badInput } from "../core/errors.js";
 import { checkPersonDeletion } from "../core/person-deletion.js";
+import { countEnded, endWaysIn } from "../core/ways-in.js";
 import { insertEvent } from "../store/events.js";
 import { findUserById } from "../store/users.js";
 import { createSecretToken, hashToken } from "../util/random.js";
@@ -25,7 +26,7 @@ export function cancelDeletionLink(ctx: CoreContext, token: string): string {
 /**
  * The signed-in person deletes their account, after re-authenticating (reauth.ts). With a grace
  * period (config.accountDeletionGraceMs, default 7 days), in one transaction: the deletion is
- * scheduled, every session of the person is revoked (this one too), `user.deletion_scheduled`, and
+ * scheduled, every way in of the person ends (core/ways-in.ts; this session too), `user.deletion_scheduled`, and
  * the grace mail with a link that cancels it; deleteDueAccounts deletes for good once it passes
  * (`user.deleted`). With no grace the person is deleted at once (`user.deleted`). A room that
  * refuses the deletion (core/person-deletion.ts) makes it a 409 with its reason, nothing scheduled.
@@ -48,8 +49,8 @@ export async function requestDeletion(ctx: CoreContext, s: AccountSubject, passw
     const person = found && (await findUserById(tx, found.personId));
     if (!found || !person) return;
     await store.upsertDeletion(tx, { user_id: found.personId, requested_at: now, delete_at: deleteAt, cancel_token_hash: hashToken(token) });
-    const revoked = await store.revokeSessionsExcept(tx, found.members, undefined, now, "account_deletion");
-    await insertEvent(tx, { at: now, type: "user.deletion_scheduled", userId: found.personId, data: { deleteAt, revokedSessions: revoked, source: "account" } });
+    const ended = countEnded(await endWaysIn(tx, ctx, { userId: found.personId, reason: "account_deletion", source: "account" }));
+    await insertEvent(tx, { at: now, type: "user.deletion_scheduled", userId: found.personId, data: { deleteAt, revokedSessions: ended.sessions ?? 0, endedWaysIn: ended, source: "account" } });
     await queueMail(tx, ctx, { kind: "account_deletion", to: person.email, vars: { link: cancelDeletionLink(ctx, token), expiresAt: deleteAt } });
   });
   notifyOutbox(ctx);

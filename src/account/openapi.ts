@@ -1,4 +1,4 @@
-import { body, bodyErrors, errorsFor, json, ref, statusOnly } from "../http/openapi/components.js";
+import { body, bodyErrors, endedSchema, errorsFor, json, ref, statusOnly } from "../http/openapi/components.js";
 import { apiArea, type Json } from "../http/openapi/types.js";
 
 const withSession = [{ AccessToken: [] }, { AccessCookie: [] }];
@@ -25,14 +25,14 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
   },
   "/account/sessions/revoke": {
     post: {
-      operationId: "revokeMySessions", tags, summary: "End one of my sessions ({sessionHandle}) or all but this one ({others: true}); someone else's handle revokes nothing", security: withSession,
+      operationId: "revokeMySessions", tags, summary: "End one of my sessions ({sessionHandle}), or sign out everywhere but here ({others: true}: every other session and every app I allowed); someone else's handle revokes nothing", security: withSession,
       requestBody: body({ type: "object", properties: { sessionHandle: { type: "string" }, others: { const: true } } }),
-      responses: { 200: json("how many ended", statusOnly("OK", { revoked: { type: "integer", minimum: 0 } }, ["revoked"])), ...bodyErrors(401) },
+      responses: { 200: json("how many sessions ended (revoked) and, for others: true, how many of each way in (ended)", statusOnly("OK", { revoked: { type: "integer", minimum: 0 }, ended: endedSchema }, ["revoked"])), ...bodyErrors(401) },
     },
   },
   "/account/password": {
     post: {
-      operationId: "changeMyPassword", tags, summary: "Change my password with the current one; my other sessions are revoked and a notice is mailed", security: withSession,
+      operationId: "changeMyPassword", tags, summary: "Change my password with the current one; my other sessions and the apps I allowed are signed out, and a notice is mailed", security: withSession,
       requestBody: body(strings("currentPassword", "newPassword")),
       responses: {
         200: json("OK, WRONG_CREDENTIALS_ERROR (current password), FIELD_ERROR (newPassword outside policy) or NO_PASSWORD_LOGIN",
@@ -65,7 +65,7 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
   },
   "/account/delete": {
     post: {
-      operationId: "deleteMyAccount", tags, summary: "Delete my account: password when I have one, else a sign-in in the last 10 minutes. Every session ends; after the grace period (accountDeletionGrace) the account is deleted; the grace mail's link cancels", security: withSession,
+      operationId: "deleteMyAccount", tags, summary: "Delete my account: password when I have one, else a sign-in in the last 10 minutes. Every session ends, and every app I allowed; after the grace period (accountDeletionGrace) the account is deleted; the grace mail's link cancels", security: withSession,
       requestBody: body({ type: "object", properties: { password: { type: "string" } } }),
       responses: {
         200: json("OK (deleted at once, or deleteAt in ms), WRONG_CREDENTIALS_ERROR, or REAUTHENTICATION_REQUIRED (sign in again first)", {

@@ -1,7 +1,8 @@
 import type { CoreContext } from "../core/context.js";
 import { insertEvent } from "../store/events.js";
 import { findMembers, type AccountSubject } from "./reauth.js";
-import { listSessionsWithClient, revokeOwnSession, revokeSessionsExcept } from "./store.js";
+import { countEnded, endWaysIn, totalEnded, type EndedWaysIn } from "../core/ways-in.js";
+import { listSessionsWithClient, revokeOwnSession } from "./store.js";
 
 /** One of my sessions as "My account" shows it: never a token or its hash. */
 export interface MySession {
@@ -27,20 +28,29 @@ export async function listMySessions(ctx: CoreContext, s: AccountSubject): Promi
 }
 
 /**
- * Revokes one of the person's sessions (`sessionHandle`), or every one but this (`others`). A
- * handle that is not the person's, or already ended, revokes nothing (0), without saying which.
+ * Revokes one of the person's sessions (`sessionHandle`): 1, or 0 for a handle that is not the
+ * person's or already ended, without saying which.
  */
-export async function revokeMySessions(ctx: CoreContext, s: AccountSubject, what: { sessionHandle: string } | { others: true }): Promise<number> {
+export async function revokeMySession(ctx: CoreContext, s: AccountSubject, sessionHandle: string): Promise<number> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
     const members = (await findMembers(tx, s.userId))?.members ?? [];
-    if ("sessionHandle" in what) {
-      const done = await revokeOwnSession(tx, members, what.sessionHandle, now, "account");
-      if (done) await insertEvent(tx, { at: now, type: "session.revoked", userId: s.personId, data: { sessionHandle: what.sessionHandle, reason: "account" } });
-      return done ? 1 : 0;
-    }
-    const n = await revokeSessionsExcept(tx, members, s.sessionHandle, now, "account");
-    if (n > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: s.personId, data: { count: n, reason: "account", kept: s.sessionHandle } });
-    return n;
+    const done = await revokeOwnSession(tx, members, sessionHandle, now, "account");
+    if (done) await insertEvent(tx, { at: now, type: "session.revoked", userId: s.personId, data: { sessionHandle, reason: "account" } });
+    return done ? 1 : 0;
+  });
+}
+
+/**
+ * "Sign out everywhere else": every way in of the person ends (core/ways-in.ts: their other
+ * sessions, whichever login started them, and the apps they allowed) but this session.
+ */
+export async function signOutEverywhereElse(ctx: CoreContext, s: AccountSubject): Promise<EndedWaysIn> {
+  const now = ctx.clock.now();
+  return ctx.store.writeTx(async (tx) => {
+    const ended = await endWaysIn(tx, ctx, { userId: s.userId, reason: "account", source: "account", keepSession: s.sessionHandle });
+    const count = countEnded(ended);
+    if (totalEnded(ended) > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: s.personId, data: { count: count.sessions ?? 0, endedWaysIn: count, reason: "account", kept: s.sessionHandle } });
+    return ended;
   });
 }

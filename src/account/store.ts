@@ -11,14 +11,6 @@ export async function listSessionsWithClient(db: Kysely<DB>, userIds: readonly s
     .orderBy("created_at", "desc").orderBy("handle").execute();
 }
 
-/** Revokes the live sessions of these users, all but `keep` (when given); returns how many. */
-export async function revokeSessionsExcept(db: Kysely<DB>, userIds: readonly string[], keep: string | undefined, now: number, reason: string): Promise<number> {
-  if (userIds.length === 0) return 0;
-  let q = db.updateTable("sessions").set({ revoked_at: now, revoke_reason: reason }).where("user_id", "in", userIds).where("revoked_at", "is", null);
-  if (keep !== undefined) q = q.where("handle", "!=", keep);
-  return Number((await q.executeTakeFirst()).numUpdatedRows);
-}
-
 /** Revokes one live session if it belongs to one of these users. */
 export async function revokeOwnSession(db: Kysely<DB>, userIds: readonly string[], handle: string, now: number, reason: string): Promise<boolean> {
   if (userIds.length === 0) return false;

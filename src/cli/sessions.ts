@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { App } from "../app.js";
-import { listUserSessions, revokeAllUserSessions, revokeSessionByHandle } from "../core/session-admin.js";
+import { listUserSessions, revokeSessionByHandle, signOutEverywhere } from "../core/session-admin.js";
+import { countEnded, describeEnded } from "../core/ways-in.js";
 import { findUsersByRef } from "../core/user-directory.js";
 import { loginRef } from "../core/logins.js";
 import type { UserView } from "../core/users.js";
@@ -40,7 +41,7 @@ export function sessionsCommand(io: CliIO): Command {
       for (const s of found) io.out(`${s.handle}  created ${iso(s.createdAt)}  last refreshed ${iso(s.lastRefreshedAt)}  expires ${iso(s.expiresAt)}`);
     });
   });
-  const revoke = addUserArgument(sub("revoke", "revoke every live session of a user, or one session (--session); their refresh tokens stop working"), ["user"])
+  const revoke = addUserArgument(sub("revoke", "sign a user out everywhere (every session, every app they allowed), or revoke one session (--session); their refresh tokens stop working"), ["user"])
     .option("--session <handle>", "revoke this one session");
   revoke.action(async (ref, flags) => {
     // Checked before the database is opened: a usage error changes nothing.
@@ -54,9 +55,10 @@ export function sessionsCommand(io: CliIO): Command {
         return io.out(r.status === "revoked" ? `revoked session ${flags.session}` : `session ${flags.session} had already ended`);
       }
       const user = await resolveUser(app, who!);
-      const n = await revokeAllUserSessions(app.ctx, user.id, "cli");
-      if (flags.json) return printJson(io, { userId: user.id, email: user.email, revoked: n });
-      io.out(`revoked ${n} session(s) of ${user.email} (${user.id})`);
+      const ended = await signOutEverywhere(app.ctx, user.id, "cli");
+      const counts = countEnded(ended);
+      if (flags.json) return printJson(io, { userId: user.id, email: user.email, revoked: counts.sessions ?? 0, ended: counts });
+      io.out(`signed ${user.email} (${user.id}) out everywhere: ended ${describeEnded(app.ctx, ended)}`);
     });
   });
   return sessions;

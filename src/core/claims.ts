@@ -14,6 +14,8 @@ export interface Factor {
   secondary?: boolean;
   /** The kind of address its sign-in proves: PUT /mfa/info lists the person's addresses of that kind under its id (`emails`, `phoneNumbers`). */
   proves?: "email" | "phone";
+  /** How an ID token names it in `amr` (RFC 8176: "pwd", "otp", "hwk", "sms"…; "fed" for a federated sign-in). */
+  amr: string;
 }
 
 /** Whose session a claim is computed for. */

@@ -13,6 +13,7 @@ import type { LoginKind, MergePerson } from "./logins.js";
 import type { PersonDeletion } from "./person-deletion.js";
 import type { PurgeRule } from "./purge.js";
 import type { PasswordCheck } from "./passwords.js";
+import type { WayIn } from "./ways-in.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -54,6 +55,8 @@ export interface CoreContext extends RoomState {
   mergePerson: readonly MergePerson[];
   /** What the rooms say before a person is deleted (Room.personDeletion): refusals, and what goes with them. */
   personDeletion: readonly PersonDeletion[];
+  /** What lets someone act as a person, declared by the rooms (Room.waysIn): every security event ends them all (core/ways-in.ts). */
+  waysIn: readonly WayIn[];
   /** The rooms' purge rules (Room.purge), run after the kernel's by the purge job. */
   purge: readonly PurgeRule[];
   /** The rooms' checks of every new password (Room.passwordCheck), after the kernel's policy. */

@@ -4,7 +4,7 @@ import type { DB } from "../store/schema.js";
 import { findUserById } from "../store/users.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
-import { checkMayAddLogin, type LinkingSession } from "./login-policy.js";
+import { checkMayAddWayIn, type LinkingSession } from "./login-policy.js";
 import { joinPeople } from "./person-join.js";
 import { findPeopleByAddress } from "./logins.js";
 
@@ -102,7 +102,7 @@ export async function decideSessionLink(db: Kysely<DB>, ctx: CoreContext, p: { s
     own = await people.findPersonId(db, p.recipeUserId);
     if (own === personId) return { kind: "join", personId, verified: true };
   }
-  if ((await checkMayAddLogin(db, ctx, personId, p.session)) !== "ok") return { kind: "refused", why: "EMAIL_VERIFICATION_REQUIRED" };
+  if ((await checkMayAddWayIn(db, ctx, personId, p.session)) !== "ok") return { kind: "refused", why: "EMAIL_VERIFICATION_REQUIRED" };
   if (own !== undefined && (await people.findPersonMemberIds(db, own)).length > 1) return { kind: "refused", why: "RECIPE_USER_ID_ALREADY_LINKED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };
   const others = (await findPeopleByAddress(db, ctx.logins, p.email)).filter((o) => o.personId !== personId && o.personId !== own);
   if (others.length > 0) return { kind: "refused", why: "ACCOUNT_INFO_ALREADY_ASSOCIATED_WITH_ANOTHER_PRIMARY_USER_ID_ERROR" };

@@ -3,7 +3,6 @@ import { afterCommit } from "../store/after-commit.js";
 import { insertEvent } from "../store/events.js";
 import * as people from "../store/people.js";
 import type { DB } from "../store/schema.js";
-import { revokeUserSessions } from "../store/sessions.js";
 import { findUserById } from "../store/users.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
@@ -12,11 +11,12 @@ import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
 import { assertMfaComplete, readMfaState } from "./mfa.js";
 
 /**
- * The one policy every way of adding a login to a person goes through (docs/account-linking.md,
- * "Adding a login to a person"): `shouldTryLinkingWithSessionUser` on every method, adding a passkey
- * from the account page, and (without the session checks) an operator's link. A session may add a
- * login only when its second factor is complete, it proved itself recently, and its person has a
- * verified address; the person is mailed whenever a login joins them.
+ * The one policy every way of adding a way into a person's account goes through
+ * (docs/account-linking.md, "Adding a login to a person"): `shouldTryLinkingWithSessionUser` on
+ * every method, adding a passkey from the account page, allowing an app (an OAuth consent, a grant
+ * that lasts), and (without the session checks) an operator's link. A session may add one only
+ * when its second factor is complete, it proved itself recently, and its person has a verified
+ * address; the person is mailed whenever a login joins them. Ending them is core/ways-in.ts.
  */
 
 /** The signed-in session that asks to add a login to its person. */
@@ -33,14 +33,14 @@ export const LINK_FRESHNESS_MS = 5 * 60_000;
 export const FRESH_SIGN_IN_CLAIM = "st-fresh-sign-in";
 
 /**
- * The session checks before a login joins the session's person. Throws the SDKs' 403 invalid claim
+ * The session checks before a login (or an app's grant) joins the session's person. Throws the SDKs' 403 invalid claim
  * when the second factor is not complete (`st-mfa`, as supertokens-node does) or when the session
  * is older than LINK_FRESHNESS_MS without a newer factor (`st-fresh-sign-in`: sign in again).
  * "EMAIL_VERIFICATION_REQUIRED" when the person has no verified address: in SuperTokens' terms
  * the session user cannot become primary, and a login added now could be an attacker's waiting
  * for the real owner of the address (a pre-registered account).
  */
-export async function checkMayAddLogin(db: Kysely<DB>, ctx: CoreContext, personId: string, session: LinkingSession): Promise<"ok" | "EMAIL_VERIFICATION_REQUIRED"> {
+export async function checkMayAddWayIn(db: Kysely<DB>, ctx: CoreContext, personId: string, session: LinkingSession): Promise<"ok" | "EMAIL_VERIFICATION_REQUIRED"> {
   assertMfaComplete(await readMfaState(db, ctx, personId, session.sessionHandle));
   const proof = await people.findSessionLastProof(db, session.sessionHandle);
   if (proof === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
@@ -73,17 +73,6 @@ export async function notifyLoginAdded(tx: Kysely<DB>, ctx: CoreContext, personI
   const details = opts.key ?? await describeLogin(tx, ctx.logins, recipeUserId);
   for (const address of to) await queueMail(tx, ctx, { kind: "login_added", to: address, vars: { link: websiteLink(ctx, "account"), details } });
   afterCommit(tx, () => notifyOutbox(ctx));
-}
-
-/**
- * Ends every live session of the person of `userId`, whichever login started it (a password change
- * or reset, "sign out everywhere", a recovery): a session of another login is as much a way in.
- */
-export async function revokePersonSessions(tx: Kysely<DB>, userId: string, now: number, reason: string): Promise<number> {
-  const personId = (await people.findPersonId(tx, userId)) ?? userId;
-  let n = 0;
-  for (const id of await people.findPersonMemberIds(tx, personId)) n += await revokeUserSessions(tx, id, now, reason);
-  return n;
 }
 
 /** A new login method was created straight into person `personId`: the `user.linked` event and the notice. */

@@ -119,6 +119,15 @@ export function assertAllowedToSetUp(state: MfaState, factor: FactorId): void {
   throw invalidClaim(setupRefused);
 }
 
+/**
+ * The authentication methods of a session for an ID token's `amr` (RFC 8176): each completed
+ * factor as its room names it, and "mfa" when two different kinds of factor were completed.
+ */
+export function authenticationMethods(factors: readonly Factor[], completed: readonly string[]): string[] {
+  const amr = [...new Set(completed.flatMap((id) => factors.find((f) => f.id === id)?.amr ?? []))];
+  return completed.length > 1 ? [...amr, "mfa"] : amr;
+}
+
 /** 403 invalid claim unless the state's requirements are met (e.g. removing a verified device). */
 export function assertMfaComplete(state: MfaState): void {
   if (!state.claim.v) throw invalidClaim(setupRefused);

@@ -3,9 +3,9 @@ import type { DB } from "../store/schema.js";
 import { insertEvent } from "../store/events.js";
 import { findPersonId, findPersonMemberIds } from "../store/people.js";
 import { findSession, listLiveSessions } from "../store/session-list.js";
-import { revokeUserSessions } from "../store/sessions.js";
 import type { CoreContext } from "./context.js";
 import { revokeSession } from "./sessions.js";
+import { countEnded, endWaysIn, totalEnded, type EndedWaysIn } from "./ways-in.js";
 
 /** A session as an operator sees it: never a token or its hash. */
 export interface SessionView {
@@ -31,14 +31,18 @@ export async function listUserSessions(ctx: CoreContext, userId: string): Promis
   }));
 }
 
-/** Revokes every live session of the person, whichever login method started it. Returns how many. */
-export async function revokeAllUserSessions(ctx: CoreContext, userId: string, source = "api"): Promise<number> {
+/**
+ * The operator's "sign out everywhere" (CLI `sessions revoke`, the admin API, the dashboard): every
+ * way in of the person ends (core/ways-in.ts: every session, whichever login started it, and the
+ * apps they allowed). Returns what ended.
+ */
+export async function signOutEverywhere(ctx: CoreContext, userId: string, source = "api"): Promise<EndedWaysIn> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    let n = 0;
-    for (const id of await findMethodIds(tx, userId)) n += await revokeUserSessions(tx, id, now, "admin");
-    if (n > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId, data: { count: n, reason: "admin", source } });
-    return n;
+    const ended = await endWaysIn(tx, ctx, { userId, reason: "admin", source });
+    const count = countEnded(ended);
+    if (totalEnded(ended) > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId, data: { count: count.sessions ?? 0, endedWaysIn: count, reason: "admin", source } });
+    return ended;
   });
 }
 

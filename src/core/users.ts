@@ -7,6 +7,7 @@ import type { CoreContext } from "./context.js";
 import { canonicalEmail } from "./emails.js";
 import { linkAfterVerification } from "./linking.js";
 import { checkPersonDeletion } from "./person-deletion.js";
+import { endWaysIn } from "./ways-in.js";
 import { findByAddress, readLogins, userFieldsOf, type Login, type LoginKind } from "./logins.js";
 
 /**
@@ -126,6 +127,8 @@ export async function deleteUser(ctx: CoreContext, userId: string, source = "api
     const personId = await people.findPersonId(tx, userId);
     if (personId === undefined) return false;
     await checkPersonDeletion(tx, ctx, personId);
+    // Every way in ends first, as on any security event (an app's grant is not a row of the person's).
+    await endWaysIn(tx, ctx, { userId: personId, reason: "deleted", source });
     for (const d of ctx.personDeletion) await d.before?.(tx, ctx, { personId, now, source });
     const members = await people.findPersonMemberIds(tx, personId);
     for (const id of members.reverse()) await users.deleteUser(tx, id);

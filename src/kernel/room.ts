@@ -9,6 +9,7 @@ import type { ImportPart } from "../core/import-parts.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
 import type { PurgeRule } from "../core/purge.js";
+import type { WayIn } from "../core/ways-in.js";
 import type { MailBlock } from "../mail/kinds.js";
 import type { AdminRoute, AdminUserCreator } from "../http/admin/route.js";
 import type { DashboardSectionPart } from "../http/dashboard-sections.js";
@@ -140,9 +141,12 @@ export interface RoomPeople {
 /**
  * Ways in: whatever it holds that lets someone act as a person (sessions, OAuth grants, later API
  * keys and support sessions), with how to list and end them for a person, so every security event
- * ends them all. The declaration joins this group (docs/architecture.md, "Rooms are declarations").
+ * ends them all (core/ways-in.ts: endWaysIn, the one function every event calls).
  */
-export interface RoomWaysIn {}
+export interface RoomWaysIn {
+  /** Its ways in: an id, their names, how to list a person's live ones and end them in the event's transaction. */
+  waysIn?: readonly WayIn[];
+}
 
 /** Mail: the kinds it sends, with their templates, file stems and actions (mail/kinds.ts). */
 export interface RoomMail {

@@ -3,6 +3,7 @@ import { adminArea, healthArea, keysArea, sessionArea } from "../http/openapi/do
 import { kernelPageRoutes } from "../http/pages/routes.js";
 import type { Room } from "./room.js";
 import { kernelRoutes } from "../http/routes.js";
+import { sessionWays } from "../core/session-ways.js";
 
 /**
  * The kernel's own slices of the API, declared like a room's so the composition root lists them
@@ -10,7 +11,7 @@ import { kernelRoutes } from "../http/routes.js";
  */
 export const kernel = {
   /** Sessions, email verification, /loginmethods, keys, health: the kernel's routes. */
-  sessions: { id: "sessions", routes: kernelRoutes, openapi: sessionArea, settingWords: { limitMailIp: "email verification", limitTokenIp: "email verification" } },
+  sessions: { id: "sessions", routes: kernelRoutes, openapi: sessionArea, settingWords: { limitMailIp: "email verification", limitTokenIp: "email verification" }, waysIn: [sessionWays] },
   keys: { id: "keys", openapi: keysArea },
   health: { id: "health", openapi: healthArea },
   /** Users, sessions and links under /admin/v1. */

@@ -18,10 +18,10 @@ export const accountTemplates = {
   },
   account_secured: {
     subject: "Your account was secured",
-    text: "Hello,\n\nyou just proved that you own {{email}}. Everything added to the account before anyone had proven that was removed, and the devices signed in with it were signed out. These ways to sign in remain: {{details}}.\n\nCheck your account here:\n\n{{link}}\n",
+    text: "Hello,\n\nyou just proved that you own {{email}}. Everything added to the account before anyone had proven that was removed: the devices signed in with it were signed out, and the apps allowed to use it must ask again. These ways to sign in remain: {{details}}.\n\nCheck your account here:\n\n{{link}}\n",
     html: renderMailLayout({
       title: "Your account was secured",
-      intro: ["Hello,", "you just proved that you own <strong>{{email}}</strong>. Everything added to the account before anyone had proven that was removed, and the devices signed in with it were signed out.", "These ways to sign in remain: <strong>{{details}}</strong>."],
+      intro: ["Hello,", "you just proved that you own <strong>{{email}}</strong>. Everything added to the account before anyone had proven that was removed: the devices signed in with it were signed out, and the apps allowed to use it must ask again.", "These ways to sign in remain: <strong>{{details}}</strong>."],
       button: "Open my account",
       outro: ["If you did not expect this, someone may have signed up with your address before you: nothing of theirs is left in your account."],
     }),

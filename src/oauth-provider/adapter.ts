@@ -8,7 +8,16 @@ const GRANTABLE = new Set(["AccessToken", "AuthorizationCode", "RefreshToken", "
 export const REGISTERED_CLIENT_IDLE_MS = 30 * 86_400_000;
 const TOUCH_EVERY_MS = 86_400_000;
 
-type Payload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; accountId?: string; clientId?: string; jti?: string };
+type Payload = Record<string, unknown> & {
+  grantId?: string; uid?: string; userCode?: string; accountId?: string; clientId?: string; jti?: string;
+  session?: { accountId?: unknown }; result?: { login?: { accountId?: unknown } };
+};
+
+/** Whose record it is: a token's or grant's account, an interaction's signed-in (or just signed-in) account. */
+const accountOf = (p: Payload): string | null => {
+  const id = p.accountId ?? p.session?.accountId ?? p.result?.login?.accountId;
+  return typeof id === "string" ? id : null;
+};
 
 /**
  * oidc-provider's storage interface (upsert, find, findByUid, findByUserCode, consume, destroy,
@@ -44,7 +53,7 @@ export function createAdapterClass(ctx: CoreContext) {
         grant_id: GRANTABLE.has(this.model) && typeof payload.grantId === "string" ? payload.grantId : null,
         uid: typeof payload.uid === "string" ? payload.uid : null,
         user_code: typeof payload.userCode === "string" ? payload.userCode : null,
-        account_id: typeof payload.accountId === "string" ? payload.accountId : null,
+        account_id: accountOf(payload),
         client_id: this.model === "Client" ? id : typeof payload.clientId === "string" ? payload.clientId : null,
         expires_at: expires, consumed_at: null, created_at: now,
       }));

@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import type { CoreContext } from "../core/context.js";
 import { AuthError } from "../core/errors.js";
 import { enforceLimit } from "../core/limits.js";
-import { checkRedirectUri } from "./clients.js";
+import { checkPublicClientGrants, checkRedirectUri } from "./clients.js";
 import { checkFetchUrl, DocumentRefused, guardedFetch, type FetchedDocument, type FetchPolicy } from "./guarded-fetch.js";
 
 /**
@@ -21,8 +21,11 @@ export const CACHE_MAX_MS = 24 * 3_600_000;
 export const NEGATIVE_CACHE_MS = 30_000;
 const CACHE_ENTRIES = 1000;
 
-/** The request being handled (mount.ts sets it): fetches count against its client IP's bucket; a refusal sets Retry-After on its response. */
-export const requestScope = new AsyncLocalStorage<{ key: string; res: ServerResponse }>();
+/**
+ * The request being handled (mount.ts sets it): fetches count against its client IP's bucket; a
+ * refusal sets Retry-After on its response; its path tells the provider's hooks which endpoint runs.
+ */
+export const requestScope = new AsyncLocalStorage<{ key: string; res: ServerResponse; path: string }>();
 
 /** Whether a client_id is meant as a metadata document URL (anything else is an ordinary client id). */
 export const isDocumentClientId = (id: string) => /^https?:\/\//i.test(id);
@@ -58,8 +61,8 @@ export function documentMetadata(id: string, raw: string): Record<string, unknow
   const method = d.token_endpoint_auth_method ?? "none";
   if (method !== "none") throw new DocumentRefused("token_endpoint_auth_method must be none: a client described by a metadata document is public and uses PKCE");
   const grants = d.grant_types ?? ["authorization_code"];
-  if (!Array.isArray(grants) || grants.length === 0 || grants.some((g) => g !== "authorization_code" && g !== "refresh_token")) throw new DocumentRefused("grant_types may only hold authorization_code and refresh_token");
-  if (!grants.includes("authorization_code")) throw new DocumentRefused("grant_types must include authorization_code");
+  const refusedGrants = checkPublicClientGrants(grants);
+  if (refusedGrants) throw new DocumentRefused(refusedGrants);
   const responses = d.response_types ?? ["code"];
   if (!Array.isArray(responses) || responses.length !== 1 || responses[0] !== "code") throw new DocumentRefused("response_types must be [\"code\"]");
   if (!Array.isArray(d.redirect_uris) || d.redirect_uris.length === 0 || d.redirect_uris.length > 20) throw new DocumentRefused("redirect_uris must list 1 to 20 redirect URIs");

@@ -51,6 +51,35 @@ export function checkRedirectUri(raw: unknown): { uri: string; native: boolean }
   throw badInput("a redirect URI must be https, http on a loopback address, or a private-use scheme such as com.example.app:/callback");
 }
 
+/**
+ * The grants a client that describes itself (dynamic registration, a client metadata document) may
+ * use: a person's sign-in and consent, then refreshes. Tokens without a person (client_credentials)
+ * are for the confidential clients the operator creates, and only for the resources it allows them.
+ */
+export const PUBLIC_CLIENT_GRANTS: readonly string[] = ["authorization_code", "refresh_token"];
+
+/** Why the grant types of a self-described client are refused, or undefined when they are allowed. */
+export function checkPublicClientGrants(grants: unknown): string | undefined {
+  if (!Array.isArray(grants) || grants.length === 0 || grants.some((g) => !PUBLIC_CLIENT_GRANTS.includes(g))) return "grant_types may only hold authorization_code and refresh_token (client_credentials is for confidential clients the operator creates)";
+  if (!grants.includes("authorization_code")) return "grant_types must include authorization_code";
+  return undefined;
+}
+
+/**
+ * The rules of a client that described itself (registered, or a metadata document), on the client
+ * metadata as the provider reads it: public (no secret: PKCE proves it), the public grants only,
+ * and redirect URIs that checkRedirectUri accepts, as the operator's are. Undefined: allowed.
+ */
+export function checkPublicClient(m: Record<string, unknown>): string | undefined {
+  if (m.token_endpoint_auth_method !== "none") return "only public clients may register or describe themselves (token_endpoint_auth_method none)";
+  const grants = checkPublicClientGrants(m.grant_types);
+  if (grants) return grants;
+  for (const uri of Array.isArray(m.redirect_uris) ? m.redirect_uris : []) {
+    try { checkRedirectUri(uri); } catch (err) { return `redirect_uris: ${err instanceof AuthError ? err.message : "a redirect URI is invalid"}`; }
+  }
+  return undefined;
+}
+
 /** A resource indicator (RFC 8707 §2): an absolute https URL (http only on loopback), no fragment. */
 export function checkResourceIndicator(raw: unknown): string {
   if (typeof raw !== "string" || raw.length > 2000) throw badInput("resource must be an absolute URL of at most 2000 characters");

@@ -1,33 +1,47 @@
 import { sendRedirect, setResponseHeader, setResponseStatus, type H3Event } from "h3";
 import type { OidcProvider } from "oidc-provider";
 import type { CoreContext } from "../core/context.js";
+import { AuthError } from "../core/errors.js";
+import { checkMayAddWayIn } from "../core/login-policy.js";
+import { websiteLink } from "../core/mail-queue.js";
 import type { HttpDeps } from "../http/deps.js";
 import { readHeader } from "../http/headers.js";
 import { setPageHeaders } from "../http/pages/headers.js";
 import { escapeHtml, renderPage } from "../http/pages/layout.js";
 import { insertEvent } from "../store/events.js";
 import { isDocumentClientId } from "./client-documents.js";
-import { authsvcSubject, interactionPath } from "./provider.js";
+import { interactionPath } from "./provider.js";
+import { authsvcSession, freshEnoughToSignIn, sessionProof, type SignedIn } from "./signed-in.js";
 
 /**
  * The provider's interactions: sign-in and consent on authsvc's own pages. Sign-in is the person's
- * authsvc session (every sign-in method, the second factor when due): with none, the browser goes
- * to the hosted sign-in page and comes back here. Consent shows who asks (the client's name and
- * its redirect host), for which resource, with which scopes, and warns when the redirect goes to a
- * program on this computer (loopback). A consent is a grant, remembered (loadExistingGrant).
- * POSTs come only from this page: the interaction cookie is SameSite=Lax and scoped to this path,
- * and the Origin must be ours.
+ * authsvc session (every sign-in method, the second factor when due), made or renewed within the
+ * last 5 minutes (LINK_FRESHNESS_MS), within the client's `max_age`, or for this very request
+ * after `prompt=login`: otherwise the browser goes to the hosted sign-in page and comes back here.
+ * The ID token says when (`auth_time`: that sign-in or a later factor) and how (`amr`). Consent
+ * is a new way into the account (a grant, remembered: loadExistingGrant), so it follows the
+ * kernel's policy for one (core/login-policy.ts): second factor complete, a sign-in at most 5
+ * minutes old, a verified address. The page shows who asks (the client's name and its redirect
+ * host), for which resource, with which scopes, and warns when the redirect goes to a program on
+ * this computer (loopback). POSTs come only from this page: the interaction cookie is
+ * SameSite=Lax and scoped to this path, and the Origin must be ours.
  */
 export async function showInteraction(event: H3Event, deps: HttpDeps, provider: OidcProvider, uid: string): Promise<unknown> {
   const { req, res } = event.node;
   const details = await loadDetails(event, deps, provider, uid);
   if (!details) return;
-  const sub = await authsvcSubject(deps.ctx, req);
-  if (!sub || (details.prompt.name !== "login" && details.session?.accountId !== sub)) return sendToSignIn(event, deps, uid);
+  const who = await authsvcSession(deps.ctx, req);
+  if (!who) return sendToSignIn(event, deps, uid);
   if (details.prompt.name === "login") {
-    await provider.interactionFinished(req, res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
+    const proof = await sessionProof(deps.ctx, who);
+    const promptLogin = (details.prompt.reasons ?? []).includes("login_prompt");
+    if (!proof || !(await freshEnoughToSignIn(deps.ctx, uid, proof.at, { maxAge: details.params.max_age, promptLogin }))) return sendToSignIn(event, deps, uid, { again: true });
+    await provider.interactionFinished(req, res, { login: { accountId: who.personId, ts: Math.floor(proof.at / 1000), amr: proof.amr } }, { mergeWithLastSubmission: false });
     return;
   }
+  if (details.session?.accountId !== who.personId) return sendToSignIn(event, deps, uid);
+  const refusal = await checkConsent(event, deps, uid, who, details);
+  if (refusal !== "ok") return refusal;
   const clientId = String(details.params.client_id);
   // A client metadata document that stopped being usable since the request began: the id is shown instead of its name.
   const client = await provider.Client.find(clientId).catch(() => undefined);
@@ -48,10 +62,7 @@ ${scopes.length ? `<p>It asks for:</p><ul>${scopes.map((s) => `<li>${escapeHtml(
 <form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">Deny</button></form>`;
   const html = renderPage(deps.ctx.config, { title: "Allow access", assets: `${deps.ctx.config.websiteBasePath}/_assets`, main }, deps.tables.assets);
   setPageHeaders(event, deps.ctx.config);
-  // The answer to Allow is a redirect to the client: the form may go there (CSP form-action covers redirects).
-  const target = redirect.protocol.startsWith("http") ? redirect.origin : redirect.protocol;
-  const csp = String(res.getHeader("content-security-policy")).replace("form-action 'self'", `form-action 'self' ${target}`);
-  setResponseHeader(event, "content-security-policy", csp);
+  allowFormToClient(event, redirect.href);
   return html;
 }
 
@@ -70,8 +81,11 @@ export async function confirmInteraction(event: H3Event, deps: HttpDeps, provide
   const { req, res } = event.node;
   const details = await loadDetails(event, deps, provider, uid);
   if (!details) return;
-  const sub = await authsvcSubject(deps.ctx, req);
-  if (details.prompt.name !== "consent" || !sub || details.session?.accountId !== sub) return sendToSignIn(event, deps, uid);
+  const who = await authsvcSession(deps.ctx, req);
+  if (details.prompt.name !== "consent" || !who || details.session?.accountId !== who.personId) return sendToSignIn(event, deps, uid);
+  const refusal = await checkConsent(event, deps, uid, who, details);
+  if (refusal !== "ok") return refusal;
+  const sub = who.personId;
   const clientId = String(details.params.client_id);
   const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId: sub, clientId });
   const d = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
@@ -102,10 +116,52 @@ async function loadDetails(event: H3Event, deps: HttpDeps, provider: OidcProvide
   }
 }
 
-function sendToSignIn(event: H3Event, deps: HttpDeps, uid: string) {
+/**
+ * A consent adds a way into the account: the kernel's policy decides (core/login-policy.ts). A
+ * session that has not proved itself in the last 5 minutes (or whose second factor is not
+ * complete) signs in again; a person without a verified address is told to verify it first.
+ */
+async function checkConsent(event: H3Event, deps: HttpDeps, uid: string, who: SignedIn, details: { params: Record<string, unknown> }): Promise<"ok" | unknown> {
+  try {
+    if ((await checkMayAddWayIn(deps.ctx.store.db, deps.ctx, who.personId, who)) === "ok") return "ok";
+  } catch (err) {
+    if (err instanceof AuthError && (err.code === "INVALID_CLAIM" || err.code === "UNAUTHORISED")) return sendToSignIn(event, deps, uid, { again: true });
+    throw err;
+  }
+  return showVerifyFirst(event, deps, uid, details);
+}
+
+/** The person has no verified address: no app may be allowed yet (an address anyone could have signed up with proves nothing). */
+function showVerifyFirst(event: H3Event, deps: HttpDeps, uid: string, details: { params: Record<string, unknown> }): unknown {
   const c = deps.ctx.config;
-  if (!c.hostedPages) return refuse(event, 401, "Sign in first, then try again from the app.");
-  return sendRedirect(event, `${c.websiteBasePath}?redirectToPath=${encodeURIComponent(interactionPath(uid))}`, 303);
+  const main = `<h1 id="verify-first-title">Verify your email address first</h1>
+<p>Before an app may use your account, prove that the address you signed up with is yours: open the link in the verification mail we sent you${c.hostedPages ? `, or ask for a new one on <a href="${escapeHtml(websiteLink(deps.ctx, "verify-email"))}">the verification page</a>` : ""}.</p>
+<p>Then go back to the app and try again.</p>
+<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">Back to the app</button></form>`;
+  const html = renderPage(c, { title: "Verify your email first", assets: `${c.websiteBasePath}/_assets`, main }, deps.tables.assets);
+  setPageHeaders(event, c);
+  allowFormToClient(event, String(details.params.redirect_uri));
+  setResponseStatus(event, 403);
+  return html;
+}
+
+/** The answer to this page's forms is a redirect to the client: the form may go there (CSP form-action covers redirects). */
+function allowFormToClient(event: H3Event, redirectUri: string): void {
+  const redirect = new URL(redirectUri);
+  const target = redirect.protocol.startsWith("http") ? redirect.origin : redirect.protocol;
+  const csp = String(event.node.res.getHeader("content-security-policy")).replace("form-action 'self'", `form-action 'self' ${target}`);
+  setResponseHeader(event, "content-security-policy", csp);
+}
+
+/**
+ * To the hosted sign-in page (on the public URL), which comes back to this interaction; `again`:
+ * the session is signed in but not recently enough, so the page asks for a new sign-in rather than
+ * resuming it.
+ */
+function sendToSignIn(event: H3Event, deps: HttpDeps, uid: string, opts: { again?: boolean } = {}) {
+  const c = deps.ctx.config;
+  if (!c.hostedPages) return refuse(event, 401, opts.again ? "Sign in again (allowing an app needs a recent sign-in), then try again from the app." : "Sign in first, then try again from the app.");
+  return sendRedirect(event, `${websiteLink(deps.ctx, "")}?redirectToPath=${encodeURIComponent(interactionPath(uid))}${opts.again ? "&signInAgain=1" : ""}`, 303);
 }
 
 /**

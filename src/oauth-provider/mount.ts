@@ -1,4 +1,5 @@
 import { defineEventHandler, setResponseHeaders, type EventHandler, type H3Event } from "h3";
+import type { IncomingMessage } from "node:http";
 import type { OidcProvider } from "oidc-provider";
 import { enforceLimit } from "../core/limits.js";
 import type { HttpDeps } from "../http/deps.js";
@@ -22,12 +23,33 @@ const INTERACTION = new RegExp(`^${OAUTH_PREFIX}/interaction/([A-Za-z0-9_-]{1,64
 export function createOauthMount(deps: HttpDeps): EventHandler {
   const { ctx } = deps;
   const handler = createHandler(deps);
-  return defineEventHandler((event) => requestScope.run({ key: clientKey(event, ctx.config), res: event.node.res }, () => handler(event)));
+  return defineEventHandler((event) => requestScope.run({ key: clientKey(event, ctx.config), res: event.node.res, path: event.path.split("?")[0] }, () => handler(event)));
+}
+
+/**
+ * The provider builds the URLs it publishes and redirects to (metadata, discovery, the JWKS location,
+ * the resume after an interaction, a registration's client URI) from the request it is given. They
+ * must come from --public-url alone, never from what a client sent (Host, X-Forwarded-*): one
+ * cached answer naming another host would send everyone's sign-ins and key lookups there, and
+ * behind a TLS proxy an http:// endpoint is refused by MCP clients. So the request the provider
+ * sees names the public URL's host and scheme (the provider trusts these headers: provider.ts),
+ * whatever the client or a proxy wrote; the client's address was read before (clientKey).
+ */
+function pinToPublicUrl(publicUrl: string): (req: IncomingMessage) => void {
+  const u = new URL(publicUrl);
+  const host = u.host, proto = u.protocol.slice(0, -1);
+  return (req) => {
+    req.headers.host = host;
+    req.headers["x-forwarded-host"] = host;
+    req.headers["x-forwarded-proto"] = proto;
+    for (const h of ["x-forwarded-for", "x-forwarded-port", "x-forwarded-prefix", "forwarded"]) delete req.headers[h];
+  };
 }
 
 function createHandler(deps: HttpDeps): (event: H3Event) => Promise<unknown> {
   const { ctx } = deps;
   const holder = createProviderHolder(ctx);
+  const pin = pinToPublicUrl(ctx.config.publicUrl);
   let callback: { provider: OidcProvider; run: (req: unknown, res: unknown) => void } | undefined;
   return async (event) => {
     if (!ctx.config.oauthProvider) return;
@@ -45,6 +67,7 @@ function createHandler(deps: HttpDeps): (event: H3Event) => Promise<unknown> {
       setResponseHeaders(event, { "access-control-allow-origin": "*", "cache-control": "max-age=60, must-revalidate", "content-type": "application/jwk-set+json" });
       return ctx.keys.jwks();
     }
+    pin(event.node.req);
     const provider = await holder.get();
     const m = INTERACTION.exec(path);
     if (m) {

@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import type { OidcProvider } from "oidc-provider";
 
 /** oidc-provider (and Koa under it) is loaded on the first OAuth request, not at every start: it is the largest library here. */
@@ -7,16 +6,15 @@ type OidcModule = typeof import("oidc-provider");
 let oidcModule: Promise<OidcModule> | undefined;
 const loadOidc = () => (oidcModule ??= import("oidc-provider"));
 import type { CoreContext } from "../core/context.js";
-import { assertMfaClaimSatisfied } from "../core/mfa.js";
-import { getSessionState } from "../core/sessions.js";
 import { getUser } from "../core/users.js";
-import { verifyAccessTokenCached } from "../core/verified-tokens.js";
 import { hashToken } from "../util/random.js";
 import { createAdapterClass } from "./adapter.js";
 import { AuthError } from "../core/errors.js";
 import { createDocumentLoader, isDocumentClientId, requestScope } from "./client-documents.js";
 import { DocumentRefused } from "./guarded-fetch.js";
-import { OIDC_SCOPES } from "./clients.js";
+import { checkPublicClient, OIDC_SCOPES } from "./clients.js";
+import { grantClaimOf, introspectionAllowed, refusePublicIntrospection, useJwtIntrospection } from "./introspection.js";
+import { authsvcSession } from "./signed-in.js";
 import * as repo from "./store.js";
 
 /** Where the provider's endpoints live (the issuer is the bare public URL; discovery at /.well-known/…). */
@@ -75,22 +73,26 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
   // out, or another person): the provider's own session cookie alone never signs anyone in.
   const policy = interactionPolicy.base();
   policy.get("login")!.checks.add(new interactionPolicy.Check("authsvc_session", "End-User authentication is required", async (c: any) => {
-    const sub = await authsvcSubject(ctx, c.req);
+    const sub = (await authsvcSession(ctx, c.req))?.personId;
     return sub !== undefined && sub === c.oidc.session.accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
   }), 0);
+  // Every URL the provider publishes or redirects to is built on the public URL (mount.ts pins the
+  // request to it); the interaction's too, absolute, so no relative redirect meets another host.
+  const origin = new URL(config.publicUrl).origin;
 
   const provider = new Provider(config.publicUrl, {
     adapter: createAdapterClass(ctx),
     jwks: { keys: [jwk] },
     routes,
     scopes: [...OIDC_SCOPES],
-    claims: { openid: ["sub"], email: ["email", "email_verified"] },
+    // auth_time and amr in every ID token: when and how the person signed in (signed-in.ts).
+    claims: { openid: ["sub", "auth_time", "amr"], email: ["email", "email_verified"] },
     findAccount: async (_c: unknown, sub: string) => {
       const user = await getUser(ctx, sub);
       if (!user) return undefined;
       return { accountId: user.id, claims: async () => ({ sub: user.id, email: user.email, email_verified: user.verified }) };
     },
-    interactions: { policy, url: (_c: unknown, interaction: { uid: string }) => interactionPath(interaction.uid) },
+    interactions: { policy, url: (_c: unknown, interaction: { uid: string }) => `${origin}${interactionPath(interaction.uid)}` },
     responseTypes: ["code"],
     pkce: { methods: ["S256"], required: () => true },
     clientAuthMethods: ["none", "client_secret_basic", "client_secret_post"],
@@ -102,7 +104,9 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
       devInteractions: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      introspection: { enabled: true },
+      // Introspection answers a confidential client about its own tokens, or a resource server
+      // (a confidential client the operator allowed the token's audience) about tokens for it.
+      introspection: { enabled: true, allowedPolicy: (c: any, client: any, token: any) => introspectionAllowed(c, client, token) },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       clientCredentials: { enabled: true },
@@ -122,15 +126,21 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
     },
     extraClientMetadata: {
       properties: ["authsvc_resources"],
+      // Every client but the operator's (which alone carry authsvc_resources, checked when created:
+      // clients.ts) described itself: registered, or a metadata document. Such a client is public and
+      // reaches a resource only through a person's consent: the same rules wherever it came from.
       validator: (c: any, key: string, value: unknown, metadata: Record<string, unknown>) => {
-        if (c?.oidc?.route !== "registration") return;
-        // A client that registers itself is public (PKCE, no secret) and names no allow-list of its own.
-        if (key === "authsvc_resources" && value !== undefined) throw new errors.InvalidClientMetadata("authsvc_resources cannot be registered");
-        if (metadata.token_endpoint_auth_method !== "none") throw new errors.InvalidClientMetadata("only public clients may register (token_endpoint_auth_method none)");
+        if (key !== "authsvc_resources") return;
+        if (c?.oidc?.route === "registration" && value !== undefined) throw new errors.InvalidClientMetadata("authsvc_resources cannot be registered");
+        if (Array.isArray(value)) return;
+        const why = checkPublicClient(metadata);
+        if (why) throw new errors.InvalidClientMetadata(why);
       },
     },
     discovery: { client_id_metadata_document_supported: config.oauthClientMetadataDocuments },
     clientDefaults: { token_endpoint_auth_method: "client_secret_basic", grant_types: ["authorization_code"], response_types: ["code"], id_token_signed_response_alg: "RS256" },
+    // A JWT access token carries its grant, so introspection can say it ended with it (introspection.ts).
+    extraTokenClaims: (_c: unknown, token: any) => grantClaimOf(token),
     issueRefreshToken: async (_c: unknown, client: { grantTypeAllowed(g: string): boolean }, code: { scopes: Set<string> }) =>
       client.grantTypeAllowed("refresh_token") && (code.scopes.has("offline_access") || !code.scopes.has("openid")),
     rotateRefreshToken: true,
@@ -153,7 +163,8 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
       c.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><main><h1>This sign-in cannot go on</h1><p>${escape(out.error ?? "error")}: ${escape(out.error_description ?? "")}</p></main></body></html>`;
     },
   });
-  provider.proxy = config.trustedProxies.length > 0;
+  // mount.ts pins Host and X-Forwarded-* to the public URL before the provider sees a request.
+  provider.proxy = true;
   // Client secrets are kept as SHA-256 hashes (clients.ts): compare the hash of what was presented.
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
     if (typeof this.clientSecret !== "string" || typeof actual !== "string") return false;
@@ -161,6 +172,8 @@ function buildProvider({ default: Provider, errors, interactionPolicy }: OidcMod
     return a.length === b.length && timingSafeEqual(a, b);
   };
   useClientDocuments(provider, errors, ctx, documents);
+  useJwtIntrospection(provider, ctx);
+  provider.use(refusePublicIntrospection);
   // scopes_supported: the OpenID scopes and every registered resource's, read at each request (resources come and go).
   provider.use(async (c, next) => {
     await next();
@@ -226,17 +239,3 @@ function allowResourceScopesInRegistration(provider: OidcProvider): void {
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-/** The person of the request's authsvc session (the sAccessToken cookie), if it is live and complete (second factor included). */
-export async function authsvcSubject(ctx: CoreContext, req: IncomingMessage): Promise<string | undefined> {
-  const tokens = (req.headers.cookie ?? "").split(";").map((p) => p.trim()).filter((p) => p.startsWith("sAccessToken=")).map((p) => p.slice("sAccessToken=".length)).filter(Boolean);
-  if (tokens.length !== 1) return undefined;
-  try {
-    const payload = await verifyAccessTokenCached(ctx, decodeURIComponent(tokens[0]));
-    assertMfaClaimSatisfied(payload);
-    const state = await getSessionState(ctx, payload.sessionHandle);
-    return state.active && state.userId === payload.rsub ? payload.sub : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -10,18 +10,7 @@ import { createOauthMount, DISCOVERY_PATHS } from "./mount.js";
 import { OAUTH_PREFIX } from "./provider.js";
 import { connectedAppsArea, oauthAdminArea } from "./openapi.js";
 import { oauthSettings } from "./settings.js";
-import type { PersonDeletion } from "../core/person-deletion.js";
-import type { OauthTables } from "./schema.js";
-
-/**
- * A deleted person's grants, sessions, codes and refresh tokens go with them, in the deletion's
- * transaction: no app keeps refreshing tokens for an id that no longer exists. (JWT access tokens
- * already issued stay valid until they expire, as after any revocation.)
- */
-const oauthPersonDeletion: PersonDeletion = {
-  refuse: async () => undefined,
-  before: async (tx, _ctx, { personId }) => { await tx.withTables<OauthTables>().deleteFrom("oauth_records").where("account_id", "=", personId).execute(); },
-};
+import { oauthGrantWays } from "./ways-in.js";
 
 /**
  * The OAuth 2.1 / OpenID Connect provider (docs/oauth-provider.md): oidc-provider mounted under
@@ -50,7 +39,9 @@ export const oauthProviderRoom: Room = {
   styles: connectedAppsCss,
   // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),
-  personDeletion: oauthPersonDeletion,
+  // The grants people gave apps are a way into their accounts: every security event ends them
+  // (a password change or reset, sign-out everywhere, a deletion…; core/ways-in.ts).
+  waysIn: [oauthGrantWays],
   personPage: connectedAppsPersonPage,
   commands: [oauthCommands],
 };

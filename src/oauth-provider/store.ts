@@ -51,6 +51,19 @@ export async function findLatestGrantId(db: Kysely<DB>, accountId: string, clien
   return r?.id;
 }
 
+/** The live grants of any of these account ids, newest first. */
+export async function listAccountGrants(db: Kysely<DB>, accountIds: readonly string[], now: number): Promise<OauthRecordRow[]> {
+  if (accountIds.length === 0) return [];
+  return t(db).selectFrom("oauth_records").selectAll().where("model", "=", "Grant").where("account_id", "in", accountIds)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])).orderBy("created_at", "desc").orderBy("id").execute();
+}
+
+/** Every record of these accounts: grants, codes, tokens, the provider's sessions and interactions. */
+export async function deleteAccountRecords(db: Kysely<DB>, accountIds: readonly string[]): Promise<number> {
+  if (accountIds.length === 0) return 0;
+  return Number((await t(db).deleteFrom("oauth_records").where("account_id", "in", accountIds).executeTakeFirst()).numDeletedRows);
+}
+
 /** An account's live grants (the consents it gave), newest first. */
 export async function listGrants(db: Kysely<DB>, accountId: string, now: number): Promise<OauthRecordRow[]> {
   return t(db).selectFrom("oauth_records").selectAll().where("model", "=", "Grant").where("account_id", "=", accountId)

@@ -5,7 +5,7 @@ import { AuthError, badInput } from "../core/errors.js";
 import { insertEvent } from "../store/events.js";
 import { findVerifiedAddresses } from "../store/people.js";
 import type { DB } from "../store/schema.js";
-import { MEMBER_FALLBACK, OWNER, permissionsOfRole } from "./org-roles.js";
+import { checkOrganizationRole, MEMBER_FALLBACK, OWNER, permissionsOfRole } from "./org-roles.js";
 import { notFound, toView, type OrganizationView } from "./organizations.js";
 import * as store from "./store.js";
 
@@ -53,7 +53,7 @@ export async function addDomain(ctx: CoreContext, id: string, input: { domain: u
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
     if (!(await store.lockOrganization(tx, id))) throw notFound();
-    if ((await permissionsOfRole(tx, role)) === undefined) throw badInput(`no such role: ${role}`);
+    await checkOrganizationRole(tx, role);
     const held = await store.findDomain(tx, domain);
     if (held && held.organization_id !== id) throw new AuthError("CONFLICT", `${domain} belongs to another organization: remove it there first`);
     const row: store.DomainRow = { domain, organization_id: id, role, verified_by: source, created_at: held ? Number(held.created_at) : now };

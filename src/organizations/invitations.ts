@@ -9,7 +9,7 @@ import { findPeopleByAddress } from "../core/logins.js";
 import { isVerifiedForPerson } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import { createId, createSecretToken, hashToken } from "../util/random.js";
-import { MEMBER_FALLBACK, outranks, permissionsOfRole } from "./org-roles.js";
+import { checkOrganizationRole, MEMBER_FALLBACK, outranks, permissionsOfRole } from "./org-roles.js";
 import { notFound, type Actor } from "./organizations.js";
 import * as store from "./store.js";
 
@@ -60,7 +60,7 @@ export async function createInvitation(ctx: CoreContext, id: string, actor: Acto
   const view = await ctx.store.writeTx(async (tx) => {
     if (!(await store.lockOrganization(tx, id))) throw notFound();
     const mine = await actorRole(tx, id, actor);
-    if ((await permissionsOfRole(tx, role)) === undefined) throw badInput(`no such role: ${role}`);
+    await checkOrganizationRole(tx, role);
     if (mine !== undefined && !(await outranks(tx, mine, role))) throw new AuthError("FORBIDDEN", "You cannot invite with a role that has permissions you do not have");
     for (const p of await findPeopleByAddress(tx, ctx.logins, email)) {
       if (await store.findMembership(tx, id, p.personId)) throw new AuthError("CONFLICT", "That address's person is a member already");

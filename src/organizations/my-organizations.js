@@ -11,7 +11,9 @@ let managed = null; // the organization whose members are shown: {id, name, perm
 function why(r) {
   const m = (r.json && r.json.message) || "";
   const role = /^no such role: (.*)$/.exec(m);
-  if (role) return `There is no role called “${role[1]}”. Use owner, admin, member, or a role your operator defined.`;
+  if (role) return `There is no role called “${role[1]}”. Use owner, admin, member, or a role your operator made available to organizations.`;
+  const platform = /^the role (.*) is not one organizations may hand out/.exec(m);
+  if (platform) return `“${platform[1]}” is a role only the operator gives. Use owner, admin, member, or a role your operator made available to organizations.`;
   if (r.status === 403) return m.startsWith("You cannot") ? `Your role here does not allow that: ${m.charAt(0).toLowerCase()}${m.slice(1)}.` : "Your role in this organization does not allow that.";
   if (m.startsWith("An organization always keeps one owner")) return "An organization always keeps one owner: make another member owner first.";
   if (r.status === 404) return "That is no longer there: reload the page.";

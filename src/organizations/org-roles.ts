@@ -1,12 +1,16 @@
 import type { Kysely } from "kysely";
+import { badInput } from "../core/errors.js";
 import type { DB } from "../store/schema.js";
 import { findPermissions, findRole } from "../roles/store.js";
 
 /**
  * The roles a member may have in an organization. Three are built in with fixed permissions; any
- * other is a role the operator defined in the roles room (`PUT /admin/v1/roles/<role>`), with that
- * role's permissions, so an app describes "billing" or "viewer" once and gives it per organization.
- * A built-in name always means the built-in role.
+ * other is a role the operator defined in the roles room and marked for organizations (`authsvc
+ * roles create billing … --organization`, `"organization": true` in `PUT /admin/v1/roles/<role>`),
+ * with that role's permissions, so an app describes "billing" or "viewer" once and gives it per
+ * organization. An unmarked role is a platform role (users:delete…): an owner, who may be anyone,
+ * must not be able to hand it out, so it is refused where a role is given and carries no
+ * permission in an organization. A built-in name always means the built-in role.
  */
 export const ORG_PERMISSIONS = [
   "org:read", "org:update", "org:delete",
@@ -25,12 +29,20 @@ const builtIn: Readonly<Record<string, readonly string[]>> = {
 };
 export const builtInRoles: readonly string[] = Object.keys(builtIn);
 
-/** A role's permissions (sorted), or undefined when no such role exists (built in or the operator's). */
+/** A role's permissions (sorted), or undefined when no such role may be had in an organization (built in, or the operator's marked for organizations). */
 export async function permissionsOfRole(db: Kysely<DB>, role: string): Promise<string[] | undefined> {
   const fixed = builtIn[role];
   if (fixed) return [...fixed].sort();
-  if (!(await findRole(db, role))) return undefined;
+  if (!(await findRole(db, role))?.organization) return undefined;
   return findPermissions(db, role);
+}
+
+/** A role given in an organization (an invitation, a member's role, a domain's): its permissions, or 400 with the reason it may not be. */
+export async function checkOrganizationRole(db: Kysely<DB>, role: string): Promise<string[]> {
+  const permissions = await permissionsOfRole(db, role);
+  if (permissions !== undefined) return permissions;
+  if (await findRole(db, role)) throw badInput(`the role ${role} is not one organizations may hand out: the operator marks such roles (authsvc roles create ${role} --organization)`);
+  throw badInput(`no such role: ${role}`);
 }
 
 /**

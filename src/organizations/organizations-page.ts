@@ -11,7 +11,7 @@ export const organizationsPagePath = "/my-organizations";
 /** A role field: the built-in roles offered, any role the operator defined may be typed. */
 const roleField = (id: string, label: string) => `<div class="field">
     <label for="${id}">${label}</label>
-    <p class="hint" id="${id}-hint">owner, admin, member, or a role your operator defined.</p>
+    <p class="hint" id="${id}-hint">owner, admin, member, or a role your operator made available to organizations.</p>
     <input id="${id}" name="${id}" type="text" list="role-names" value="member" required autocomplete="off" spellcheck="false" autocapitalize="none" aria-describedby="${id}-hint ${id}-error" data-empty="Enter a role.">
     <p class="field-error" id="${id}-error"></p>
   </div>`;

@@ -6,7 +6,7 @@ import { insertEvent } from "../store/events.js";
 import { findPersonId } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import { createId } from "../util/random.js";
-import { OWNER, outranks, permissionsOfRole } from "./org-roles.js";
+import { checkOrganizationRole, OWNER, outranks, permissionsOfRole } from "./org-roles.js";
 import * as store from "./store.js";
 
 /**
@@ -191,7 +191,7 @@ export async function changeMemberRole(ctx: CoreContext, id: string, actor: Acto
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
     const { actorRole, target, person } = await readParties(tx, id, actor, targetUserId);
-    if ((await permissionsOfRole(tx, role)) === undefined) throw badInput(`no such role: ${role}`);
+    await checkOrganizationRole(tx, role);
     if (actorRole !== undefined && !((await outranks(tx, actorRole, target.role)) && (await outranks(tx, actorRole, role)))) throw notAbove();
     if (target.role === OWNER && role !== OWNER && (await store.countRole(tx, id, OWNER)) <= 1) throw lastOwner();
     if (target.role !== role) {
@@ -236,7 +236,7 @@ export async function addMember(ctx: CoreContext, id: string, userId: string, ro
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
     if (!(await store.lockOrganization(tx, id))) throw notFound();
-    if ((await permissionsOfRole(tx, role)) === undefined) throw badInput(`no such role: ${role}`);
+    await checkOrganizationRole(tx, role);
     const person = await findPersonId(tx, userId);
     if (person === undefined) throw new AuthError("NOT_FOUND", "No such user");
     const existing = await store.findMembership(tx, id, person);

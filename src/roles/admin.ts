@@ -10,11 +10,12 @@ import { checkRoleName, deleteRole, getUserRoles, listRoleHolders, listRoles, pu
 const noRole = () => new AuthError("NOT_FOUND", "No such role");
 const noUser = () => new AuthError("NOT_FOUND", "No such user");
 
-/** `{"permissions": [...]}` from the body. */
-async function readPermissions(event: H3Event, deps: HttpDeps): Promise<unknown> {
+/** `{"permissions": [...], "organization"?: true|false}` from the body. */
+async function readRoleBody(event: H3Event, deps: HttpDeps): Promise<{ permissions: string[]; organization?: boolean }> {
   const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
   if (!("permissions" in body)) throw badInput("permissions is required: an array of strings");
-  return body.permissions;
+  if (body.organization !== undefined && typeof body.organization !== "boolean") throw badInput("organization must be true or false: whether organizations may hand this role out");
+  return { permissions: body.permissions as string[], organization: body.organization as boolean | undefined };
 }
 
 function assigned(r: AssignResult, userId: string) {
@@ -27,11 +28,13 @@ function assigned(r: AssignResult, userId: string) {
 export const roleAdminRoutes: readonly AdminRoute[] = [
   // GET /roles: every role with its permissions.
   { method: "GET", path: "/roles", handler: (deps) => defineEventHandler(async () => ({ roles: await listRoles(deps.ctx) })) },
-  // PUT /roles/:role {permissions}: creates the role or makes these exactly its permissions.
+  // PUT /roles/:role {permissions, organization?}: creates the role or makes these exactly its
+  // permissions; `organization` marks whether organizations may hand it out (absent: unchanged).
   {
     method: "PUT", path: "/roles/:role", handler: (deps) => defineEventHandler(async (event) => {
       const role = checkRoleName(pathParam(event, "role"));
-      const r = await putRole(deps.ctx, role, (await readPermissions(event, deps)) as string[], { replace: true, source: "admin-api" });
+      const body = await readRoleBody(event, deps);
+      const r = await putRole(deps.ctx, role, body.permissions, { replace: true, organization: body.organization, source: "admin-api" });
       if (r.created) setResponseStatus(event, 201);
       return { ...r.role, created: r.created };
     }),
@@ -40,7 +43,8 @@ export const roleAdminRoutes: readonly AdminRoute[] = [
   {
     method: "POST", path: "/roles/:role/permissions", handler: (deps) => defineEventHandler(async (event) => {
       const role = checkRoleName(pathParam(event, "role"));
-      const r = await putRole(deps.ctx, role, (await readPermissions(event, deps)) as string[], { source: "admin-api" });
+      const body = await readRoleBody(event, deps);
+      const r = await putRole(deps.ctx, role, body.permissions, { organization: body.organization, source: "admin-api" });
       return { ...r.role, created: r.created };
     }),
   },

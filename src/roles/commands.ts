@@ -23,16 +23,23 @@ async function describeNoRole(ctx: CoreContext, role: string): Promise<CommandEr
 }
 
 const listed = (permissions: readonly string[]) => permissions.join(", ") || "(no permissions)";
+/** How a listing marks a role organizations may hand out. */
+const marked = (r: { role: string; organization: boolean }) => `${r.role}${r.organization ? " (organizations)" : ""}`;
 
 /** `create` and `add-permissions` do the same (a role is created when new); only their help differs. */
 const putCommand = (name: string, description: string): CommandSpec => ({
   name, description,
   arguments: [{ name: "<role>" }, { name: "[permissions...]" }],
+  options: [
+    { flags: "--organization", description: "organizations may hand this role out (invitations, member roles, domains)" },
+    { flags: "--no-organization", description: "only the operator gives it (the default for a new role)" },
+  ],
   action: (run) => run.withApp(async (app) => {
     const [role, ...permissions] = run.args;
-    const r = await usage(() => putRole(app.ctx, role, permissions, { source: "cli" }));
+    const organization = typeof run.flags.organization === "boolean" ? run.flags.organization : undefined;
+    const r = await usage(() => putRole(app.ctx, role, permissions, { organization, source: "cli" }));
     if (run.flags.json) return run.json({ ...r.role, created: r.created });
-    run.out(`${r.created ? "created" : "updated"} ${role}: ${listed(r.role.permissions)}`);
+    run.out(`${r.created ? "created" : "updated"} ${marked(r.role)}: ${listed(r.role.permissions)}`);
   }),
 });
 
@@ -49,7 +56,7 @@ export const roleCommands: CommandSpec = {
         const list = await listRoles(app.ctx);
         if (run.flags.json) return run.json({ roles: list });
         if (list.length === 0) return run.out("no roles");
-        for (const r of list) run.out(`${r.role}: ${listed(r.permissions)}`);
+        for (const r of list) run.out(`${marked(r)}: ${listed(r.permissions)}`);
       }),
     },
     {
@@ -75,7 +82,7 @@ export const roleCommands: CommandSpec = {
         const r = await usage(() => removePermissions(app.ctx, role, permissions, "cli"));
         if (!r) throw await describeNoRole(app.ctx, role);
         if (run.flags.json) return run.json(r);
-        run.out(`${role}: ${listed(r.permissions)}`);
+        run.out(`${marked(r)}: ${listed(r.permissions)}`);
       }),
     },
     {

@@ -5,7 +5,8 @@ import type { OpenApiArea } from "../http/openapi/types.js";
 
 const role = a.param("role", "the role's name");
 const strings = { type: "array", items: { type: "string" } };
-const permissionsBody = a.body(a.object({ permissions: strings }), true);
+const organization = { type: "boolean", description: "whether organizations may hand this role out (invitations, member roles, domains); absent: unchanged (a new role: false)" };
+const permissionsBody = a.body(a.object({ permissions: strings, organization }, ["permissions"]), true);
 const assignment = json("the person's roles after the change; `changed` is false when nothing changed", a.object({ userId: { type: "string" }, roles: strings, changed: { type: "boolean" } }));
 const op = (id: string, summary: string, rest: Record<string, unknown>) => ({ ...a.op(id, summary, rest), tags: ["roles"] });
 
@@ -52,7 +53,7 @@ export const rolesAdminArea: OpenApiArea = {
     },
   },
   schemas: {
-    Role: a.object({ role: { type: "string" }, permissions: strings }),
-    RoleChange: a.object({ role: { type: "string" }, permissions: strings, created: { type: "boolean" } }),
+    Role: a.object({ role: { type: "string" }, permissions: strings, organization: { type: "boolean", description: "organizations may hand it out" } }),
+    RoleChange: a.object({ role: { type: "string" }, permissions: strings, organization: { type: "boolean" }, created: { type: "boolean" } }),
   },
 };

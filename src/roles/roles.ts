@@ -11,7 +11,10 @@ import * as store from "./store.js";
  * strings; people are given roles; every access token carries the person's roles (`st-role`) and
  * the union of their permissions (`st-perm`), recomputed at each refresh (claims.ts), so a change
  * here shows in the token the next time it is refreshed. Every change is one transaction with its
- * event. The CLI and the admin API call these same functions.
+ * event. The CLI and the admin API call these same functions. A role the operator marks
+ * `organization` may also be handed out inside organizations (organizations/org-roles.ts); an
+ * unmarked one is a platform role only the operator gives, so its permissions (users:delete…)
+ * never reach an organization's members.
  */
 
 const ROLE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
@@ -34,7 +37,7 @@ export function checkPermissions(list: unknown): string[] {
   return [...new Set(list as string[])];
 }
 
-export interface RoleView { role: string; permissions: string[] }
+export interface RoleView { role: string; permissions: string[]; organization: boolean }
 
 /** Every role with its permissions, by name. */
 export async function listRoles(ctx: CoreContext): Promise<RoleView[]> {
@@ -43,19 +46,24 @@ export async function listRoles(ctx: CoreContext): Promise<RoleView[]> {
 
 /**
  * Creates a role (if new) and gives it permissions: `replace` makes them exactly the role's
- * permissions (the admin API's PUT), otherwise they are added to what it has.
+ * permissions (the admin API's PUT), otherwise they are added to what it has. `organization`, when
+ * given, marks whether organizations may hand it out (a new role is not marked unless asked).
  */
-export async function putRole(ctx: CoreContext, role: string, permissions: readonly string[], opts: { replace?: boolean; source?: string } = {}): Promise<{ created: boolean; role: RoleView }> {
+export async function putRole(ctx: CoreContext, role: string, permissions: readonly string[], opts: { replace?: boolean; organization?: boolean; source?: string } = {}): Promise<{ created: boolean; role: RoleView }> {
   checkRoleName(role);
   const perms = checkPermissions(permissions);
+  if (opts.organization !== undefined && typeof opts.organization !== "boolean") throw badInput("organization must be true or false");
+  const source = opts.source ?? "api";
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    const created = await store.insertRole(tx, role, now);
+    const created = await store.insertRole(tx, role, now, opts.organization === true);
     const removed = opts.replace ? await store.deletePermissions(tx, role, (await permissionsOf(tx, role)).filter((p) => !perms.includes(p))) : 0;
     const added = await store.insertPermissions(tx, role, perms);
-    if (created) await insertEvent(tx, { at: now, type: "role.created", userId: null, data: { role, permissions: perms, source: opts.source ?? "api" } });
-    else if (added > 0 || removed > 0) await insertEvent(tx, { at: now, type: "role.permissions_changed", userId: null, data: { role, permissions: await permissionsOf(tx, role), source: opts.source ?? "api" } });
-    return { created, role: { role, permissions: await permissionsOf(tx, role) } };
+    const marked = !created && opts.organization !== undefined && (await store.setOrganizationRole(tx, role, opts.organization));
+    if (created) await insertEvent(tx, { at: now, type: "role.created", userId: null, data: { role, permissions: perms, organization: opts.organization === true, source } });
+    else if (added > 0 || removed > 0) await insertEvent(tx, { at: now, type: "role.permissions_changed", userId: null, data: { role, permissions: await permissionsOf(tx, role), source } });
+    if (marked) await insertEvent(tx, { at: now, type: "role.organization_changed", userId: null, data: { role, organization: opts.organization, source } });
+    return { created, role: await viewOf(tx, role) };
   });
 }
 
@@ -66,9 +74,9 @@ export async function removePermissions(ctx: CoreContext, role: string, permissi
   return ctx.store.writeTx(async (tx) => {
     if (!(await store.findRole(tx, role))) return undefined;
     const removed = await store.deletePermissions(tx, role, perms);
-    const left = await permissionsOf(tx, role);
-    if (removed > 0) await insertEvent(tx, { at: now, type: "role.permissions_changed", userId: null, data: { role, permissions: left, source } });
-    return { role, permissions: left };
+    const left = await viewOf(tx, role);
+    if (removed > 0) await insertEvent(tx, { at: now, type: "role.permissions_changed", userId: null, data: { role, permissions: left.permissions, source } });
+    return left;
   });
 }
 
@@ -121,6 +129,10 @@ export async function listRoleHolders(ctx: CoreContext, role: string, limit = 10
 
 async function permissionsOf(db: Kysely<DB>, role: string): Promise<string[]> {
   return store.findPermissions(db, role);
+}
+
+async function viewOf(db: Kysely<DB>, role: string): Promise<RoleView> {
+  return { role, permissions: await permissionsOf(db, role), organization: (await store.findRole(db, role))?.organization ?? false };
 }
 
 /** Whether a login method joined into the person already carried the role (then nothing changed). */

@@ -4,14 +4,21 @@ import type { DB } from "../store/schema.js";
 
 /** Roles, their permissions and who has them. No rules here (see roles.ts). */
 
-export async function findRole(db: Kysely<DB>, name: string): Promise<{ name: string } | undefined> {
-  return db.selectFrom("roles").select("name").where("name", "=", name).executeTakeFirst();
+export async function findRole(db: Kysely<DB>, name: string): Promise<{ name: string; organization: boolean } | undefined> {
+  const r = await db.selectFrom("roles").select(["name", "organization"]).where("name", "=", name).executeTakeFirst();
+  return r && { name: r.name, organization: Number(r.organization) === 1 };
 }
 
 /** Inserts a role; false when it exists already. */
-export async function insertRole(db: Kysely<DB>, name: string, now: number): Promise<boolean> {
-  const r = await db.insertInto("roles").values({ name, created_at: now }).onConflict((oc) => oc.column("name").doNothing()).executeTakeFirst();
+export async function insertRole(db: Kysely<DB>, name: string, now: number, organization = false): Promise<boolean> {
+  const r = await db.insertInto("roles").values({ name, created_at: now, organization: organization ? 1 : 0 }).onConflict((oc) => oc.column("name").doNothing()).executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Marks whether organizations may hand a role out; false when nothing changed. */
+export async function setOrganizationRole(db: Kysely<DB>, name: string, organization: boolean): Promise<boolean> {
+  const r = await db.updateTable("roles").set({ organization: organization ? 1 : 0 }).where("name", "=", name).where("organization", "!=", organization ? 1 : 0).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 /** Deletes a role; its permissions and assignments go with it (ON DELETE CASCADE). */
@@ -38,13 +45,13 @@ export async function deletePermissions(db: Kysely<DB>, role: string, permission
   return Number((await q.executeTakeFirst()).numDeletedRows);
 }
 
-/** Every role with its permissions, by name. */
-export async function listRoles(db: Kysely<DB>): Promise<Array<{ role: string; permissions: string[] }>> {
-  const roles = await db.selectFrom("roles").select("name").orderBy("name").execute();
+/** Every role with its permissions and whether organizations may hand it out, by name. */
+export async function listRoles(db: Kysely<DB>): Promise<Array<{ role: string; permissions: string[]; organization: boolean }>> {
+  const roles = await db.selectFrom("roles").select(["name", "organization"]).orderBy("name").execute();
   const perms = await db.selectFrom("role_permissions").select(["role", "permission"]).orderBy("role").orderBy("permission").execute();
   const by = new Map<string, string[]>(roles.map((r) => [r.name, []]));
   for (const p of perms) by.get(p.role)?.push(p.permission);
-  return [...by].map(([role, permissions]) => ({ role, permissions }));
+  return roles.map((r) => ({ role: r.name, permissions: by.get(r.name)!, organization: Number(r.organization) === 1 }));
 }
 
 /** Gives a role to a user row; false when it had it already. */

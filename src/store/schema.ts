@@ -183,8 +183,8 @@ export interface MfaRecoveryCodesTable {
 }
 
 
-/** A role: a name and (in role_permissions) its permissions (src/roles/). */
-export interface RolesTable { name: string; created_at: number }
+/** A role: a name and (in role_permissions) its permissions (src/roles/); `organization` 1: organizations may hand it out. */
+export interface RolesTable { name: string; created_at: number; organization: number }
 export interface RolePermissionsTable { role: string; permission: string }
 /** A role given to a person (the token's `sub`). */
 export interface UserRolesTable { user_id: string; role: string; created_at: number }

@@ -6,11 +6,15 @@ import { batchReads } from "./read-batch.js";
 export type SessionRow = Selectable<SessionsTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
-/** Revokes every live session of a user (their refresh tokens stop working at once). */
-export async function revokeUserSessions(db: Kysely<DB>, userId: string, now: number, reason: string): Promise<number> {
-  const r = await db.updateTable("sessions").set({ revoked_at: now, revoke_reason: reason })
-    .where("user_id", "=", userId).where("revoked_at", "is", null).executeTakeFirst();
-  return Number(r.numUpdatedRows);
+/**
+ * Revokes every live session of these users (a person's logins), all but `keep` when given; their
+ * refresh tokens stop working at once. Returns the handles revoked.
+ */
+export async function revokeSessionsOf(db: Kysely<DB>, userIds: readonly string[], opts: { now: number; reason: string; keep?: string }): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  let q = db.updateTable("sessions").set({ revoked_at: opts.now, revoke_reason: opts.reason }).where("user_id", "in", userIds).where("revoked_at", "is", null);
+  if (opts.keep !== undefined) q = q.where("handle", "!=", opts.keep);
+  return (await q.returning("handle").execute()).map((r) => r.handle);
 }
 
 /**

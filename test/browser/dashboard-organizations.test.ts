@@ -26,7 +26,7 @@ describe("dashboard organizations pages (Chromium)", () => {
     };
     const ada = await person("ada@acme.example");
     const bob = await person("bob@acme.example");
-    await putRole(s.app.ctx, "billing", ["invoices:read"]);
+    await putRole(s.app.ctx, "billing", ["invoices:read"], { organization: true });
     const org = await createOrganization(s.app.ctx, { name: "Acme <Labs>", metadata: { plan: "team" } }, ada, { operator: "cli" });
     orgId = org.id;
     await addMember(s.app.ctx, org.id, bob, "billing", "cli");

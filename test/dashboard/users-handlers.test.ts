@@ -135,7 +135,7 @@ describe.each(backends)("dashboard users room handlers ($name)", (backend) => {
     const [first] = await sessions(id);
     expect(await call("POST", `/admin/users/${id}/sessions/revoke`, { form: { handle: first.handle } })).toEqual({ ...back, flash: { kind: "ok", text: "Session revoked." } });
     expect(await sessions(id)).toHaveLength(1);
-    expect(await call("POST", `/admin/users/${id}/sessions/revoke-all`)).toEqual({ ...back, flash: { kind: "ok", text: "Revoked 1 session." } });
+    expect(await call("POST", `/admin/users/${id}/sessions/revoke-all`)).toEqual({ ...back, flash: { kind: "ok", text: "Signed out everywhere: ended 1 session." } });
     expect(await sessions(id)).toHaveLength(0);
     expect(await sources("sessions.revoked", id)).toContain(`admin:${ADMIN.id}`);
 

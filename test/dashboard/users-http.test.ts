@@ -96,7 +96,7 @@ describe.each(backends)("dashboard users room over HTTP ($name)", (backend) => {
     const base = `/admin/users/${id}`;
     expect(await act(`${base}/verified`, { recipeUserId: id, verified: "1" }, base)).toContain("Marked verified.");
     await postJson(`${t.url}/auth/signin`, credentials("acted@example.com"), { "st-auth-mode": "header" });
-    expect(await act(`${base}/sessions/revoke-all`, {}, base)).toContain("Revoked 1 session.");
+    expect(await act(`${base}/sessions/revoke-all`, {}, base)).toContain("Signed out everywhere: ended 1 session.");
     expect(await act(`${base}/mfa/reset`, {}, base)).toContain("They had no second factor to reset.");
     expect(await act(`${base}/locks/clear`, { email: "acted@example.com" }, base)).toContain("Nothing was limiting acted@example.com.");
     const mailed = await act(`${base}/reset-link`, {}, base);

@@ -98,6 +98,13 @@ describe.each(backends)("OAuth client metadata documents on $name", (backend) =>
     const secret = docs.set("/secret.json", { json: {} });
     docs.set("/secret.json", { json: doc(secret, { token_endpoint_auth_method: "client_secret_basic" }) });
     expect(await refusal(await authorize(s.url, secret))).toMatchObject({ error: "invalid_client", description: expect.stringContaining("must be none") });
+    // A document describes a public client: no token without a person (client_credentials), no http redirect off loopback.
+    const machine = docs.set("/machine.json", { json: {} });
+    docs.set("/machine.json", { json: doc(machine, { grant_types: ["authorization_code", "client_credentials"] }) });
+    expect(await refusal(await authorize(s.url, machine))).toMatchObject({ error: "invalid_client", description: expect.stringContaining("client_credentials is for confidential clients the operator creates") });
+    const web = docs.set("/web.json", { json: {} });
+    docs.set("/web.json", { json: doc(web, { redirect_uris: ["http://app.example.com/cb"] }) });
+    expect(await refusal(await authorize(s.url, web))).toMatchObject({ error: "invalid_client", description: expect.stringContaining("loopback") });
     const other = docs.origin.replace("127.0.0.1", "localhost") + "/client.json";
     expect(await refusal(await authorize(s.url, other))).toMatchObject({ error: "invalid_client", description: expect.stringContaining("not accepted by this server") });
     // At the token endpoint too: the protocol's error, never a 500.

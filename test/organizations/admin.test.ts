@@ -32,7 +32,7 @@ describe.each(backends)("organizations in the admin API, with operator roles and
     expect((await admin(t, "POST", `/organizations/${o.id}/members`, { userId: lou.id })).status).toBe(409);
 
     // An operator-defined role (the roles room's model) given in this organization: its permissions are the claim's.
-    expect((await admin(t, "PUT", "/roles/billing", { permissions: ["invoices:read", "members:read"] })).status).toBe(201);
+    expect((await admin(t, "PUT", "/roles/billing", { permissions: ["invoices:read", "members:read"], organization: true })).status).toBe(201);
     // An admin cannot hand out a role with a permission they lack; the owner can.
     expect((await call(t, "PUT", `/organizations/${o.id}/members/${lou.id}`, lou, { role: "billing" })).status).toBe(403);
     expect((await call(t, "PUT", `/organizations/${o.id}/members/${lou.id}`, kim, { role: "billing" })).status).toBe(200);

@@ -58,7 +58,7 @@ describe.each(backends)("roles and permissions in access tokens ($name)", (backe
     r = await refreshed(t, r.tokens);
     expect(r.claims["st-role"].v).toEqual([]);
     expect(r.claims["st-perm"].v).toEqual([]);
-    expect((await admin(t, "GET", "/roles")).body).toEqual({ roles: [{ role: "viewer", permissions: ["posts:read"] }] });
+    expect((await admin(t, "GET", "/roles")).body).toEqual({ roles: [{ role: "viewer", permissions: ["posts:read"], organization: false }] });
 
     const types = (await listEvents(t.app.store.db)).map((e) => e.type).filter((x) => x.startsWith("role.") || x === "user.roles_changed");
     expect(types).toEqual(["role.created", "role.created", "user.roles_changed", "user.roles_changed", "role.permissions_changed", "user.roles_changed", "role.permissions_changed", "role.deleted"]);

@@ -9,7 +9,8 @@ import { cancelDeletion, requestDeletion } from "../deletion.js";
 import { confirmEmailChange, requestEmailChange } from "../email.js";
 import { changePassword } from "../password.js";
 import { requireString, type AccountSubject } from "../reauth.js";
-import { listMySessions, revokeMySessions } from "../sessions.js";
+import { listMySessions, revokeMySession, signOutEverywhereElse } from "../sessions.js";
+import { countEnded } from "../../core/ways-in.js";
 
 /** The signed-in person (the session row is checked: a revoked session cannot act). */
 async function subject(event: H3Event, deps: HttpDeps) {
@@ -44,9 +45,12 @@ export const revokeSessions = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const { who } = await subject(event, deps);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
-    if (body.others === true) return { status: "OK", revoked: await revokeMySessions(deps.ctx, who, { others: true }) };
+    if (body.others === true) {
+      const ended = countEnded(await signOutEverywhereElse(deps.ctx, who));
+      return { status: "OK", revoked: ended.sessions ?? 0, ended };
+    }
     if (typeof body.sessionHandle !== "string" || body.sessionHandle.length > 200) throw badInput("give sessionHandle (a string) or others: true");
-    return { status: "OK", revoked: await revokeMySessions(deps.ctx, who, { sessionHandle: body.sessionHandle }) };
+    return { status: "OK", revoked: await revokeMySession(deps.ctx, who, body.sessionHandle) };
   });
 
 /** POST /account/password {currentPassword, newPassword}. */

@@ -1,6 +1,7 @@
 import { clearLimits } from "../../core/limits-admin.js";
 import { linkUsers, unlinkUser } from "../../core/linking-admin.js";
-import { revokeAllUserSessions, revokeSessionByHandle } from "../../core/session-admin.js";
+import { revokeSessionByHandle, signOutEverywhere } from "../../core/session-admin.js";
+import { describeEnded, totalEnded } from "../../core/ways-in.js";
 import { findUsersByRef, setUserEmailVerified } from "../../core/user-directory.js";
 import { canonicalEmail } from "../../core/emails.js";
 import { AuthError } from "../../core/errors.js";
@@ -50,8 +51,8 @@ export const revokeOne: Action = async (r, p) => {
 };
 
 export const revokeAll: Action = async (r, p) => {
-  const n = await revokeAllUserSessions(r.ctx, p.id, r.source);
-  return back(p, n === 0 ? "No live session to revoke." : `Revoked ${n} session${n === 1 ? "" : "s"}.`);
+  const ended = await signOutEverywhere(r.ctx, p.id, r.source);
+  return back(p, totalEnded(ended) === 0 ? "Nothing was signed in: no live session or connected app." : `Signed out everywhere: ended ${describeEnded(r.ctx, ended)}.`);
 };
 
 export const clearLocks: Action = async (r, p) => {

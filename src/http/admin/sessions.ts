@@ -1,6 +1,7 @@
 import { defineEventHandler } from "h3";
 import { AuthError } from "../../core/errors.js";
-import { listUserSessions, revokeAllUserSessions, revokeSessionByHandle } from "../../core/session-admin.js";
+import { listUserSessions, revokeSessionByHandle, signOutEverywhere } from "../../core/session-admin.js";
+import { countEnded } from "../../core/ways-in.js";
 import { getUser } from "../../core/users.js";
 import type { HttpDeps } from "../deps.js";
 import { pathParam } from "./input.js";
@@ -17,12 +18,16 @@ export const userSessions = (deps: HttpDeps) =>
     return { sessions: await listUserSessions(deps.ctx, id) };
   });
 
-/** DELETE /users/:id/sessions: revokes them all; their refresh tokens fail from now on. */
+/**
+ * DELETE /users/:id/sessions: signs the person out everywhere (every way in: sessions, apps' grants);
+ * their refresh tokens fail from now on. `revoked`: the sessions; `ended`: each way in.
+ */
 export const revokeUserSessionsHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const id = pathParam(event, "id");
     await requireUser(deps, id);
-    return { revoked: await revokeAllUserSessions(deps.ctx, id, "admin-api") };
+    const ended = countEnded(await signOutEverywhere(deps.ctx, id, "admin-api"));
+    return { revoked: ended.sessions ?? 0, ended };
   });
 
 /** DELETE /sessions/:handle: revokes one session. */

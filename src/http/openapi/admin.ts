@@ -1,5 +1,5 @@
 import { ADMIN_PREFIX } from "../admin/route.js";
-import { json, ref } from "./components.js";
+import { endedSchema, json, ref } from "./components.js";
 import type { DocumentParts, Json, OpenApiArea } from "./types.js";
 
 /**
@@ -112,8 +112,8 @@ export const adminArea: OpenApiArea = {
       get: op("adminListSessions", "The user's live sessions, newest first (handles and times, never tokens)", {
         parameters: [userId], responses: { 200: json("the sessions", object({ sessions: { type: "array", items: ref("AdminSession") } })), ...errorsFor(400) },
       }),
-      delete: op("adminRevokeSessions", "Revoke every session of the user; their refresh tokens fail from now on", {
-        parameters: [userId], responses: { 200: json("how many were revoked", object({ revoked: { type: "integer", minimum: 0 } })), ...errorsFor(400) },
+      delete: op("adminRevokeSessions", "Sign the user out everywhere: every way in ends (every session, every app they allowed); their refresh tokens fail from now on", {
+        parameters: [userId], responses: { 200: json("`revoked`: how many sessions ended; `ended`: how many of each way in", object({ revoked: { type: "integer", minimum: 0 }, ended: endedSchema })), ...errorsFor(400) },
       }),
     },
     "/sessions/{handle}": {

@@ -13,6 +13,9 @@ export const statusOnly = (value: string, extra: Record<string, Json> = {}, requ
 });
 /** Token fields in the body (body mode only, PROTOCOL.md §2). */
 /** A *_NOT_ALLOWED answer of account linking: the SDK's fixed reason, shown to the user verbatim. */
+/** What a security event ended, by way in (core/ways-in.ts): { "sessions": 2, "oauth-grants": 1 }. */
+export const endedSchema: Json = { type: "object", description: "how many of each way in ended, by its id (sessions, oauth-grants…)", additionalProperties: { type: "integer", minimum: 0 } };
+
 export const notAllowed = (status: string): Json => statusOnly(status, { reason: { type: "string", description: "supertokens-node's fixed text ending in (ERR_CODE_…)" } }, ["reason"]);
 
 export const tokenFields: Record<string, Json> = {

@@ -1,4 +1,5 @@
-import { recordLoginAdded, revokePersonSessions, type LinkingSession } from "../../core/login-policy.js";
+import { recordLoginAdded, type LinkingSession } from "../../core/login-policy.js";
+import { countEnded, endWaysIn } from "../../core/ways-in.js";
 import { isUniqueViolation } from "../../store/database.js";
 import { classifyOutage, CommitOutcomeUnknownError } from "../../store/outage.js";
 import * as tokens from "../../store/one-time-tokens.js";
@@ -157,7 +158,8 @@ export type SetPasswordResult = { status: "OK"; revokedSessions: number } | { st
 
 /**
  * Sets a new password for a user who has an email/password login (an administrator's reset), in
- * one transaction: the new hash, every session revoked (whoever knew the old password is out),
+ * one transaction: the new hash, every way in of the person ended (sessions, apps' grants:
+ * core/ways-in.ts; whoever knew the old password is out),
  * every outstanding password-reset token deleted (a reset link mailed before must not undo the
  * administrator's choice), the event, and the "password changed" notice queued, as after a reset
  * by token. The outbox is notified after commit.
@@ -171,9 +173,10 @@ export async function setPassword(ctx: CoreContext, userId: string, password: st
   const now = ctx.clock.now();
   const revoked = await ctx.store.writeTx(async (tx) => {
     await credentials.updatePasswordHash(tx, userId, hash, now);
-    const n = await revokePersonSessions(tx, userId, now, "password_changed");
+    const ended = countEnded(await endWaysIn(tx, ctx, { userId, reason: "password_changed", source }));
+    const n = ended.sessions ?? 0;
     const deletedResetTokens = await tokens.deleteUserTokens(tx, userId, "password_reset");
-    await insertEvent(tx, { at: now, type: "user.password_changed", userId, data: { source, revokedSessions: n, deletedResetTokens } });
+    await insertEvent(tx, { at: now, type: "user.password_changed", userId, data: { source, revokedSessions: n, endedWaysIn: ended, deletedResetTokens } });
     await queueMail(tx, ctx, { kind: "password_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });
     return n;
   });

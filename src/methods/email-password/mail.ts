@@ -29,10 +29,10 @@ export const emailPasswordMail: MailBlock = {
     } },
     { kind: "password_changed", stem: "password-changed", action: "password-changed", template: {
         subject: "Your password was changed",
-        text: "Hello,\n\nthe password of the account {{email}} was just changed, and every device signed in to it was signed out.\n\nIf this was not you, reset your password at once:\n\n{{link}}\n",
+        text: "Hello,\n\nthe password of the account {{email}} was just changed: every device signed in to it was signed out, and every app you had allowed to use it must ask you again.\n\nIf this was not you, reset your password at once:\n\n{{link}}\n",
         html: renderMailLayout({
           title: "Your password was changed",
-          intro: ["Hello,", "the password of the account <strong>{{email}}</strong> was just changed, and every device signed in to it was signed out.", "If this was not you, reset your password at once."],
+          intro: ["Hello,", "the password of the account <strong>{{email}}</strong> was just changed: every device signed in to it was signed out, and every app you had allowed to use it must ask you again.", "If this was not you, reset your password at once."],
           button: "Reset my password",
           outro: ["If it was you, there is nothing to do."],
         }),

@@ -6,7 +6,7 @@ import * as users from "../../store/users.js";
 import * as credentials from "./store.js";
 import * as tokens from "../../store/one-time-tokens.js";
 import { evictUnproven, isFirstProof } from "../../core/first-proof.js";
-import { revokePersonSessions } from "../../core/login-policy.js";
+import { countEnded, endWaysIn } from "../../core/ways-in.js";
 import { insertEvent } from "../../store/events.js";
 import { createId, hashToken } from "../../util/random.js";
 import type { CoreContext } from "../../core/context.js";
@@ -115,8 +115,8 @@ export type PasswordResetResult =
  * token's shape (400), then the token itself. The hash is computed before the transaction; inside
  * it the token is taken with a conditional DELETE … RETURNING (exactly one of N concurrent
  * submissions gets it), and then, all or nothing: the new hash, every other reset token of the user
- * deleted, every session revoked, the address marked verified (the mail proved it), the event, and
- * the "password changed" notice queued.
+ * deleted, every way in of the person ended (sessions, apps' grants: core/ways-in.ts), the address
+ * marked verified (the mail proved it), the event, and the "password changed" notice queued.
  */
 export async function resetPasswordWithToken(ctx: CoreContext, input: { token: unknown; password: string; source?: string }): Promise<PasswordResetResult> {
   const { password } = input;
@@ -152,12 +152,13 @@ export async function resetPasswordWithToken(ctx: CoreContext, input: { token: u
     // A reset that proves the address for the first time evicts what no one had proven was the owner's.
     const first = taken.email === current.email && (await isFirstProof(tx, taken.user_id, taken.email));
     if (first) await evictUnproven(tx, ctx, { recipeUserId: taken.user_id, email: taken.email, scope: "recovery", source: "password_reset" });
-    const revokedSessions = await revokePersonSessions(tx, taken.user_id, now, "password_reset");
+    const ended = countEnded(await endWaysIn(tx, ctx, { userId: taken.user_id, reason: "password_reset", source: input.source ?? "api" }));
+    const revokedSessions = ended.sessions ?? 0;
     if (taken.email === current.email && (await users.markEmailVerified(tx, taken.user_id, taken.email, now))) {
       // The mail proved the address: rule 5 of account linking joins the person who has it verified.
       await linkAfterVerification(tx, ctx, taken.user_id, taken.email, "password_reset");
     }
-    await insertEvent(tx, { at: now, type: "password_reset.completed", userId: taken.user_id, data: { email: current.email, revokedSessions, source: input.source ?? "api" } });
+    await insertEvent(tx, { at: now, type: "password_reset.completed", userId: taken.user_id, data: { email: current.email, revokedSessions, endedWaysIn: ended, source: input.source ?? "api" } });
     await queueMail(tx, ctx, { kind: "password_changed", to: current.email, vars: { link: websiteLink(ctx, "reset-password") } });
     return { status: "OK", userId: taken.user_id, revokedSessions };
   });

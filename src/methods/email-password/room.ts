@@ -17,7 +17,7 @@ import { hostedPageRoutes } from "../../http/pages/route.js";
 /** Sign-in with an email address and a password: the room's declaration (src/kernel/room.ts). */
 export const emailPasswordRoom: SignInMethod = {
   id: "emailpassword",
-  factors: [{ id: "emailpassword", proves: "email" }],
+  factors: [{ id: "emailpassword", proves: "email", amr: "pwd" }],
   events: { "password_reset.completed": { type: "user.password_reset" } },
   mail: emailPasswordMail,
   logins: passwordLogins,

@@ -20,7 +20,7 @@ import { passwordlessMail } from "./mail.js";
 export const passwordlessRoom: SignInMethod = {
   id: "passwordless",
   // The SDK's phone factors are declared too (no phone numbers are kept): PUT /mfa/info lists them, empty.
-  factors: [{ id: "otp-email", proves: "email" }, { id: "link-email", proves: "email" }, { id: "otp-phone", proves: "phone" }, { id: "link-phone", proves: "phone" }],
+  factors: [{ id: "otp-email", proves: "email", amr: "otp" }, { id: "link-email", proves: "email", amr: "otp" }, { id: "otp-phone", proves: "phone", amr: "sms" }, { id: "link-phone", proves: "phone", amr: "sms" }],
   mail: passwordlessMail,
   logins: codeLogins,
   importer: codeLoginImport,

@@ -15,7 +15,7 @@ import { hostedPageRoutes } from "../../http/pages/route.js";
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: SignInMethod = {
   id: "thirdparty",
-  factors: [{ id: "thirdparty" }],
+  factors: [{ id: "thirdparty", amr: "fed" }],
   logins: providerLogins,
   importer: providerImport,
   settings: [thirdPartySettings, thirdPartyLimitSettings],

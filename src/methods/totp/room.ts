@@ -16,7 +16,7 @@ import { totpMail } from "./mail.js";
 /** The second factor (TOTP devices and recovery codes): the room's declaration (src/kernel/room.ts). */
 export const totpRoom: Room = {
   id: "totp",
-  factors: [{ id: "totp", secondary: true }],
+  factors: [{ id: "totp", secondary: true, amr: "otp" }],
   // How `--mfa` names the second factor it makes optional or required.
   settingWords: { mfa: "TOTP" },
   // Its webhooks: the second factor turned on or off, reset by an operator, recovery codes.

@@ -1,4 +1,4 @@
-import { checkMayAddLogin, notifyLoginAdded, type LinkingSession } from "../../core/login-policy.js";
+import { checkMayAddWayIn, notifyLoginAdded, type LinkingSession } from "../../core/login-policy.js";
 import type { Kysely } from "kysely";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { isUniqueViolation } from "../../store/database.js";
@@ -62,13 +62,13 @@ export async function addCredential(ctx: CoreContext, input: { session: LinkingS
   ]);
   if (mine === undefined || mine !== theirs || !account || account.email !== options.email) return notAllowed;
   const unverified = { status: "REGISTER_CREDENTIAL_NOT_ALLOWED", reason: "Verify the address of this account before adding a passkey." } as const;
-  if ((await checkMayAddLogin(ctx.store.db, ctx, mine, input.session)) !== "ok") return unverified;
+  if ((await checkMayAddWayIn(ctx.store.db, ctx, mine, input.session)) !== "ok") return unverified;
   const verified = await verifyRegistration(ctx, options, input.credential);
   if ("status" in verified) return verified;
   const now = ctx.clock.now();
   try {
     const refused = await ctx.store.writeTx(async (tx) => {
-      if ((await checkMayAddLogin(tx, ctx, mine, input.session)) !== "ok") return true;
+      if ((await checkMayAddWayIn(tx, ctx, mine, input.session)) !== "ok") return true;
       await insertCredentialRow(tx, account.user_id, ctx.config.webauthnRpId, verified, now);
       await insertEvent(tx, { at: now, type: "webauthn.credential_added", userId: mine, data: { recipeUserId: account.user_id, credentialId: verified.id, source: "api" } });
       await notifyLoginAdded(tx, ctx, mine, account.user_id, { key: passkeyLogins.names.signsInWith });

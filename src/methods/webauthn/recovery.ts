@@ -8,7 +8,7 @@ import type { CoreContext } from "../../core/context.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { evictUnproven, isFirstProof } from "../../core/first-proof.js";
 import { linkAfterVerification } from "../../core/linking.js";
-import { revokePersonSessions } from "../../core/login-policy.js";
+import { endWaysIn } from "../../core/ways-in.js";
 import { notifyOutbox } from "../../core/mail-queue.js";
 import { issueTokenWithMail } from "../../core/one-time-tokens.js";
 import { getUser, type UserView } from "../../core/users.js";
@@ -66,7 +66,8 @@ export type RecoverResult =
  * since the link came by mail, marks the address verified (and links by the verified-address
  * rule). Earlier passkeys stay, unless this is the first proof of the address (core/first-proof.ts:
  * then only the new one does); the user removes a lost one on the account page. Every session of
- * the person ends (whoever had the lost passkey is out); the user signs in with the new passkey.
+ * the person ends, and every other way in (core/ways-in.ts: whoever had the lost passkey is out);
+ * the user signs in with the new passkey.
  */
 export async function recoverWithPasskey(ctx: CoreContext, input: { token: string; optionsId: string; credential: RegistrationResponseJSON }): Promise<RecoverResult> {
   const invalidToken = { status: "RECOVER_ACCOUNT_TOKEN_INVALID_ERROR" } as const;
@@ -87,7 +88,7 @@ export async function recoverWithPasskey(ctx: CoreContext, input: { token: strin
       // The first proof of the address evicts what no one had proven was the owner's (the passkeys
       // and logins of whoever signed up with it first); every recovery signs the person out.
       if (await isFirstProof(tx, row.user_id, row.email)) await evictUnproven(tx, ctx, { recipeUserId: row.user_id, email: row.email, keepKey: verified.id, scope: "recovery", source: "webauthn_recovery" });
-      await revokePersonSessions(tx, row.user_id, now, "webauthn_recovery");
+      await endWaysIn(tx, ctx, { userId: row.user_id, reason: "webauthn_recovery", source: "webauthn_recovery" });
       if (await users.markEmailVerified(tx, row.user_id, row.email, now)) await linkAfterVerification(tx, ctx, row.user_id, row.email, "webauthn_recovery");
       await insertEvent(tx, { at: now, type: "webauthn.account_recovered", userId: row.user_id, data: { credentialId: verified.id, email: row.email } });
       return row.user_id;

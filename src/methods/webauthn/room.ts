@@ -18,7 +18,7 @@ import { webauthnMail } from "./mail.js";
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/kernel/room.ts). */
 export const webauthnRoom: SignInMethod = {
   id: "webauthn",
-  factors: [{ id: "webauthn" }],
+  factors: [{ id: "webauthn", amr: "hwk" }],
   events: {
     "webauthn.credential_added": { type: "user.passkey_added" },
     "webauthn.credential_removed": { type: "user.passkey_removed" },

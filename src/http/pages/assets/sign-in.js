@@ -46,7 +46,11 @@ async function resumeSession() {
 }
 
 render();
-if (!(await resumeSession())) {
+// signInAgain=1: the place that sent the browser here (allowing an app) needs a recent sign-in, so
+// a live but older session is not resumed: the person signs in anew.
+const again = params.get("signInAgain") === "1";
+if (again) say("status", "For your security, sign in again to continue.");
+if (again || !(await resumeSession())) {
   document.getElementById("view-form").hidden = false;
   for (const p of parts) if (p.start) p.start();
 }
