@@ -126,6 +126,8 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   // An organization with a domain and an invitation; its owner signs in again to carry the claim.
   const owner = await signUp(url, "olga@example.com", "header");
   const ownerId = (owner.json.user as { id: string }).id;
+  // A verified address: consent to an app (below) asks for one.
+  await markEmailVerified(app.store.db, ownerId, "olga@example.com", clock.now());
   const org = await createOrganization(ctx, { name: "Acme", slug: "acme" }, ownerId, { personId: ownerId });
   await addDomain(ctx, org.id, { domain: "acme.example.com", role: "member" }, "test");
   await createInvitation(ctx, org.id, { personId: ownerId }, { email: "ivan@example.com", role: "member" });
