@@ -100,7 +100,10 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   // setting stops the start with a clear message (ConfigError).
   const roomState = Object.assign({}, ...rooms.map((r) => r.init?.(config) ?? {})) as RoomState;
   const clock = overrides.clock ?? systemClock;
-  const store = overrides.store ?? openStore({ url: config.database, sqliteSynchronous: config.sqliteSynchronous });
+  const store = overrides.store ?? openStore({
+    url: config.database, sqliteSynchronous: config.sqliteSynchronous,
+    onPoolerDetected: () => logger.warn("a transaction-mode connection pooler answered (a prepared statement met another session's): authsvc now sends no named statements; add ?pooler=transaction to the database URL so it knows from the start, and before any ?schema= is used"),
+  });
   const dummyHash = createDummyHash(config.bcryptCost);
   dummyHash.catch(() => {});
   const keys = createKeyRing({ config, store, clock, logger });

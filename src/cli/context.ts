@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { createApp, type App, type AppOverrides } from "../app.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
 import { migrationStatus } from "../store/migrator.js";
+import { describeRestorePoint, NEWER_DATABASE_EXIT, readUpgradeState, refuseNewerDatabase, takeRestorePoint } from "../ops/upgrade.js";
+import { authsvcVersion } from "./version.js";
 import { ConfigError, type Config } from "../config.js";
 import { createLogger, type Logger } from "../util/logger.js";
 import { maskUrlPassword } from "../util/mask-url.js";
@@ -62,7 +64,14 @@ async function migrateIfPending(app: App, io: CliIO): Promise<void> {
     if (isPermissionDenied(err)) throw new CliError(`cannot read the migration table of ${app.store.description}: ${why}; grant this database role SELECT on authsvc_migrations (and the tables the command reads), or run it with the owner's role`);
     throw new CliError(`cannot read ${app.store.description}: ${why}`);
   }
+  // A newer authsvc's database is refused, as serve refuses it: this version would write rows its schema no longer expects.
+  const state = await readUpgradeState(app.store);
+  try { refuseNewerDatabase(state, app.store, authsvcVersion()); } catch (err) { throw new CliError((err as Error).message, NEWER_DATABASE_EXIT); }
   if (pending.length === 0) return;
+  // An upgrade of a database in use keeps a way back first, as serve and migrate do (ops/upgrade.ts).
+  const point = await takeRestorePoint(app.store, state, { backupDir: app.ctx.config.backupDir, now: Date.now() })
+    .catch((err: Error) => { throw new CliError(err.message); });
+  if (point) io.err(describeRestorePoint(point));
   let applied: string[];
   try {
     applied = await app.migrate();

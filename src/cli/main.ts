@@ -14,6 +14,7 @@ import { clusterWorkerArgv } from "./serve-cluster.js";
 import { sessionsCommand } from "./sessions.js";
 import { withRoomCommands } from "./room-commands.js";
 import { tailMailCommand } from "./tail-mail.js";
+import { dbCommand } from "./db.js";
 import { usersCommand } from "./users.js";
 import { isSingleExecutable } from "../native/addons.js";
 
@@ -31,7 +32,7 @@ export function describeVersion(): string {
 
 const HELP_WIDTH = 100;
 
-const COMMANDS = [serveCommand, migrateCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, benchCommand];
+const COMMANDS = [serveCommand, migrateCommand, dbCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, benchCommand];
 
 /**
  * Builds the commander program; every command is a factory taking the IO, so tests run it

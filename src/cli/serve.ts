@@ -17,8 +17,12 @@ import { CliError, type CliIO } from "./io.js";
 import { canCluster, isClusterWorker, startCluster, type Cluster } from "./serve-cluster.js";
 import { bindListenSocket } from "../http/listen-socket.js";
 import { isPostgresUrl, sqliteFilePath } from "../store/database.js";
+import { describeConnectionMode } from "../store/pg-connection.js";
 import { holdServeLock, serveLockPath } from "../ops/serve-lock.js";
 import { runHttpWorker } from "./cluster-worker.js";
+import { OpsError } from "../ops/backup.js";
+import { readUpgradeState, refuseNewerDatabase, takeRestorePoint } from "../ops/upgrade.js";
+import { authsvcVersion } from "./version.js";
 
 /** `authsvc serve`: migrate, listen, and shut down gracefully on SIGINT/SIGTERM. */
 export function serveCommand(io: CliIO): Command {
@@ -80,7 +84,7 @@ export function serveCommand(io: CliIO): Command {
       }
       const { app, http } = first;
       steps.length = 0;
-      printBanner(io, config, http.port, app.mail.catcher());
+      printBanner(io, config, http.port, app.mail.catcher(), app.store.pgMode && describeConnectionMode(app.store.pgMode));
       printOpsBanner(io, config, http.port, app.ops.metricsServer());
       if (clustered) io.err(`  workers:    ${config.workers} HTTP worker processes on port ${http.port}; ${config.hashThreads} password-hashing thread(s) in the primary for all of them (--workers, --hash-threads).`);
       const signal = await stopRequested;
@@ -125,6 +129,7 @@ async function startServer(o: {
   steps.push(() => opened.close());
   try {
     halt();
+    await keepWayBack(app, config, logger, o.migrate);
     if (o.migrate) {
       for (const name of await app.migrate()) logger.info("applied migration", { name });
     }
@@ -146,8 +151,23 @@ async function startServer(o: {
   } catch (err) {
     if (err instanceof CliError) throw err;
     if (err instanceof ListenError) throw new CliError(err.message);
+    if (err instanceof OpsError) throw new CliError(`could not start: ${err.message}`, err.exitCode);
     throw new CliError(`could not start: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Before migrating: a database a newer authsvc migrated is refused (also with --no-migrate: this
+ * version would write rows its schema no longer expects), and an upgrade of a database that has a
+ * release's schema takes a restore point first (SQLite: a checked copy; PostgreSQL: what to run).
+ */
+async function keepWayBack(app: App, config: Readonly<Config>, logger: Logger, migrating: boolean): Promise<void> {
+  const state = await readUpgradeState(app.store);
+  refuseNewerDatabase(state, app.store, authsvcVersion());
+  if (!migrating) return;
+  const point = await takeRestorePoint(app.store, state, { backupDir: config.backupDir, now: Date.now() });
+  if (point?.kind === "sqlite") logger.info("restore point before migrating", { file: point.file, bytes: point.bytes, ms: point.ms, from: state.at, to: state.newest, back: `authsvc restore ${point.file}` });
+  if (point?.kind === "postgres") logger.warn(point.advice);
 }
 
 /** Takes the one-serve-per-file lock of a SQLite database (ops/serve-lock.ts); PostgreSQL takes any number. */
@@ -174,8 +194,11 @@ function watchParent(parent: number, onGone: () => void): () => void {
   return () => clearInterval(timer);
 }
 
-/** The start-up banner. `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0). */
-export function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined): void {
+/**
+ * The start-up banner. `catcher` is where the built-in catcher really listens (with --mail-catcher-port 0, not 0);
+ * `connection` how the database is reached (PostgreSQL: directly or through a transaction-mode pooler).
+ */
+export function printBanner(io: CliIO, config: Readonly<Config>, port: number, catcher: { host: string; port: number } | undefined, connection?: string): void {
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const mail = config.smtpUrl
     ? `mail goes to the SMTP relay ${maskUrlPassword(config.smtpUrl)}`
@@ -185,7 +208,7 @@ export function printBanner(io: CliIO, config: Readonly<Config>, port: number, c
   const lines = [
     `authsvc listening on http://${host}:${port}  (${config.mode} mode)`,
     `  API:        http://${host}:${port}${config.apiBasePath}  (public URL ${config.publicUrl})`,
-    `  database:   ${maskUrlPassword(config.database)}`,
+    `  database:   ${maskUrlPassword(config.database)}${connection ? `\n              ${connection}` : ""}`,
     `  ${mail}.`,
     // Which address the limits count: a server behind a proxy without --trusted-proxies gives every client one budget.
     config.rateLimits

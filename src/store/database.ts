@@ -6,7 +6,7 @@ import type { DB } from "./schema.js";
 import { loadNativeBinding } from "../native/addons.js";
 import { maskUrlPassword } from "../util/mask-url.js";
 import { ensurePrivateFile } from "../util/private-files.js";
-import { namedStatements } from "./prepared.js";
+import { adaptClient, readConnectionMode, type PgConnectionMode } from "./pg-connection.js";
 import { runTransaction } from "./outage.js";
 import { withAfterCommit } from "./after-commit.js";
 import { SyncedSqliteDialect } from "./sqlite-driver.js";
@@ -25,6 +25,8 @@ export interface Store {
   file?: string;
   /** PostgreSQL only: the schema named by `?schema=` (the migrator creates it when missing). */
   pgSchema?: string;
+  /** PostgreSQL only: direct, or through a transaction-mode pooler (pg-connection.ts); may change once, when a pooler is detected. */
+  pgMode?: Readonly<PgConnectionMode>;
   /**
    * Runs `fn` in one write transaction. On SQLite it is `BEGIN IMMEDIATE` (takes the write lock up
    * front, so a read-then-write never fails with SQLITE_BUSY halfway); on PostgreSQL a READ COMMITTED
@@ -48,6 +50,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** SQLite: fail instead of creating the file (for readers such as tail-mail). */
   mustExist?: boolean;
+  /** PostgreSQL: called once if a transaction-mode pooler the URL did not name is detected (to log how to say it). */
+  onPoolerDetected?(): void;
 }
 
 /**
@@ -132,6 +136,7 @@ function openPostgres(opts: OpenOptions): Store {
   const schema = url.searchParams.get("schema") ?? undefined;
   url.searchParams.delete("schema");
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new Error(`invalid schema name in database URL: ${schema}`);
+  const mode = readConnectionMode(url);
   const pg = loadPg();
   const pool = new pg.Pool({
     connectionString: url.toString(),
@@ -146,19 +151,16 @@ function openPostgres(opts: OpenOptions): Store {
   // which ends the process. With this listener the error stays with the client: its query fails,
   // the request gets a 503, and the pool drops the dead client when it comes back (not queryable).
   pool.on("connect", (client) => { client.on("error", () => {}); });
-  // Hot-path queries (prepared.ts) go out as named statements: parsed and planned once per connection.
-  pool.on("connect", (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as { query: unknown }).query = (text: unknown, values?: unknown, cb?: unknown) => {
-      const name = typeof text === "string" ? namedStatements.get(text) : undefined;
-      return name && cb === undefined ? query({ name, text, values }) : query(text, values, cb);
-    };
-  });
+  // Hot-path queries (prepared.ts) go out as named statements on a direct connection; behind a
+  // transaction-mode pooler unnamed, with the schema set per transaction (pg-connection.ts).
+  pool.on("connect", (client) => adaptClient(client, mode, schema, () => opts.onPoolerDetected?.()));
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({
       pool,
+      // A session SET: only where the session is ours (behind a transaction-mode pooler it would
+      // stay on a server connection other clients get next; adaptClient sets it per transaction).
       onCreateConnection: schema
-        ? async (conn) => { await conn.executeQuery(CompiledQuery.raw(`set search_path to "${schema}"`)); }
+        ? async (conn) => { if (mode.pooler === "none") await conn.executeQuery(CompiledQuery.raw(`set search_path to "${schema}"`)); }
         : undefined,
     }),
   });
@@ -167,6 +169,7 @@ function openPostgres(opts: OpenOptions): Store {
     dialect: "postgres",
     description: maskUrlPassword(opts.url),
     pgSchema: schema,
+    pgMode: mode,
     // A connection lost during COMMIT leaves the outcome unknown: say so (store/outage.ts).
     writeTx: (fn) => withAfterCommit((outer) => runTransaction((body) => db.transaction().execute(body), outer), fn),
     close: () => db.destroy(),

@@ -47,16 +47,23 @@ export async function migrateToLatest(store: Store, now: () => number = Date.now
   });
 }
 
+/**
+ * Every migration the database records as applied, in the order applied, whether this version
+ * knows it or not (a newer version's); empty when it was never migrated.
+ */
+export async function readAppliedMigrations(db: Kysely<any>): Promise<Array<{ name: string; appliedAt: number }>> {
+  try {
+    const rows = await db.selectFrom("authsvc_migrations").select(["name", "applied_at"]).orderBy("applied_at").orderBy("name").execute();
+    return rows.map((r: { name: string; applied_at: number }) => ({ name: r.name, appliedAt: Number(r.applied_at) }));
+  } catch (err) {
+    if (/no such table|does not exist/i.test((err as Error).message)) return [];
+    throw err;
+  }
+}
+
 /** Applied and pending migrations, without changing anything. */
 export async function migrationStatus(store: Store, list: readonly Migration[] = allMigrations): Promise<MigrationStatus[]> {
-  const db = store.db as unknown as Kysely<any>;
-  let rows: Array<{ name: string; applied_at: number }> = [];
-  try {
-    rows = await db.selectFrom("authsvc_migrations").select(["name", "applied_at"]).execute();
-  } catch (err) {
-    if (!/no such table|does not exist/i.test((err as Error).message)) throw err;
-  }
-  const at = new Map(rows.map((r) => [r.name, Number(r.applied_at)]));
+  const at = new Map((await readAppliedMigrations(store.db as unknown as Kysely<any>)).map((r) => [r.name, r.appliedAt]));
   return list.map((m) => ({ name: m.name, appliedAt: at.get(m.name) ?? null }));
 }
 

@@ -54,7 +54,7 @@ describe("authsvc migrate failures", () => {
   it("reports an unreachable PostgreSQL without its password (exit 1)", async () => {
     const r = await (await import("../helpers/cli.js")).runCli(["migrate", "--database", "postgres://app:pw-xyz@127.0.0.1:1/auth"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/migration failed: .*ECONNREFUSED/);
+    expect(r.stderr).toMatch(/cannot read the migrations of postgres:\/\/app:\*{4}@127\.0\.0\.1:1\/auth: .*ECONNREFUSED/);
     expect(r.stderr).not.toContain("pw-xyz");
   });
 });

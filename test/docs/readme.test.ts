@@ -47,6 +47,8 @@ describe.each(backends)("docs shell examples on $name", (backend) => {
   let server: { stop(): Promise<void> } | undefined;
   let baseline: Set<string>;
   let db: { url: string; drop(): Promise<void> };
+  // The new database of docs/production.md's move to PostgreSQL: a schema of its own, or another SQLite file without PostgreSQL.
+  let moved: { url: string; drop(): Promise<void> } | undefined;
 
   beforeAll(async () => {
     // A folder like a fresh checkout: this package (so `npx authsvc` runs its bin), its node_modules,
@@ -57,6 +59,8 @@ describe.each(backends)("docs shell examples on $name", (backend) => {
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
     cpSync(join(ROOT, "examples"), join(dir, "examples"), { recursive: true });
     db = backend.name === "sqlite" ? { url: join(dir, "authsvc.db"), drop: async () => {} } : await backend.create();
+    const pg = backends.find((b) => b.name === "postgres");
+    moved = backend.name === "sqlite" && pg ? await pg.create() : { url: join(dir, "moved.db"), drop: async () => {} };
     port = await freePort();
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("AUTHSVC_")));
     env = {
@@ -67,6 +71,7 @@ describe.each(backends)("docs shell examples on $name", (backend) => {
       AUTHSVC_LOG_LEVEL: "warn", AUTHSVC_URL: `http://localhost:${port}`,
       // The admin API example's key: the docs' server terminal exports it before `authsvc serve`.
       AUTHSVC_ADMIN_API_KEY: "hrhSk2v0aLqZjvWMDyXJkJvxR9-vqCIGVyoqkyBH01E",
+      DATABASE_URL: moved.url,
     };
     baseline = new Set(execFileSync("bash", ["-c", "compgen -v"], { env, encoding: "utf8" }).split("\n"));
     server = await startServe(dir, env);
@@ -75,6 +80,7 @@ describe.each(backends)("docs shell examples on $name", (backend) => {
   afterAll(async () => {
     await server?.stop();
     await db?.drop();
+    await moved?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -85,7 +91,9 @@ describe.each(backends)("docs shell examples on $name", (backend) => {
 
   it.each(runnable.filter((b) => !b.only || b.only === backend.name).map((b) => [`${b.file} line ${b.line} (${b.heading})`, b] as const))("%s", async (name, block) => {
     const code = block.code.replace(/\b(localhost|127\.0\.0\.1):3567\b/g, `$1:${port}`);
-    const r = await runBlock(dir, code, env, baseline);
+    // A walkthrough that begins with "stop authsvc" runs with the server stopped, which starts again after it.
+    if (block.serverStopped) await server?.stop();
+    const r = await runBlock(dir, code, env, baseline).finally(async () => { if (block.serverStopped) server = await startServe(dir, env); });
     const report = `${name} failed (exit ${r.code}):\n${block.code}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
     expect(r.code, report).toBe(0);
     for (const want of expectedOutputs(block.code)) {

@@ -1,11 +1,16 @@
 import { readFileSync } from "node:fs";
 
 /** A fenced code block of a docs page: its file, language, first line number (the fence), code and skip reason. */
-export interface ReadmeBlock { file: string; lang: string; line: number; code: string; skip?: string; heading: string; only?: "sqlite" | "postgres" }
+export interface ReadmeBlock {
+  file: string; lang: string; line: number; code: string; skip?: string; heading: string; only?: "sqlite" | "postgres";
+  /** Runs with the docs' server stopped (then started again): a walkthrough that says "stop authsvc" first. */
+  serverStopped?: boolean;
+}
 
 const SKIP = /^<!--\s*docs-test:\s*skip\s*\((.+)\)\s*-->\s*$/;
-// A block that only makes sense on one database (e.g. `authsvc backup`, which PostgreSQL refuses).
-const ONLY = /^<!--\s*docs-test:\s*(sqlite|postgres) only\s*\((.+)\)\s*-->\s*$/;
+// A block that only makes sense on one database (e.g. `authsvc backup`, which PostgreSQL refuses),
+// and/or one that needs the server stopped ("sqlite only, server stopped (why)").
+const ONLY = /^<!--\s*docs-test:\s*(?:(sqlite|postgres) only)?\s*,?\s*(server stopped)?\s*\((.+)\)\s*-->\s*$/;
 
 /** Every fenced block of a Markdown file, in order, with the nearest heading above it. */
 export function readBlocks(file: string): ReadmeBlock[] {
@@ -23,8 +28,9 @@ export function readBlocks(file: string): ReadmeBlock[] {
     for (i++; i < lines.length && !lines[i].startsWith(open[1]); i++) body.push(lines[i]);
     if (i >= lines.length) throw new Error(`${file} line ${start + 1}: code fence is never closed`);
     const skip = start > 0 ? SKIP.exec(lines[start - 1])?.[1] : undefined;
-    const only = start > 0 ? ONLY.exec(lines[start - 1])?.[1] as ReadmeBlock["only"] : undefined;
-    blocks.push({ file, lang: open[2], line: start + 1, code: body.join("\n") + "\n", skip, heading, only });
+    const marks = start > 0 ? ONLY.exec(lines[start - 1]) : null;
+    const only = marks?.[1] as ReadmeBlock["only"];
+    blocks.push({ file, lang: open[2], line: start + 1, code: body.join("\n") + "\n", skip, heading, only, serverStopped: marks?.[2] !== undefined });
   }
   return blocks;
 }
