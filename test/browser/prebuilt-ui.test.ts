@@ -62,8 +62,9 @@ describe.each(TOKEN_MODES)("the supertokens-auth-react prebuilt UI in $method mo
     await fillUi(page, "email", email);
     await fillUi(page, "password", "password123");
     await clickUi(page, /^sign up$/);
-    // authsvc's own policy message (a common password), not the SDK's rule: the example defers to the server.
-    await waitForUiText(page, /common/i);
+    // authsvc's own policy message (a password found in breaches: the shipped list in development),
+    // not the SDK's rule: the example defers to the server.
+    await waitForUiText(page, /appeared in a data breach/i);
     expect(await api.app.store.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst()).toBeUndefined();
 
     await fillUi(page, "password", PASSWORD);
