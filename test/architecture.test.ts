@@ -109,6 +109,31 @@ describe("import direction", () => {
 });
 
 /**
+ * Who may call a route is the route table's (http/route.ts) and the kernel applies it (http/guard.ts):
+ * no handler, room or other kernel file calls the session guard by hand, nor verifies an access
+ * token itself to let a request in (the OAuth provider's interaction reads its own cookie session:
+ * the one exception, listed).
+ */
+describe("the route table guards, the kernel applies it", () => {
+  const files = listFiles(src).map((f) => relative(src, f));
+  const calling = (pattern: RegExp) => files.filter((f) => pattern.test(readFileSync(join(src, f), "utf8"))).sort();
+
+  it("only http/guard.ts calls the session guard (requireSession, optionalSession)", () => {
+    expect(calling(/\b(requireSession|optionalSession)\s*\(/).filter((f) => f !== "http/session-guard.ts")).toEqual(["http/guard.ts"]);
+  });
+
+  it("only the session guard and the OAuth provider's interaction verify an access token to let a request in", () => {
+    expect(calling(/\bverifyAccessTokenCached\s*\(/).filter((f) => !f.startsWith("core/"))).toEqual(["http/session-guard.ts", "oauth-provider/signed-in.ts"]);
+  });
+
+  it("a handler reads its session from the guard (sessionOf), never from the session guard's module", () => {
+    const offenders = files.filter((f) => /\/(handlers|routes|guard)\b/.test(f) || !f.startsWith("http/"))
+      .filter((f) => f !== "http/guard.ts" && /import\s*\{[^}]*\b(requireSession|optionalSession)\b[^}]*\}\s*from/.test(readFileSync(join(src, f), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+});
+
+/**
  * The strongly connected groups of units (Tarjan): each is a cycle of imports between rooms or
  * floors. Listed here while they remain; the list may only shrink.
  */

@@ -11,6 +11,7 @@ import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
 import { buildPageHandler } from "./pages/routes.js";
 import { guardRoute } from "./limit-guard.js";
+import { guardSession } from "./guard.js";
 import { createForwardedHeaderWarning } from "./forwarded-warning.js";
 
 /** Builds the h3 app from the tables the composition root assembled from the rooms (deps.tables). */
@@ -58,9 +59,16 @@ export function createHttpApp(deps: HttpDeps): H3App {
   const base = deps.ctx.config.apiBasePath;
   const methodsByPath = new Map<string, string[]>();
   for (const r of deps.tables.routes) {
-    // The rooms' guards (a bot check) inside the per-IP limits: a refused request still counts.
-    const guarded = deps.tables.routeGuards.reduce((h, guard) => guard(deps, r, h) ?? h, r.handler(deps));
-    const handler = guardRoute(deps, r.limits ?? [], guarded);
+    // Who may call it (http/guard.ts): the session first, then the rooms' guards (a role in what the
+    // path names, a bot check), all inside the per-IP limits: a refused request still counts.
+    let roomGuarded = false;
+    const inner = deps.tables.routeGuards.reduce((h, guard) => {
+      const g = guard(deps, r, h);
+      if (g) roomGuarded = true;
+      return g ?? h;
+    }, r.handler(deps));
+    if (r.role && !roomGuarded) throw new Error(`${r.method} ${r.path} needs a role in "${r.role.scope}", which no room guards`);
+    const handler = guardRoute(deps, r.limits ?? [], guardSession(deps, r, inner));
     const paths = r.root ? [r.path] : [base + r.path, `${base}/public${r.path}`];
     // Every GET route answers HEAD too (RFC 9110 §9.1; load balancers probe /healthz with it);
     // Node drops the body of a HEAD response.

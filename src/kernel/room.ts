@@ -86,9 +86,10 @@ export interface RoomApi {
   mount?(deps: HttpDeps): EventHandler;
   mountPath?: string | readonly string[];
   /**
-   * Its guard around the API's routes that declare a `challenge` (http/route.ts): given the route and
-   * its handler, the handler to mount instead (inside the route's per-IP limits, so a refused request
-   * still counts), or undefined to leave it as it is.
+   * Its guard around the API's routes that declare something it checks (http/route.ts): a `role` in
+   * the scope it owns (organizations), a `challenge` (the bot check). Given the route and its
+   * handler, the handler to mount instead (after the kernel's session guard, http/guard.ts, and
+   * inside the route's per-IP limits, so a refused request still counts), or undefined to leave it.
    */
   routeGuard?(deps: HttpDeps, route: Route, handler: EventHandler): EventHandler | undefined;
   /** Request headers of its own that frontends on other origins may send (CORS preflights allow them). */

@@ -6,7 +6,7 @@ import { readJsonBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
 import type { PersonPagePart, PersonPanel } from "../http/person-panels.js";
 import type { Route } from "../http/route.js";
-import { requireSession } from "../http/session-guard.js";
+import { sessionOf } from "../http/guard.js";
 import { listPersonGrants, revokePersonGrant, type GrantView } from "./grants.js";
 
 /**
@@ -16,11 +16,11 @@ import { listPersonGrants, revokePersonGrant, type GrantView } from "./grants.js
  */
 export const connectedAppsRoutes: readonly Route[] = [
   { method: "GET", path: "/account/connected-apps", session: "required+db", handler: (deps) => defineEventHandler(async (event) => {
-    const s = await requireSession(event, deps, { checkDatabase: true });
+    const s = sessionOf(event);
     return { status: "OK", apps: (await listPersonGrants(deps.ctx, s.userId)) ?? [] };
   }) },
   { method: "POST", path: "/account/connected-apps/revoke", session: "required+db", handler: (deps) => defineEventHandler(async (event) => {
-    const s = await requireSession(event, deps, { checkDatabase: true });
+    const s = sessionOf(event);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     if (typeof body.grantId !== "string" || body.grantId.length === 0 || body.grantId.length > 200) throw badInput("grantId (a string) is required");
     return { status: "OK", revoked: (await revokePersonGrant(deps.ctx, s.userId, body.grantId, "account")) ? 1 : 0 };

@@ -1,11 +1,12 @@
-import { defineEventHandler, setResponseHeader, type H3Event } from "h3";
+import { defineEventHandler, setResponseHeader, type EventHandler, type H3Event } from "h3";
 import type { WindowBucket } from "../core/limits.js";
 import { AuthError } from "../core/errors.js";
 import { pathParam } from "../http/admin/input.js";
 import { readJsonBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
 import type { Method, Route } from "../http/route.js";
-import { requireSession, updateSessionClaims, type SessionInfo } from "../http/session-guard.js";
+import { sessionOf } from "../http/guard.js";
+import { updateSessionClaims, type SessionInfo } from "../http/session-guard.js";
 import { computeOrgClaim, ORG_CLAIM } from "./claims.js";
 import { permissionsOfRole, type OrgPermission } from "./org-roles.js";
 import { findMembership } from "./store.js";
@@ -42,30 +43,44 @@ export interface OrgRoute {
 
 const notFound = () => new AuthError("NOT_FOUND", "No such organization (or you are not a member of it)");
 
+/** The organization of the path and the caller's role there, once the role guard let the request in. */
+const memberships = new WeakMap<H3Event, { organizationId: string; role: string }>();
+
 /**
- * The one guard of every organization endpoint, applied here from the table and never in a
- * handler: a live session (row checked, second factor complete); for an organization-scoped route,
- * a membership of the path's organization (anyone else, including an invited person who has not
- * accepted, gets the same 404 as for an organization that does not exist: no probing) and the
- * route's permission in it (403 otherwise).
+ * The organizations' route guard (Room.routeGuard) for routes that declare a role in the scope
+ * "organization": a membership of the path's organization (anyone else, including an invited
+ * person who has not accepted, gets the same 404 as for an organization that does not exist: no
+ * probing) and the route's permission in it (403 otherwise). The kernel has checked the session
+ * first (the route declares it: http/guard.ts).
+ */
+export function guardOrgRole(deps: HttpDeps, route: Route, inner: EventHandler): EventHandler | undefined {
+  if (route.role?.scope !== "organization") return undefined;
+  const permission = route.role.permission;
+  return defineEventHandler(async (event) => {
+    const organizationId = pathParam(event, "id");
+    const m = await findMembership(deps.ctx.store.db, organizationId, sessionOf(event).primaryUserId);
+    if (!m) throw notFound();
+    if (permission !== "member" && !((await permissionsOfRole(deps.ctx.store.db, m.role)) ?? []).includes(permission)) {
+      throw new AuthError("FORBIDDEN", `Your role in this organization lacks the ${permission} permission`);
+    }
+    memberships.set(event, { organizationId, role: m.role });
+    return inner(event);
+  });
+}
+
+/**
+ * An organizations' table row as the kernel's route: who may call it declared (a live session,
+ * row checked, second factor complete; for an organization-scoped route, the role), applied by the
+ * kernel and guardOrgRole, never in a handler.
  */
 export function guardOrgRoute(r: OrgRoute): Route {
   return {
     method: r.method, path: r.path, session: "required+db", limits: r.limits,
+    ...(r.scope === "organization" ? { role: { scope: "organization", permission: r.permission ?? "member" } } : {}),
     handler: (deps) => defineEventHandler(async (event) => {
-      const session = await requireSession(event, deps, { checkDatabase: true });
+      const session = sessionOf(event);
       const personId = session.primaryUserId;
-      let organizationId = "";
-      let role = "";
-      if (r.scope === "organization") {
-        organizationId = pathParam(event, "id");
-        const m = await findMembership(deps.ctx.store.db, organizationId, personId);
-        if (!m) throw notFound();
-        role = m.role;
-        if (r.permission && r.permission !== "member" && !((await permissionsOfRole(deps.ctx.store.db, role)) ?? []).includes(r.permission)) {
-          throw new AuthError("FORBIDDEN", `Your role in this organization lacks the ${r.permission} permission`);
-        }
-      }
+      const { organizationId, role } = memberships.get(event) ?? { organizationId: "", role: "" };
       setResponseHeader(event, "cache-control", "no-store");
       const answer = await r.handle({ event, deps, session, personId, organizationId, role, body: () => readJsonBody(event, deps.ctx.config.bodyLimit) });
       if (!r.reissue) return answer;

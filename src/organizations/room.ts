@@ -12,6 +12,7 @@ import { organizationsOnPersonDeletion } from "./deletion.js";
 import { organizationsImport } from "./import.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
+import { guardOrgRole } from "./guard.js";
 import { organizationSettings } from "./settings.js";
 import { organizationMail } from "./mail.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
@@ -39,6 +40,7 @@ export const organizationsRoom: Room = {
   importer: organizationsImport,
   settings: [organizationSettings],
   routes: organizationRoutes,
+  routeGuard: guardOrgRole,
   openapi: organizationsArea,
   adminRoutes: organizationAdminRoutes,
   adminOpenapi: organizationsAdminArea,

@@ -3,7 +3,7 @@ import { AuthError, badInput } from "../../core/errors.js";
 import { getUser } from "../../core/users.js";
 import { readJsonBody } from "../../http/body.js";
 import type { HttpDeps } from "../../http/deps.js";
-import { requireSession } from "../../http/session-guard.js";
+import { sessionOf } from "../../http/guard.js";
 import { clearTokens } from "../../http/session-transport.js";
 import { cancelDeletion, requestDeletion } from "../deletion.js";
 import { confirmEmailChange, requestEmailChange } from "../email.js";
@@ -12,9 +12,9 @@ import { requireString, type AccountSubject } from "../reauth.js";
 import { listMySessions, revokeMySession, signOutEverywhereElse } from "../sessions.js";
 import { countEnded } from "../../core/ways-in.js";
 
-/** The signed-in person (the session row is checked: a revoked session cannot act). */
-async function subject(event: H3Event, deps: HttpDeps) {
-  const s = await requireSession(event, deps, { checkDatabase: true });
+/** The signed-in person (the routes check the session row: a revoked session cannot act). */
+function subject(event: H3Event) {
+  const s = sessionOf(event);
   const who: AccountSubject = { userId: s.userId, personId: s.primaryUserId, sessionHandle: s.sessionHandle };
   return { s, who };
 }
@@ -25,7 +25,7 @@ async function subject(event: H3Event, deps: HttpDeps) {
  */
 export const me = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const { who } = await subject(event, deps);
+    const { who } = subject(event);
     setResponseHeader(event, "cache-control", "no-store");
     const user = await getUser(deps.ctx, who.personId);
     if (!user) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
@@ -35,7 +35,7 @@ export const me = (deps: HttpDeps) =>
 /** GET /account/sessions: my live sessions with where they started and when they were last used. */
 export const mySessions = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const { who } = await subject(event, deps);
+    const { who } = subject(event);
     setResponseHeader(event, "cache-control", "no-store");
     return { status: "OK", sessions: await listMySessions(deps.ctx, who) };
   });
@@ -43,7 +43,7 @@ export const mySessions = (deps: HttpDeps) =>
 /** POST /account/sessions/revoke {sessionHandle} | {others: true}: ends one of mine, or all but this one. */
 export const revokeSessions = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const { who } = await subject(event, deps);
+    const { who } = subject(event);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     if (body.others === true) {
       const ended = countEnded(await signOutEverywhereElse(deps.ctx, who));
@@ -56,7 +56,7 @@ export const revokeSessions = (deps: HttpDeps) =>
 /** POST /account/password {currentPassword, newPassword}. */
 export const changeMyPassword = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const { who } = await subject(event, deps);
+    const { who } = subject(event);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     return changePassword(deps.ctx, who, requireString(body, "currentPassword"), requireString(body, "newPassword"));
   });
@@ -64,7 +64,7 @@ export const changeMyPassword = (deps: HttpDeps) =>
 /** POST /account/email {email, password}: mails a confirmation link to the new address. */
 export const changeMyEmail = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const { who } = await subject(event, deps);
+    const { who } = subject(event);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     return requestEmailChange(deps.ctx, who, requireString(body, "email"), requireString(body, "password"));
   });
@@ -80,7 +80,7 @@ export const confirmMyEmail = (deps: HttpDeps) =>
 /** POST /account/delete {password?}: re-authenticates, then schedules the deletion (or deletes). */
 export const deleteMyAccount = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const { s, who } = await subject(event, deps);
+    const { s, who } = subject(event);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const r = await requestDeletion(deps.ctx, who, body.password);
     // Every session of the person ended with it, this one included.

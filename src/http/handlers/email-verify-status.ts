@@ -1,6 +1,7 @@
 import { defineEventHandler } from "h3";
 import type { HttpDeps } from "../deps.js";
-import { requireSession, updateEmailVerificationClaim } from "../session-guard.js";
+import { sessionOf } from "../guard.js";
+import { updateEmailVerificationClaim } from "../session-guard.js";
 
 /**
  * GET /user/email/verify (seed #3), the hot path a frontend polls: one query (session row + verified
@@ -8,7 +9,7 @@ import { requireSession, updateEmailVerificationClaim } from "../session-guard.j
  */
 export const emailVerifyStatus = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
+    const session = sessionOf(event);
     const tokenFields = await updateEmailVerificationClaim(event, deps, session);
     return { status: "OK", isVerified: session.emailVerified === true, ...tokenFields };
   });

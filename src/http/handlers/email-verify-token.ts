@@ -2,7 +2,8 @@ import { defineEventHandler, setResponseHeader } from "h3";
 import { requestEmailVerification } from "../../core/email-verification.js";
 import { enforceVerificationMailLimits } from "../../core/limits.js";
 import type { HttpDeps } from "../deps.js";
-import { requireSession, updateEmailVerificationClaim } from "../session-guard.js";
+import { sessionOf } from "../guard.js";
+import { updateEmailVerificationClaim } from "../session-guard.js";
 
 /**
  * POST /user/email/verify/token (seed #4): issues a verification token for the signed-in user's
@@ -13,7 +14,7 @@ import { requireSession, updateEmailVerificationClaim } from "../session-guard.j
  */
 export const emailVerifyToken = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
+    const session = sessionOf(event);
     await enforceVerificationMailLimits(deps.ctx, session.userId);
     const r = await requestEmailVerification(deps.ctx, session.userId);
     if (r.status === "EMAIL_ALREADY_VERIFIED_ERROR") {

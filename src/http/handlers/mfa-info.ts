@@ -1,7 +1,8 @@
 import { defineEventHandler } from "h3";
 import { getMfaInfo, MFA_CLAIM } from "../../core/mfa.js";
 import type { HttpDeps } from "../deps.js";
-import { requireSession, updateSessionClaims } from "../session-guard.js";
+import { sessionOf } from "../guard.js";
+import { updateSessionClaims } from "../session-guard.js";
 
 /**
  * PUT /mfa/info: the session's MFA picture (`factors.next`, `alreadySetup`, `allowedToSetup`, the
@@ -9,7 +10,7 @@ import { requireSession, updateSessionClaims } from "../session-guard.js";
  */
 export const mfaInfo = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
+    const session = sessionOf(event);
     const info = await getMfaInfo(deps.ctx, { userId: session.userId, personId: session.primaryUserId, sessionHandle: session.sessionHandle });
     const tokenFields = await updateSessionClaims(event, deps, session, { [MFA_CLAIM]: info.claim });
     return { status: "OK", factors: info.factors, emails: info.emails, phoneNumbers: info.phoneNumbers, ...tokenFields };

@@ -10,8 +10,8 @@ export const webauthnRoutes: readonly Route[] = [
   // Each options request stores a challenge: budgeted like sign-in attempts.
   { method: "POST", path: "/webauthn/options/register", session: "none", handler: registerOptions, limits: ["signin-ip"] },
   { method: "POST", path: "/webauthn/options/signin", session: "none", handler: signInOptions, limits: ["signin-ip"] },
-  { method: "POST", path: "/webauthn/signup", session: "none", handler: passkeySignUp, limits: ["signup-ip"] },
-  { method: "POST", path: "/webauthn/signin", session: "none", handler: passkeySignIn, limits: ["signin-ip"] },
+  { method: "POST", path: "/webauthn/signup", session: "optional", handler: passkeySignUp, limits: ["signup-ip"] },
+  { method: "POST", path: "/webauthn/signin", session: "optional", handler: passkeySignIn, limits: ["signin-ip"] },
   { method: "GET", path: "/webauthn/email/exists", session: "none", handler: passkeyEmailExistsHandler, limits: ["email-exists-ip"] },
   { method: "POST", path: "/user/webauthn/reset/token", session: "none", handler: recoveryToken, limits: ["mail-ip"] }, // + reset-cooldown, mail-hourly per address
   { method: "POST", path: "/user/webauthn/reset", session: "none", handler: recoverAccount, limits: ["invalid-token-ip", "token-ip"] },

@@ -1,6 +1,6 @@
 import { defineEventHandler } from "h3";
 import type { HttpDeps } from "../../../http/deps.js";
-import { requireSession } from "../../../http/session-guard.js";
+import { sessionOf } from "../../../http/guard.js";
 import { regenerateRecoveryCodes } from "../recovery-codes.js";
 
 /**
@@ -9,6 +9,6 @@ import { regenerateRecoveryCodes } from "../recovery-codes.js";
  */
 export const recoveryCodesCreate = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true });
+    const session = sessionOf(event);
     return regenerateRecoveryCodes(deps.ctx, { userId: session.userId, personId: session.primaryUserId, sessionHandle: session.sessionHandle });
   });

@@ -2,15 +2,16 @@ import type { H3Event } from "h3";
 import { badInput } from "../../../core/errors.js";
 import { MFA_CLAIM, type MfaClaimValue } from "../../../core/mfa.js";
 import type { HttpDeps } from "../../../http/deps.js";
-import { requireSession, updateSessionClaims, type SessionInfo } from "../../../http/session-guard.js";
+import { sessionOf } from "../../../http/guard.js";
+import { updateSessionClaims, type SessionInfo } from "../../../http/session-guard.js";
 import type { MfaSession } from "../devices.js";
 
 /**
- * The session of a TOTP call: checked against the database (a revoked session sets nothing up)
- * and served while the second factor is missing, as the SDKs call these to complete it.
+ * The session of a TOTP call: its routes check it against the database (a revoked session sets
+ * nothing up) and serve it while the second factor is missing, as the SDKs call these to complete it.
  */
 export async function requireMfaSession(event: H3Event, deps: HttpDeps): Promise<{ session: SessionInfo; s: MfaSession }> {
-  const session = await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
+  const session = sessionOf(event);
   return { session, s: { userId: session.userId, personId: session.primaryUserId, sessionHandle: session.sessionHandle } };
 }
 

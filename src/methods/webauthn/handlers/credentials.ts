@@ -2,7 +2,7 @@ import { defineEventHandler } from "h3";
 import { badInput } from "../../../core/errors.js";
 import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
-import { requireSession } from "../../../http/session-guard.js";
+import { sessionOf } from "../../../http/guard.js";
 import { addCredential, describePasskeyOwner, listPersonCredentials, removeCredential } from "../credentials.js";
 import { parseOptionsId, parseRegistrationCredential } from "./input.js";
 
@@ -12,7 +12,7 @@ import { parseOptionsId, parseRegistrationCredential } from "./input.js";
  */
 export const listCredentialsHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true });
+    const session = sessionOf(event);
     const credentials = (await listPersonCredentials(deps.ctx, session.userId)) ?? [];
     const owner = await describePasskeyOwner(deps.ctx, session.userId);
     return { status: "OK", credentials, email: owner?.email ?? "", passkeyLogins: owner?.passkeyLogins ?? [] };
@@ -21,7 +21,7 @@ export const listCredentialsHandler = (deps: HttpDeps) =>
 /** POST /webauthn/credential `{webauthnGeneratedOptionsId, recipeUserId, credential}`: adds a passkey. */
 export const addCredentialHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true });
+    const session = sessionOf(event);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const optionsId = parseOptionsId(body.webauthnGeneratedOptionsId);
     if (typeof body.recipeUserId !== "string" || body.recipeUserId === "") throw badInput("Please provide the recipeUserId as a string");
@@ -36,7 +36,7 @@ export const addCredentialHandler = (deps: HttpDeps) =>
  */
 export const removeCredentialHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
-    const session = await requireSession(event, deps, { checkDatabase: true });
+    const session = sessionOf(event);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const id = body.webauthnCredentialId;
     if (typeof id !== "string" || id === "") throw badInput("Please provide the webauthnCredentialId as a string");
