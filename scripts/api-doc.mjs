@@ -15,7 +15,7 @@ export async function renderApiReference() {
   const { tables } = await importSource("src/rooms.ts");
   const { resolveConfig } = await importSource("src/config.ts");
   // Every area, the admin API included: a server describes it only while it is on, the reference always.
-  const doc = buildOpenApiDocument(resolveConfig({ env: {} }).config, [...tables.publicAreas, ...tables.adminAreas]);
+  const doc = buildOpenApiDocument(resolveConfig({ env: {} }).config, [...tables.publicAreas, ...tables.adminAreas], tables.routes);
   const lines = [
     "# API reference",
     "",

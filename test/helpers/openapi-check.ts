@@ -9,7 +9,7 @@ import { tables } from "../../src/rooms.js";
  * OpenAPI 3.1 uses it). Only operations the document describes are checked; the status must be one
  * the operation lists, and a JSON body must match its schema.
  */
-export const document = buildOpenApiDocument(testConfig(), [...tables.publicAreas, ...tables.adminAreas]) as {
+export const document = buildOpenApiDocument(testConfig(), [...tables.publicAreas, ...tables.adminAreas], tables.routes) as {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }>; headers?: Record<string, { required?: boolean }> }> }>>;
 };
 const base = testConfig().apiBasePath;

@@ -1,6 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_PREFIX } from "../../src/http/admin/route.js";
+import { sessionNeedOf } from "../../src/http/guard.js";
+import type { SessionNeed } from "../../src/http/route.js";
 import { tables } from "../../src/rooms.js";
 import { backends } from "../helpers/backends.js";
 import { checkAnswer } from "../helpers/openapi-check.js";
@@ -37,6 +39,29 @@ describe.each(backends)("OpenAPI description on $name", (backend) => {
     // h3's /organizations/:id is OpenAPI's /organizations/{id}.
     const fromTable = routes.map((r) => `${r.method} ${r.root ? r.path : t.config.apiBasePath + r.path}`.replace(/:(\w+)/g, "{$1}")).sort();
     expect(described((p) => !isAdmin(p))).toEqual(fromTable);
+  });
+
+  it("says who may call each route as its table declares (the guard the kernel applies): security schemes from Route.session", () => {
+    const session = [{ AccessToken: [] }, { AccessCookie: [] }];
+    const expected: Record<SessionNeed, (security: unknown) => boolean> = {
+      // No session: none asked for (or explicitly optional).
+      none: (s) => s === undefined || JSON.stringify(s) === "[{}]",
+      // A session only when the request asks to add a login to it: the document does not require one.
+      optional: (s) => s === undefined || (Array.isArray(s) && s.some((x) => JSON.stringify(x) === "{}")),
+      "if sent": (s) => JSON.stringify(s) === JSON.stringify([...session, {}]),
+      required: (s) => JSON.stringify(s) === JSON.stringify(session),
+      "required+db": (s) => JSON.stringify(s) === JSON.stringify(session),
+      refresh: (s) => JSON.stringify(s) === JSON.stringify([{ RefreshToken: [] }, { RefreshCookie: [] }]),
+    };
+    const wrong = routes.flatMap((r) => {
+      const path = `${r.root ? r.path : t.config.apiBasePath + r.path}`.replace(/:(\w+)/g, "{$1}");
+      const op = doc.paths[path]?.[r.method.toLowerCase()] as { security?: unknown } | undefined;
+      const need = sessionNeedOf(r, t.config);
+      return expected[need](op?.security) ? [] : [`${r.method} ${path}: ${need}, documented ${JSON.stringify(op?.security)}`];
+    });
+    expect(wrong).toEqual([]);
+    // Both kinds are in the table, so the check is not empty.
+    expect(new Set(routes.map((r) => sessionNeedOf(r, t.config)))).toEqual(new Set(["none", "optional", "required", "required+db", "refresh"]));
   });
 
   it("describes no admin API when it is off (the document is public): no paths, tag, key scheme or mention", async () => {

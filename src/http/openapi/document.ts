@@ -4,6 +4,8 @@ import { adminArea } from "./admin.js";
 import { healthArea, keysArea } from "./public.js";
 import { sessionArea } from "./session.js";
 import type { DocumentParts, Json, OpenApiArea } from "./types.js";
+import { sessionNeedOf } from "../guard.js";
+import type { Route, SessionNeed } from "../route.js";
 
 /** The kernel's own areas; the rooms add theirs (src/kernel/room.ts), and src/rooms.ts orders them all. */
 export { adminArea, healthArea, keysArea, sessionArea };
@@ -30,6 +32,31 @@ function withCookieRefusals(item: Json): Json {
   return out;
 }
 
+const withSession: unknown[] = [{ AccessToken: [] }, { AccessCookie: [] }];
+/** The security requirement of each session a route may declare (Route.session); none and optional leave the area's. */
+const SECURITY: Partial<Record<SessionNeed, unknown[]>> = {
+  required: withSession, "required+db": withSession, "if sent": [...withSession, {}], refresh: [{ RefreshToken: [] }, { RefreshCookie: [] }],
+};
+
+/** Each route's security requirement from who may call it (the guard the kernel applies), by "method path" as the document writes it. */
+function declaredSecurity(config: Readonly<Config>, routes: readonly Route[]): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  for (const r of routes) {
+    const security = SECURITY[sessionNeedOf(r, config)];
+    if (security) out.set(`${r.method.toLowerCase()} ${(r.root ? r.path : config.apiBasePath + r.path).replace(/:(\w+)/g, "{$1}")}`, security);
+  }
+  return out;
+}
+
+function withDeclaredSecurity(path: string, item: Json, declared: Map<string, unknown[]>): Json {
+  const out: Record<string, Json> = {};
+  for (const [method, op] of Object.entries(item as Record<string, Json>)) {
+    const security = declared.get(`${method} ${path}`);
+    out[method] = security ? { ...(op as Record<string, Json>), security } : op;
+  }
+  return out;
+}
+
 /**
  * What this configuration serves: the admin API only when it is on (AUTHSVC_ADMIN_API_KEY set).
  * The document is public (CORS *), so an instance without the admin API does not advertise one.
@@ -41,9 +68,11 @@ export function servedAreas(config: Readonly<Config>, areas: { publicAreas: read
 /**
  * The OpenAPI 3.1 description for a configuration: each area's paths under its prefix, schemas
  * merged into components (a clash is a programming error, so it throws). Every path also answers
- * under the tenant prefix {apiBasePath}/public/..., which is not listed twice.
+ * under the tenant prefix {apiBasePath}/public/..., which is not listed twice. Each route's security
+ * requirement comes from who may call it in the route table (`routes`), not from its area.
  */
-export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[]): Json {
+export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly OpenApiArea[], routes: readonly Route[]): Json {
+  const declared = declaredSecurity(config, routes);
   const admin = areas.some((a) => a.tag.name === adminArea.tag.name);
   const shared = sharedSchemas(areas.flatMap((a) => (a.user ? [a.user] : [])));
   const parts: DocumentParts = { userCreation: areas.flatMap((a) => (a.adminUserCreation ? [a.adminUserCreation] : [])) };
@@ -53,7 +82,7 @@ export function buildOpenApiDocument(config: Readonly<Config>, areas: readonly O
   const ordered = [...areas.filter((a) => !a.after), ...areas.filter((a) => a.after)];
   for (const area of ordered) {
     const prefix = area.prefix(config);
-    const own = Object.entries(area.paths).map(([p, item]): [string, Json] => [prefix + p, withCookieRefusals(typeof item === "function" ? item(parts) : item)]);
+    const own = Object.entries(area.paths).map(([p, item]): [string, Json] => [prefix + p, withCookieRefusals(withDeclaredSecurity(prefix + p, typeof item === "function" ? item(parts) : item, declared))]);
     for (const [full] of own) if (paths.some(([p]) => p === full)) throw new Error(`OpenAPI: path ${full} is described twice`);
     insertAfter(paths, own, area.after && prefix + area.after.path);
     const mine = Object.entries(area.schemas ?? {}).map(([name, schema]): [string, Json] => [name, typeof schema === "function" ? schema(shared) : schema]);
