@@ -27,7 +27,7 @@ describe("serve banner", () => {
   it("names the development budgets on loopback only, never in production", () => {
     const local = (host: string, mode: "development" | "production") => {
       let text = "";
-      const { config } = resolveConfig({ env: mode === "production" ? { AUTHSVC_MODE: "production", AUTHSVC_HOST: host, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtps://relay.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "A <a@example.com>" } : { AUTHSVC_HOST: host } });
+      const { config } = resolveConfig({ env: mode === "production" ? { AUTHSVC_MODE: "production", AUTHSVC_HOST: host, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtps://relay.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "A <a@example.com>", AUTHSVC_WEBSITE_URL: "https://app.example.com" } : { AUTHSVC_HOST: host } });
       printBanner({ out: () => {}, err: (t) => { text += t; }, stdin: new PassThrough(), env: {} }, config, 3567, undefined);
       return text;
     };
