@@ -12,6 +12,7 @@ import { organizationsOnPersonDeletion } from "./deletion.js";
 import { organizationsImport } from "./import.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
+import { invitedSignUpRoutes } from "./invited-sign-up.js";
 import { organizationSettings } from "./settings.js";
 import { organizationMail } from "./mail.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
@@ -38,7 +39,7 @@ export const organizationsRoom: Room = {
   mail: organizationMail,
   importer: organizationsImport,
   settings: [organizationSettings],
-  routes: organizationRoutes,
+  routes: [...organizationRoutes, ...invitedSignUpRoutes],
   openapi: organizationsArea,
   adminRoutes: organizationAdminRoutes,
   adminOpenapi: organizationsAdminArea,
