@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { printBanner } from "../../src/cli/serve.js";
@@ -52,5 +53,16 @@ describe("serve banner", () => {
     const text = banner("127.0.0.1", "development", resolveConfig({ env: { AUTHSVC_WEBSITE_URL: "http://localhost:3000" } }).config);
     expect(text).not.toMatch(/sign-in:|next:/);
     expect(text).toContain("  inbox:      http://localhost:3567/_dev/mail  ");
+  });
+
+  it("the README's first ten minutes give the addresses a first start's banner prints", () => {
+    const { config } = resolveConfig({ env: {} });
+    let text = "";
+    printBanner({ out: () => {}, err: (t) => { text += t; }, stdin: new PassThrough(), env: {} }, config, config.port, { host: "127.0.0.1", port: 1025 });
+    const signIn = /sign-in: +(\S+)/.exec(text)![1];
+    const next = /next: +sign up at (\S+?),/.exec(text)![1];
+    const step3 = /\*\*3\. Try the hosted pages\*\*[\s\S]*?\n\n/.exec(readFileSync(new URL("../../README.md", import.meta.url), "utf8"))![0];
+    const addresses = [...step3.matchAll(/<(http[^>]+)>/g)].map((m) => m[1]);
+    expect(addresses).toEqual([next, signIn]);
   });
 });
