@@ -131,7 +131,10 @@ async function startServer(o: {
     halt();
     await keepWayBack(app, config, logger, o.migrate);
     if (o.migrate) {
-      for (const name of await app.migrate()) logger.info("applied migration", { name });
+      // One line for all of them: a first start applies every migration, and seventeen lines would
+      // push the banner off the screen (their names are in `authsvc migrate --plan` and the table).
+      const applied = await app.migrate();
+      if (applied.length) logger.info(`applied ${applied.length} migration${applied.length === 1 ? "" : "s"}`, { count: applied.length, first: applied[0], last: applied.at(-1) });
     }
     halt();
     whole?.migrated(); // the workers open their apps while this process starts the rest

@@ -18,7 +18,8 @@ const viewCaughtMail = (row: CaughtMailRow) => viewOf(mail, row);
  * beside a running `serve`, on SQLite and PostgreSQL). Oldest first; --follow streams new mail;
  * --wait prints the token (or link) of the first matching mail that arrives after it started, or,
  * with --since, the newest matching mail caught that recently (so a script can trigger the mail
- * first and then ask for it, with no background process and no race).
+ * first and then ask for it, with no background process and no race). Without --wait, --since keeps
+ * the listing to mail caught that recently and --print lists only that value, one line per mail.
  */
 export function tailMailCommand(io: CliIO): Command {
   // The codes the rooms' mails carry, as they call them (MailAction.code).
@@ -31,8 +32,8 @@ export function tailMailCommand(io: CliIO): Command {
     .option("--limit <n>", "how many of the newest caught messages to print first", "20")
     .option("--wait", "wait for the first matching NEW mail with a token, print its token and exit")
     .option("--timeout <seconds>", "with --wait: give up after this long (exit 1)", "60")
-    .option("--since <duration>", "with --wait: also accept mail caught this recently (e.g. 30s, 5m), newest first")
-    .addOption(new Option("--print <what>", `with --wait: what to print${codes ? ` (code: ${codes})` : ""}`).choices(["token", "link", "code"]).default("token"))
+    .option("--since <duration>", "only mail caught this recently (e.g. 30s, 5m); with --wait: also accept such mail, newest first")
+    .addOption(new Option("--print <what>", `print only this of each mail, one line each (with --wait: of the one mail; default token)${codes ? ` (code: ${codes})` : ""}`).choices(["token", "link", "code"]))
     .addOption(new Option("--action <action>", "only mail of this action").choices(mail.actions.map((a) => a.action)))
     .option("--poll <ms>", "how often to look for new mail", "250");
   addConfigOptions(cmd, "common");
@@ -43,10 +44,16 @@ export function tailMailCommand(io: CliIO): Command {
     if (!Number.isInteger(poll) || poll < 10) throw new CliError("--poll takes a whole number of milliseconds (at least 10)", 2);
     const sinceMs = flags.since === undefined ? undefined : parseDuration(flags.since);
     if (flags.since !== undefined && sinceMs === undefined) throw new CliError("--since takes a duration such as 30s, 5m or 1h", 2);
-    if (flags.since !== undefined && !flags.wait) throw new CliError("--since goes with --wait", 2);
     const to: string | undefined = flags.to === undefined ? undefined : canonicalEmail(flags.to);
     const matches = (v: CaughtMailView) => !flags.action || v.action === flags.action;
-    const print = (v: CaughtMailView) => io.out(flags.json ? JSON.stringify(jsonOf(v)) : block(v));
+    const what: "token" | "link" | "code" = flags.print ?? "token";
+    const valueOf = (v: CaughtMailView) => (what === "link" ? v.link : what === "code" ? v.code : v.token);
+    // --print without --wait: just that value of each mail that has one (a script's loop reads lines).
+    const print = (v: CaughtMailView) => {
+      if (flags.print === undefined) return io.out(flags.json ? JSON.stringify(jsonOf(v)) : block(v));
+      const value = valueOf(v);
+      if (value) io.out(value);
+    };
 
     // Read-only on purpose: it runs beside `serve` on the same database and must never take the
     // write lock (no migrations here; `serve` or `authsvc migrate` applies them).
@@ -64,7 +71,6 @@ export function tailMailCommand(io: CliIO): Command {
       const stop = stopper(io);
       try {
         if (flags.wait) {
-          const valueOf = (v: CaughtMailView) => (flags.print === "link" ? v.link : flags.print === "code" ? v.code : v.token);
           let cursor = await lastCaughtMailId(db);
           if (sinceMs !== undefined) {
             const recent = (await listCaughtMail(db, { since: Date.now() - sinceMs, to })).map(viewCaughtMail).filter((v) => matches(v) && valueOf(v));
@@ -86,10 +92,11 @@ export function tailMailCommand(io: CliIO): Command {
           throw new CliError(stop.stopped ? "interrupted" : `no matching mail within ${timeout}s`);
         }
         let cursor = 0;
+        const since = sinceMs === undefined ? undefined : Date.now() - sinceMs;
         for (const row of await listLatestCaughtMail(db, { to, limit })) {
           cursor = Number(row.id);
           const v = viewCaughtMail(row);
-          if (matches(v)) print(v);
+          if (matches(v) && (since === undefined || Number(row.received_at) >= since)) print(v);
         }
         if (!flags.follow) return;
         cursor = Math.max(cursor, await lastCaughtMailId(db));

@@ -32,6 +32,14 @@ export function findProductionProblems(c: Readonly<Config>, sources: Readonly<Re
         "or set --allow-http-public-url (AUTHSVC_ALLOW_HTTP_PUBLIC_URL) if clients really reach authsvc over plain http",
     );
   }
+  // Mail links and CORS follow the website URL: left at its default, every verification and reset
+  // link in production mail points at http://localhost:3000, and nothing else says so.
+  if (sources.websiteUrl === "default") {
+    problems.push(
+      `the website URL is left at its development default ${c.websiteUrl}, so mail links would point there: set --website-url (AUTHSVC_WEBSITE_URL) to your frontend's address, e.g. https://app.example.com, ` +
+        "or to the public URL to use the hosted pages",
+    );
+  }
   // Mail "from localhost" is refused or junked by receiving servers (no SPF/DKIM can match it).
   const domain = mailDomain(c.mailFrom);
   if (domain === undefined || isLocalDomain(domain)) {

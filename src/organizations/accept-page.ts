@@ -1,13 +1,15 @@
 import type { Config } from "../config/types.js";
-import { hostedPage } from "../http/pages/hosted-pages.js";
-import { escapeHtml, liveRegions } from "../http/pages/layout.js";
+import { hostedPage, passwordHint } from "../http/pages/hosted-pages.js";
+import { escapeHtml, field, liveRegions } from "../http/pages/layout.js";
 
 const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
 
 /**
  * GET {websiteBasePath}/accept-invitation?token=… (not under /organizations, where the API answers GET /organizations/{id}): where an invitation mail's link lands when
  * the hosted pages are on. token.js takes the token out of the address bar; accept-invitation.js
- * accepts it with the session, or says to sign in (or up) with the invited address first.
+ * accepts it with the session; signed out, a new person creates their account right here (the
+ * link proves the mailbox: verified, joined, signed in, no other mail), and someone whose address
+ * has an account is asked to sign in with it first.
  */
 export const acceptInvitationPage = hostedPage((c) => ({
   title: "Join an organization",
@@ -17,10 +19,19 @@ export const acceptInvitationPage = hostedPage((c) => ({
   <h1 id="loading-title" tabindex="-1">Join an organization</h1>
   ${liveRegions}
 </section>
+<section id="view-sign-up" hidden aria-labelledby="sign-up-title">
+  <h1 id="sign-up-title" tabindex="-1">Join <span class="invited-org"></span></h1>
+  <p>You are invited as <strong class="invited-role"></strong>. Create your account for <strong class="invited-email"></strong> to accept: the invitation already confirms this address.</p>
+  <p id="sign-up-error" class="error" role="alert"></p>
+  <form id="sign-up-form" method="post" novalidate>
+    ${field({ id: "password", label: "Choose a password", type: "password", autocomplete: "new-password", empty: "Choose a password.", hint: passwordHint(c) })}
+    <button type="submit" id="sign-up">Create my account and join</button>
+  </form>
+</section>
 <section id="view-signed-out" hidden aria-labelledby="signed-out-title">
   <h1 id="signed-out-title" tabindex="-1">Sign in to accept the invitation</h1>
-  <p>Sign in, or sign up, with the address the invitation was sent to, and confirm that address. Then open the link in the mail again.</p>
-  <p><a class="button" href="${b(c)}">Sign in or sign up</a></p>
+  <p>Sign in with the address the invitation was sent to<span class="invited-email-sentence"></span>. Then open the link in the mail again.</p>
+  <p><a class="button" href="${b(c)}">Sign in</a></p>
 </section>
 <section id="view-joined" hidden aria-labelledby="joined-title">
   <h1 id="joined-title" tabindex="-1">You joined <span id="joined-name"></span></h1>

@@ -31,7 +31,7 @@ function acceptLink(ctx: CoreContext, token: string): string {
 }
 
 async function queueInvitation(tx: Kysely<DB>, ctx: CoreContext, org: store.OrganizationRow, inv: { email: string; role: string }, token: string, expiresAt: number) {
-  await queueMail(tx, ctx, { kind: "organization_invitation", to: inv.email, vars: { link: acceptLink(ctx, token), expiresAt, validForMs: ctx.config.organizationInvitationLifetimeMs, details: `${org.name} as ${inv.role}` } });
+  await queueMail(tx, ctx, { kind: "organization_invitation", to: inv.email, vars: { link: acceptLink(ctx, token), expiresAt, validForMs: ctx.config.organizationInvitationLifetimeMs, details: `${org.name} (role: ${inv.role})` } });
 }
 
 /** The acting member's role in `tx` (undefined for the operator); 404 when they are not a member. */
@@ -134,21 +134,36 @@ export async function acceptInvitation(ctx: CoreContext, personId: string, token
   if (typeof token !== "string" || !token) throw badInput("token is required");
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx): Promise<AcceptResult> => {
-    const inv = await store.findInvitationByHash(tx, hashToken(token));
-    if (!inv || inv.accepted_at !== null || inv.revoked_at !== null || inv.expires_at <= now) return { status: "INVITATION_INVALID_TOKEN_ERROR" };
+    const inv = await findOpenInvitationByToken(tx, token, now);
+    if (!inv) return { status: "INVITATION_INVALID_TOKEN_ERROR" };
     if (!(await isVerifiedForPerson(tx, personId, inv.email))) return { status: "INVITATION_EMAIL_NOT_VERIFIED_ERROR" };
-    await store.lockOrganization(tx, inv.organization_id);
-    if (!(await store.markAccepted(tx, inv.id, personId, now))) return { status: "INVITATION_INVALID_TOKEN_ERROR" };
-    const role = (await permissionsOfRole(tx, inv.role)) === undefined ? MEMBER_FALLBACK : inv.role;
-    const existing = await store.findMembership(tx, inv.organization_id, personId);
-    if (existing) {
-      await store.setMemberActive(tx, inv.organization_id, existing.user_id, personId, now);
-      return { status: "OK", organizationId: inv.organization_id, role: existing.role };
-    }
-    await store.insertMember(tx, { organization_id: inv.organization_id, user_id: personId, role, created_at: now, active_at: null });
-    await store.setMemberActive(tx, inv.organization_id, personId, personId, now);
-    await insertEvent(tx, { at: now, type: "organization.invitation_accepted", userId: personId, data: { organizationId: inv.organization_id, invitationId: inv.id, role, source: "api" } });
-    await insertEvent(tx, { at: now, type: "organization.member_added", userId: personId, data: { organizationId: inv.organization_id, role, source: "invitation" } });
-    return { status: "OK", organizationId: inv.organization_id, role };
+    return joinByInvitation(tx, inv, personId, now);
   });
+}
+
+/** The invitation of a mailed token while it is open (not used, revoked or expired: all alike). */
+export async function findOpenInvitationByToken(tx: Kysely<DB>, token: string, now: number): Promise<store.InvitationRow | undefined> {
+  const inv = await store.findInvitationByHash(tx, hashToken(token));
+  return !inv || inv.accepted_at !== null || inv.revoked_at !== null || inv.expires_at <= now ? undefined : inv;
+}
+
+/**
+ * In the caller's transaction: `personId`, who has the invited address verified, takes the open
+ * invitation `inv` and joins with its role (a role deleted meanwhile: member); the organization
+ * becomes their active one. INVITATION_INVALID_TOKEN_ERROR when another request took it first.
+ */
+export async function joinByInvitation(tx: Kysely<DB>, inv: store.InvitationRow, personId: string, now: number): Promise<AcceptResult> {
+  await store.lockOrganization(tx, inv.organization_id);
+  if (!(await store.markAccepted(tx, inv.id, personId, now))) return { status: "INVITATION_INVALID_TOKEN_ERROR" };
+  const role = (await permissionsOfRole(tx, inv.role)) === undefined ? MEMBER_FALLBACK : inv.role;
+  const existing = await store.findMembership(tx, inv.organization_id, personId);
+  if (existing) {
+    await store.setMemberActive(tx, inv.organization_id, existing.user_id, personId, now);
+    return { status: "OK", organizationId: inv.organization_id, role: existing.role };
+  }
+  await store.insertMember(tx, { organization_id: inv.organization_id, user_id: personId, role, created_at: now, active_at: null });
+  await store.setMemberActive(tx, inv.organization_id, personId, personId, now);
+  await insertEvent(tx, { at: now, type: "organization.invitation_accepted", userId: personId, data: { organizationId: inv.organization_id, invitationId: inv.id, role, source: "api" } });
+  await insertEvent(tx, { at: now, type: "organization.member_added", userId: personId, data: { organizationId: inv.organization_id, role, source: "invitation" } });
+  return { status: "OK", organizationId: inv.organization_id, role };
 }

@@ -7,14 +7,14 @@ declare module "../mail/kinds.js" {
 
 /**
  * The invitation to an organization (src/organizations/): {{details}} names the organization and
- * the role ("Acme as admin"); the link carries the invitation's token.
+ * the role ("Acme (role: admin)"); the link carries the invitation's token.
  */
 const templates = {
   organization_invitation: {
-    subject: "Your invitation to join {{details}} here",
+    subject: "You are invited to join {{details}}",
     text: "Hello,\n\nyou are invited to join {{details}}. To accept, open this link and sign in (or sign up) with {{email}}:\n\n{{link}}\n\nThe invitation is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not expect it, you can ignore this mail.\n",
     html: renderMailLayout({
-      title: "Your invitation to join {{details}} here",
+      title: "You are invited to join {{details}}",
       intro: ["Hello,", "you are invited to join <strong>{{details}}</strong>. To accept, sign in (or sign up) with <strong>{{email}}</strong>."],
       button: "Accept the invitation",
       outro: ["The invitation is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not expect it, you can ignore this mail."],

@@ -1,4 +1,4 @@
-import { body, bodyErrors, errorsFor, json, ref, statusOnly } from "../http/openapi/components.js";
+import { body, bodyErrors, errorsFor, json, modeParameters, notAllowed, ref, sessionCreated, statusOnly, tokenHeaders } from "../http/openapi/components.js";
 import { apiArea, type Json } from "../http/openapi/types.js";
 
 const withSession = [{ AccessToken: [] }, { AccessCookie: [] }];
@@ -38,6 +38,27 @@ export const organizationsArea = apiArea("organizations", "Organizations: teams 
           okWith({ organization: ref("Organization"), role: str }, ["organization", "role"]), statusOnly("INVITATION_INVALID_TOKEN_ERROR", tokenFields), statusOnly("INVITATION_EMAIL_NOT_VERIFIED_ERROR", tokenFields),
         ] }),
         ...bodyErrors(401, 403),
+      } },
+  },
+  "/organizations/invitations/describe": {
+    post: { operationId: "describeOrganizationInvitation", tags, summary: "What an invitation's link ({token}) invites to, for its holder: the address, the organization's name, the role, and whether the address has an account (sign in and accept) or not (sign up by invitation); no session",
+      requestBody: body({ type: "object", required: ["token"], properties: { token: str } }),
+      responses: {
+        200: json("OK, or INVITATION_INVALID_TOKEN_ERROR (unknown, used, revoked or expired)", { oneOf: [
+          statusOnly("OK", { email: str, organization: { type: "object", required: ["name"], properties: { name: str } }, role: str, expiresAt: { type: "integer" }, hasAccount: { type: "boolean" } }, ["email", "organization", "role", "expiresAt", "hasAccount"]),
+          statusOnly("INVITATION_INVALID_TOKEN_ERROR"),
+        ] }),
+        ...bodyErrors(),
+      } },
+  },
+  "/organizations/invitations/signup": {
+    post: { operationId: "signUpByOrganizationInvitation", tags, summary: "Sign up from an invitation's link ({token, password}): an email/password account for the invited address, verified (the link proves the mailbox: no verification mail), joined to the organization (its active one) with a session, in one step; an address that has an account signs in and accepts instead",
+      parameters: modeParameters, requestBody: body({ type: "object", required: ["token", "password"], properties: { token: str, password: str } }),
+      responses: {
+        200: json("OK with a session, INVITATION_INVALID_TOKEN_ERROR, INVITATION_ACCOUNT_EXISTS_ERROR (sign in with the address, then accept), FIELD_ERROR (the password) or SIGN_UP_NOT_ALLOWED", { oneOf: [
+          sessionCreated({ organization: ref("Organization"), role: str }), statusOnly("INVITATION_INVALID_TOKEN_ERROR"), statusOnly("INVITATION_ACCOUNT_EXISTS_ERROR"), ref("FieldError"), notAllowed("SIGN_UP_NOT_ALLOWED"),
+        ] }, tokenHeaders),
+        ...bodyErrors(),
       } },
   },
   "/organizations/joinable": {

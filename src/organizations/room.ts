@@ -13,6 +13,7 @@ import { organizationsImport } from "./import.js";
 import { organizationsArea } from "./openapi.js";
 import { organizationRoutes } from "./routes.js";
 import { guardOrgRole } from "./guard.js";
+import { invitedSignUpRoutes } from "./invited-sign-up.js";
 import { organizationSettings } from "./settings.js";
 import { organizationMail } from "./mail.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
@@ -39,7 +40,7 @@ export const organizationsRoom: Room = {
   mail: organizationMail,
   importer: organizationsImport,
   settings: [organizationSettings],
-  routes: organizationRoutes,
+  routes: [...organizationRoutes, ...invitedSignUpRoutes],
   routeGuard: guardOrgRole,
   openapi: organizationsArea,
   adminRoutes: organizationAdminRoutes,

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "puppeteer-core";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
@@ -96,6 +98,35 @@ describe("refresh-and-return sign-in page and hosted sign-out (Chromium)", () =>
     await waitVisible(page, "#sign-out");
     await page.click("#sign-out");
     await arrivedAt(page, "/");
+    expect(page.problems).toEqual([]);
+  });
+
+  it("a sign-out link followed from a page of this origin signs out at once, without asking; from another origin it still asks", async () => {
+    const page = await openTab(await suite.browser.createBrowserContext(), suite.s.url);
+    await signIn(page, "/_dev/mail");
+    // The link on a page of authsvc's own origin (here the inbox; a website that is the hosted pages alike).
+    await page.evaluate(() => { const a = document.createElement("a"); a.href = "/auth/sign-out?redirectToPath=%2F"; a.id = "out"; a.textContent = "Sign out"; document.body.append(a); });
+    await Promise.all([arrivedAt(page, "/"), page.click("#out")]);
+    expect(await cookie(page, "sAccessToken")).toBeUndefined();
+    expect(await cookie(page, "sRefreshToken")).toBeUndefined();
+    const revoked = await suite.s.app.store.db.selectFrom("sessions").select("revoke_reason").where("revoke_reason", "=", "signout").execute();
+    expect(revoked.length).toBeGreaterThan(0);
+
+    // The same link from another origin (a page served elsewhere): the page asks, nobody is signed out.
+    await signIn(page, "/_dev/mail");
+    const before = (await suite.s.app.store.db.selectFrom("sessions").select("handle").where("revoked_at", "is not", null).execute()).length;
+    const other = createServer((_req, res) => { res.setHeader("content-type", "text/html"); res.end(`<a id="out" href="${suite.s.url}/auth/sign-out?redirectToPath=%2F">Sign out</a>`); });
+    await new Promise<void>((done) => other.listen(0, "127.0.0.1", done));
+    try {
+      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      await Promise.all([page.waitForNavigation(), page.click("#out")]);
+      await waitVisible(page, "#sign-out");
+      expect(await page.$eval("#progress-title", (h) => h.textContent)).toBe("Sign out?");
+      expect(await cookie(page, "sAccessToken")).toBeTruthy();
+      expect((await suite.s.app.store.db.selectFrom("sessions").select("handle").where("revoked_at", "is not", null).execute()).length).toBe(before);
+    } finally {
+      await new Promise((done) => other.close(done));
+    }
     expect(page.problems).toEqual([]);
   });
 });

@@ -74,7 +74,7 @@ describe.each(backends)("CLI hygiene on $name", (backend) => {
       const json = JSON.parse((await t.cli(["reset-password", "ada@example.com", "--send-link", "--json"], { env: { AUTHSVC_SMTP_URL: relay.url } })).stdout);
       expect(json.link).toMatch(/reset-password\?token=/);
       const prod = await t.cli(["reset-password", "ada@example.com", "--send-link", "--production", "--bcrypt-cost", "10"], {
-        env: { AUTHSVC_SMTP_URL: relay.url, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>" },
+        env: { AUTHSVC_SMTP_URL: relay.url, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>", AUTHSVC_WEBSITE_URL: "https://app.example.com" },
       });
       expect(prod.code, prod.stderr).toBe(0);
       expect(prod.stdout).toMatch(/^reset link for ada@example\.com \(valid until .*\) sent via /);

@@ -52,7 +52,7 @@ describe("authsvc mail test", () => {
     const r = await runCli(["mail", "test", "--to", "ops@example.com", "--smtp-url", "smtp://user:hunter2secret@127.0.0.1:1/"]);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).not.toContain("hunter2secret");
-    const p = await runCli(["mail", "test", "--to", "ops@example.com", "--smtp-url", "smtp://relay.example.com:587?verify=false", "--production", "--public-url", "https://auth.example.com"], { env: { AUTHSVC_SECRET: "x".repeat(32), AUTHSVC_BCRYPT_COST: "10", AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>" } });
+    const p = await runCli(["mail", "test", "--to", "ops@example.com", "--smtp-url", "smtp://relay.example.com:587?verify=false", "--production", "--public-url", "https://auth.example.com"], { env: { AUTHSVC_SECRET: "x".repeat(32), AUTHSVC_BCRYPT_COST: "10", AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>", AUTHSVC_WEBSITE_URL: "https://app.example.com" } });
     expect(p.code).toBe(2);
     expect(p.stderr).toContain("refused in production mode");
   });

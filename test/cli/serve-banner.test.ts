@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { printBanner } from "../../src/cli/serve.js";
@@ -27,7 +28,7 @@ describe("serve banner", () => {
   it("names the development budgets on loopback only, never in production", () => {
     const local = (host: string, mode: "development" | "production") => {
       let text = "";
-      const { config } = resolveConfig({ env: mode === "production" ? { AUTHSVC_MODE: "production", AUTHSVC_HOST: host, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtps://relay.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "A <a@example.com>" } : { AUTHSVC_HOST: host } });
+      const { config } = resolveConfig({ env: mode === "production" ? { AUTHSVC_MODE: "production", AUTHSVC_HOST: host, AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtps://relay.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "A <a@example.com>", AUTHSVC_WEBSITE_URL: "https://app.example.com" } : { AUTHSVC_HOST: host } });
       printBanner({ out: () => {}, err: (t) => { text += t; }, stdin: new PassThrough(), env: {} }, config, 3567, undefined);
       return text;
     };
@@ -52,5 +53,16 @@ describe("serve banner", () => {
     const text = banner("127.0.0.1", "development", resolveConfig({ env: { AUTHSVC_WEBSITE_URL: "http://localhost:3000" } }).config);
     expect(text).not.toMatch(/sign-in:|next:/);
     expect(text).toContain("  inbox:      http://localhost:3567/_dev/mail  ");
+  });
+
+  it("the README's first ten minutes give the addresses a first start's banner prints", () => {
+    const { config } = resolveConfig({ env: {} });
+    let text = "";
+    printBanner({ out: () => {}, err: (t) => { text += t; }, stdin: new PassThrough(), env: {} }, config, config.port, { host: "127.0.0.1", port: 1025 });
+    const signIn = /sign-in: +(\S+)/.exec(text)![1];
+    const next = /next: +sign up at (\S+?),/.exec(text)![1];
+    const step3 = /\*\*3\. Try the hosted pages\*\*[\s\S]*?\n\n/.exec(readFileSync(new URL("../../README.md", import.meta.url), "utf8"))![0];
+    const addresses = [...step3.matchAll(/<(http[^>]+)>/g)].map((m) => m[1]);
+    expect(addresses).toEqual([next, signIn]);
   });
 });

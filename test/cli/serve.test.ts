@@ -109,6 +109,14 @@ describe.each(backends)("authsvc serve on $name", (backend) => {
     expect(r.stderr).toContain(`inbox:      http://127.0.0.1:${port}/_dev/mail`);
     expect(r.stderr).toContain('"msg":"shutting down","signal":"SIGTERM"');
     expect(r.stderr).toContain('"msg":"stopped","cut":false');
+    // A first start applies every migration in one line, and the banner is the last thing it prints
+    // (nothing pushes it off the screen): from "authsvc listening" to the shutdown, only its lines.
+    const lines = r.stderr.split("\n");
+    expect(lines.filter((l) => l.includes("applied"))).toEqual([expect.stringMatching(/"msg":"applied \d+ migrations","count":\d+,"first":"001-initial","last":"\d{3}-[\w-]+"/)]);
+    const banner = lines.findIndex((l) => l.startsWith("authsvc listening"));
+    const stop = lines.findIndex((l) => l.includes('"msg":"shutting down"'));
+    expect(banner).toBeGreaterThan(0);
+    expect(lines.slice(banner + 1, stop).filter((l) => !l.startsWith("  ")), r.stderr).toEqual([]);
     // It is really gone: the port no longer answers.
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });

@@ -28,6 +28,7 @@ const production = {
   AUTHSVC_SMTP_URL: "smtps://mailer:hunter2pass@smtp.example.com:465",
   AUTHSVC_SECRET: SECRET,
   AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>",
+  AUTHSVC_WEBSITE_URL: "https://app.example.com",
 };
 
 describe("config precedence: flag > env > file > default", () => {
@@ -205,11 +206,19 @@ describe("config: production mode", () => {
     // Only the mode and an http public URL: the two missing settings, the http URL, the default
     // sender and the low cost all come in the first refusal.
     const msg = configError(() => resolveConfig({ env: { AUTHSVC_MODE: "production", AUTHSVC_PUBLIC_URL: "http://auth.example.com", AUTHSVC_BCRYPT_COST: "8" } }));
-    expect(msg).toMatch(/^production mode needs --smtp-url \(AUTHSVC_SMTP_URL\), AUTHSVC_SECRET; and the public URL http:\/\/auth\.example\.com is plain http: .*; and the default sender "authsvc <no-reply@localhost>" is not an address at a real domain: .*; and --bcrypt-cost \(AUTHSVC_BCRYPT_COST\) is 8: production mode needs a cost of 10 or more$/);
+    expect(msg).toMatch(/^production mode needs --smtp-url \(AUTHSVC_SMTP_URL\), AUTHSVC_SECRET; and the public URL http:\/\/auth\.example\.com is plain http: .*; and the website URL is left at its development default http:\/\/localhost:3000, so mail links would point there: set --website-url \(AUTHSVC_WEBSITE_URL\) .*; and the default sender "authsvc <no-reply@localhost>" is not an address at a real domain: .*; and --bcrypt-cost \(AUTHSVC_BCRYPT_COST\) is 8: production mode needs a cost of 10 or more$/);
     // A public URL that is missing is named once, as missing (its http default is not a second problem).
     const bare = configError(() => resolveConfig({ env: { AUTHSVC_MODE: "production" } }));
-    expect(bare).toMatch(/^production mode needs --public-url \(AUTHSVC_PUBLIC_URL\), --smtp-url \(AUTHSVC_SMTP_URL\), AUTHSVC_SECRET; and the default sender /);
+    expect(bare).toMatch(/^production mode needs --public-url \(AUTHSVC_PUBLIC_URL\), --smtp-url \(AUTHSVC_SMTP_URL\), AUTHSVC_SECRET; and the website URL is left at its development default .*; and the default sender /);
     expect(bare).not.toContain("plain http");
+  });
+  it("refuses a website URL left at its development default: production mail links would point at localhost", () => {
+    const { AUTHSVC_WEBSITE_URL: _given, ...withoutWebsite } = production;
+    const msg = configError(() => resolveConfig({ env: withoutWebsite }));
+    expect(msg).toBe("production mode: the website URL is left at its development default http://localhost:3000, so mail links would point there: " +
+      "set --website-url (AUTHSVC_WEBSITE_URL) to your frontend's address, e.g. https://app.example.com, or to the public URL to use the hosted pages");
+    // Given, even as the public URL (the hosted pages as the website), it starts.
+    expect(resolveConfig({ env: { ...withoutWebsite, AUTHSVC_WEBSITE_URL: "https://auth.example.com" } }).config.hostedPages).toBe(true);
   });
   it("refuses a bcrypt cost under 10", () => {
     expect(configError(() => resolveConfig({ env: { ...production, AUTHSVC_BCRYPT_COST: "9" } }))).toMatch(/bcrypt-cost.*10 or more/);

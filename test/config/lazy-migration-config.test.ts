@@ -8,6 +8,7 @@ const production = {
   AUTHSVC_SMTP_URL: "smtps://mailer:hunter2pass@smtp.example.com:465",
   AUTHSVC_SECRET: "s3cr3t-value-that-is-long-enough-0123456789",
   AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>",
+  AUTHSVC_WEBSITE_URL: "https://app.example.com",
 };
 
 function configError(env: Record<string, string>): string {

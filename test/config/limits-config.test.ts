@@ -15,7 +15,7 @@ describe("rate-limit settings", () => {
   });
 
   it("development on loopback gets budgets a local test loop does not trip; production and a reachable development server keep the strict ones", () => {
-    const prodEnv = { AUTHSVC_MODE: "production", AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtps://relay.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "A <a@example.com>" };
+    const prodEnv = { AUTHSVC_MODE: "production", AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtps://relay.example.com", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "A <a@example.com>", AUTHSVC_WEBSITE_URL: "https://app.example.com" };
     const budgets = (c: ReturnType<typeof resolve>) => [c.limitSignupIp, c.limitSigninIp, c.limitMailIp, c.limitMailCooldown, c.limitMailHourly, c.limitSigninFailures];
     const strict = ["20/1h", "100/15m", "20/1h", "1/1m", "5/1h", "20/1h"];
     for (const host of ["127.0.0.1", "::1", "localhost"]) expect(budgets(resolve({ AUTHSVC_HOST: host }))).toEqual(["1000/1h", "1000/15m", "1000/1h", "10/1m", "100/1h", "20/1h"]);

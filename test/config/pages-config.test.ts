@@ -20,9 +20,9 @@ describe("hosted pages settings", () => {
     expect(resolveConfig({ env: { AUTHSVC_PORT: "4100" } }).config.websiteUrl).toBe("http://localhost:4100");
     // A website of its own: the pages stay off unless asked for.
     expect(resolveConfig({ env: { AUTHSVC_WEBSITE_URL: "http://localhost:3000" } }).config.hostedPages).toBe(false);
-    // Production keeps its default (no pages unless the website is the public URL).
-    const prod = resolveConfig({ env: { AUTHSVC_MODE: "production", AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtp://relay.example.com:587", AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>", AUTHSVC_SECRET: "s".repeat(32) } }).config;
-    expect(prod.websiteUrl).toBe("http://localhost:3000");
+    // Production names its website (a default one is refused, config.test.ts): no pages unless it is the public URL.
+    const prod = resolveConfig({ env: { AUTHSVC_MODE: "production", AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_WEBSITE_URL: "https://app.example.com", AUTHSVC_SMTP_URL: "smtp://relay.example.com:587", AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>", AUTHSVC_SECRET: "s".repeat(32) } }).config;
+    expect(prod.websiteUrl).toBe("https://app.example.com");
     expect(prod.hostedPages).toBe(false);
   });
 

@@ -87,7 +87,26 @@ describe.each(backends)("built-in mail catcher ($name)", (backend) => {
     expect([r.code, r.stdout]).toEqual([0, "NEW2\n"]);
     const link = await runCli(["tail-mail", "--wait", "--since", "1h", "--print", "link", "--to", "s@example.com", "--database", t.config.database]);
     expect(link.stdout).toBe("http://x.test/reset-password?token=NEW2&tenantId=public\n");
-    expect((await runCli(["tail-mail", "--since", "1h", "--database", t.config.database])).code).toBe(2);
+  });
+
+  it("--since and --print work without --wait: the recent mail only, and just the value asked for, one line each", async () => {
+    const { port } = t.app.mail.catcher()!;
+    await sendFromAnotherProcess(port, "p@example.com", "old http://x.test/reset-password?token=OLD1&tenantId=public", true);
+    await sendFromAnotherProcess(port, "p@example.com", "new http://x.test/reset-password?token=NEW2&tenantId=public", true);
+    await eventually(async () => (await listCaughtMail(t.app.store.db, { to: "p@example.com" })).length === 2, 20_000);
+    const db = ["--to", "p@example.com", "--database", t.config.database];
+    const tokens = await runCli(["tail-mail", "--print", "token", ...db]);
+    expect([tokens.code, tokens.stdout]).toEqual([0, "OLD1\nNEW2\n"]);
+    const links = await runCli(["tail-mail", "--since", "1h", "--print", "link", ...db]);
+    expect([links.code, links.stdout]).toEqual([0, "http://x.test/reset-password?token=OLD1&tenantId=public\nhttp://x.test/reset-password?token=NEW2&tenantId=public\n"]);
+    // The older one caught two hours ago (time is the one thing faked): --since 1h leaves it out.
+    const old = (await listCaughtMail(t.app.store.db, { to: "p@example.com" }))[0]!;
+    await t.app.store.db.updateTable("caught_mail").set({ received_at: Date.now() - 2 * 3_600_000 }).where("id", "=", old.id).execute();
+    const recent = await runCli(["tail-mail", "--since", "1h", ...db]);
+    expect(recent.code).toBe(0);
+    expect(recent.stdout).toContain("NEW2");
+    expect(recent.stdout).not.toContain("OLD1");
+    expect((await runCli(["tail-mail", "--since", "soon", ...db])).code).toBe(2);
   });
 
   it("keeps only the newest messages and drops old ones", async () => {

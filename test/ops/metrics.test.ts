@@ -128,7 +128,7 @@ describe("metrics in the built server", () => {
   it("in production, --metrics on the API port warns in the banner that the endpoint is public", async () => {
     const db = await sqliteBackend.create();
     cleanup.push(db.drop);
-    const env = { AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtp://127.0.0.1:1", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>" };
+    const env = { AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtp://127.0.0.1:1", AUTHSVC_SECRET: "s".repeat(40), AUTHSVC_MAIL_FROM: "Example <no-reply@example.com>", AUTHSVC_WEBSITE_URL: "https://app.example.com" };
     const s = await startServe(["--database", db.url, "--production", "--host", "127.0.0.1", "--bcrypt-cost", "10", "--metrics"], cleanup, env);
     const warning = /WARNING: \/metrics is served on the public API port: block it at your proxy, or move it with --metrics-port/;
     while (!warning.test(s.banner())) await new Promise((r) => setTimeout(r, 20));

@@ -1,4 +1,4 @@
-import { defineEventHandler, type EventHandler } from "h3";
+import { defineEventHandler, getRequestHeader, setResponseHeader, type EventHandler, type H3Event } from "h3";
 import type { Config } from "../../config/types.js";
 import type { HttpDeps } from "../deps.js";
 import { setPageHeaders } from "./headers.js";
@@ -75,20 +75,44 @@ ${checkMailView(c)}`,
 });
 
 /**
- * GET {websiteBasePath}/sign-out[?redirectToPath=…]: asks first. Opening the page signs nobody out
- * (a link from any site could, else); the button's POST /signout from this page does, then the
- * browser goes to the allowed redirect.
+ * GET {websiteBasePath}/sign-out[?redirectToPath=…]. Opened from a page of this origin (a "Sign
+ * out" link on the website when it is the hosted pages, or the account page), it signs out at
+ * once: its script sends POST /signout (with `rid`, like the SDKs) and goes to the allowed
+ * redirect. Opened from anywhere else (another site, a mail, the address bar) it asks first: a
+ * link or an image on another site must not sign anyone out. The browser says where a navigation
+ * came from in Sec-Fetch-Site, which a page cannot forge; a browser that does not send it is
+ * judged by the Referer's origin.
  */
-export const signOutPage = hostedPage((c) => ({
+export const signOutPage = (deps: HttpDeps): EventHandler => {
+  const ask = signOutVariant(false)(deps);
+  const atOnce = signOutVariant(true)(deps);
+  const origin = new URL(deps.ctx.config.publicUrl).origin;
+  return defineEventHandler((event) => {
+    setResponseHeader(event, "vary", "Sec-Fetch-Site, Referer");
+    return isSameOriginNavigation(event, origin) ? atOnce(event) : ask(event);
+  });
+};
+
+/** Whether the request came from a page of `origin` (Sec-Fetch-Site; without it, the Referer). */
+export function isSameOriginNavigation(event: H3Event, origin: string): boolean {
+  const site = getRequestHeader(event, "sec-fetch-site");
+  if (site !== undefined) return site === "same-origin";
+  const referer = getRequestHeader(event, "referer");
+  if (!referer) return false;
+  try { return new URL(referer).origin === origin; } catch { return false; }
+}
+
+const signOutVariant = (atOnce: boolean) => hostedPage((c) => ({
   title: "Sign out",
   script: "sign-out.js",
+  data: atOnce ? { "sign-out-at-once": "1" } : ({} as Record<string, string>),
   main: `<section id="view-progress" aria-labelledby="progress-title">
-  <h1 id="progress-title" tabindex="-1">Sign out?</h1>
+  <h1 id="progress-title" tabindex="-1">${atOnce ? "Signing out…" : "Sign out?"}</h1>
   ${liveRegions}
-  <form id="sign-out-form" method="post" novalidate>
+  <form id="sign-out-form" method="post" novalidate${atOnce ? " hidden" : ""}>
     <button type="submit" id="sign-out">Sign out</button>
   </form>
-  <p class="aside"><a id="stay" href="${escapeHtml(c.websiteBasePath)}">Stay signed in</a></p>
+  <p class="aside"${atOnce ? " hidden" : ""}><a id="stay" href="${escapeHtml(c.websiteBasePath)}">Stay signed in</a></p>
   <p id="retry" hidden><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>`,
 }));

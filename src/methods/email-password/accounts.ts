@@ -63,8 +63,10 @@ export function validateSignUp(ctx: CoreContext, rawEmail: string, password: str
  * in the same transaction.
  * `start`: the new login's first session is opened in that transaction too (one commit, one durable
  * sync for a sign-up); the caller signs its access token (issueSession) and answers with it.
+ * `within`: the caller's own change (joining an organization by invitation), in the same
+ * transaction before the session opens; what it throws rolls the sign-up back.
  */
-export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession; movedIn?: MovedIn; start?: SessionStart }): Promise<SignUpResult> {
+export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession; movedIn?: MovedIn; start?: SessionStart; within?: (tx: Kysely<DB>, personId: string) => Promise<void> }): Promise<SignUpResult> {
   const { email, errors } = validateSignUp(ctx, input.email, input.password, input.movedIn === undefined);
   if (errors.length) return { status: "FIELD_ERROR", formFields: errors };
   // The rooms' checks (a breached-password lookup) after the form is otherwise valid: a lookup
@@ -98,6 +100,7 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
       if (input.movedIn) await insertPersonTop(tx, ctx.importParts, input.movedIn.top, { id, joined: now }, { now, secret: ctx.config.secret });
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "emailpassword", recipeUserId: id, source: input.source ?? "api" } });
       if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source: input.source ?? "api" });
+      await input.within?.(tx, d.kind === "join" ? d.personId : id);
       const opened = input.start ? await openSession(tx, ctx, id, input.start, { newUser: true }) : undefined;
       return { user: (await getUser(ctx, id, tx))!, opened };
     });

@@ -1,15 +1,15 @@
-// Sign-out page: opening it signs nobody out (a link, a redirect or an <img> from any site could
-// otherwise); the person's click sends POST /signout from this page (with `rid`, like the SDKs),
-// which revokes the session and clears the cookies, and then the browser goes to the allowed
-// redirect (?redirectToPath=, as on the sign-in page). "Stay signed in" goes there untouched.
+// Sign-out page. Opened from a page of this origin (the server says so: data-sign-out-at-once), it
+// signs out at once; opened from anywhere else it signs nobody out (a link, a redirect or an <img>
+// from any site could otherwise) until the person's click. Either way POST /signout from this page
+// (with `rid`, like the SDKs) revokes the session and clears the cookies, and then the browser goes
+// to the allowed redirect (?redirectToPath=, as on the sign-in page). "Stay signed in" goes there untouched.
 import { callWithSession, redirectTarget, say, setBusy } from "./api.js";
 
 const target = redirectTarget(new URLSearchParams(window.location.search).get("redirectToPath"));
 const form = document.getElementById("sign-out-form");
 document.getElementById("stay").href = target;
 
-form.addEventListener("submit", async (e) => {
-  e.preventDefault();
+async function signOut() {
   setBusy(form, true);
   const r = await callWithSession("POST", "/signout", undefined, "session");
   // 401: there was no live session (signed out already, or expired): nothing is left to revoke.
@@ -19,6 +19,13 @@ form.addEventListener("submit", async (e) => {
     return;
   }
   setBusy(form, false);
+  form.hidden = false;
   say("form-error", r.message);
   document.getElementById("retry").hidden = false;
+}
+
+form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  void signOut();
 });
+if (document.body.dataset.signOutAtOnce === "1") void signOut();
