@@ -1,9 +1,9 @@
 import { Command, Option } from "commander";
 import { ConfigError, resolveConfig, settings, type ResolvedConfig } from "../config.js";
+import { BOOLEAN_KIND } from "../config/parsers.js";
 import { CliError, type CliIO } from "./io.js";
 import { helpGroupOf, sortOptionsByGroup } from "./option-groups.js";
 
-const BOOLEAN_KEYS = new Set(["mailCatcher", "emailVerificationRequiresSession", "accountLinking", "metrics", "hostedPages", "rateLimits", "allowHttpPublicUrl"]);
 /** Settings the admin commands list in their --help (they hash passwords and open the database). */
 const COMMON = new Set(["mode", "database", "sqliteSynchronous", "bcryptCost", "passwordMinLength", "logLevel"]);
 
@@ -20,11 +20,12 @@ export function addConfigOptions(cmd: Command, which: "all" | "common"): Command
     if (!s.flag) continue;
     const hidden = which === "common" && !COMMON.has(s.key);
     const add = (o: Option) => cmd.addOption(hidden ? o.hideHelp() : o);
-    if (BOOLEAN_KEYS.has(s.key)) {
-      add(new Option(`--${s.flag}`, s.doc));
+    // A boolean: `--flag` alone is true, `--flag false` (or true, yes, no, on, off, 1, 0) says which, `--no-flag` is false.
+    if (s.parse.kind === BOOLEAN_KIND) {
+      add(new Option(`--${s.flag} [${BOOLEAN_KIND}]`, `${s.doc} [env ${s.env}]`));
       add(new Option(`--no-${s.flag}`, `turn off ${s.flag}`));
     } else {
-      add(new Option(`--${s.flag} <value>`, `${s.doc} [env ${s.env}]`));
+      add(new Option(`--${s.flag} <${s.parse.kind ?? "value"}>`, `${s.doc} [env ${s.env}]`));
     }
   }
   cmd.option("--production", "shorthand for --mode production");

@@ -3,7 +3,7 @@ import { parseLimitSpec } from "../util/limit-spec.js";
 import type { Setting, SettingsCheck } from "./engine.js";
 import { describeProductionRefusal } from "./guards.js";
 import { limitSetting as limit } from "./limit-defaults.js";
-import { adminKey, basePath, bool, cidrList, database, duration, fail, int, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
+import { adminKey, basePath, bool, cidrList, database, duration, fail, int, kindOf, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
 import { ConfigError, type Config } from "./types.js";
 
 /**
@@ -45,7 +45,7 @@ export const kernelSettings = (words: SettingWords): readonly Setting[] => [
   { key: "cookieSameSite", flag: "cookie-same-site", env: "AUTHSVC_COOKIE_SAME_SITE", parse: oneOf("auto", "lax", "strict", "none"), default: () => "auto", doc: "SameSite of session cookies; auto = lax when website and API share a site, else none" },
   { key: "cookieSecure", flag: "cookie-secure", env: "AUTHSVC_COOKIE_SECURE", parse: oneOf("auto", "true", "false"), default: () => "auto", doc: "Secure cookie attribute; auto = on when the public URL is https" },
   { key: "cookieDomain", flag: "cookie-domain", env: "AUTHSVC_COOKIE_DOMAIN", parse: optStr, default: () => undefined, doc: "Domain attribute of session cookies (default: host-only)" },
-  { key: "brandPrefix", flag: "brand-prefix", env: "AUTHSVC_BRAND_PREFIX", parse: (v) => (/^[a-z0-9][a-z0-9-]*$/.test(String(v)) ? String(v) : fail("expected lowercase letters, digits and dashes")), default: () => "authsvc", doc: "prefix of the body-mode header <prefix>-auth-mode" },
+  { key: "brandPrefix", flag: "brand-prefix", env: "AUTHSVC_BRAND_PREFIX", parse: kindOf("prefix", (v: unknown) => (/^[a-z0-9][a-z0-9-]*$/.test(String(v)) ? String(v) : fail("expected lowercase letters, digits and dashes"))), default: () => "authsvc", doc: "prefix of the body-mode header <prefix>-auth-mode" },
   { key: "bodyLimit", flag: "body-limit", env: "AUTHSVC_BODY_LIMIT", parse: int(1024, 1_048_576), default: () => 16_384, doc: "largest accepted request body in bytes" },
   { key: "smtpUrl", flag: "smtp-url", env: "AUTHSVC_SMTP_URL", parse: smtpUrl, secret: "url-password", default: () => undefined, doc: "SMTP relay, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; required in production" },
   { key: "mailFrom", flag: "mail-from", env: "AUTHSVC_MAIL_FROM", parse: str, default: () => "authsvc <no-reply@localhost>", doc: "From header of every mail" },
@@ -75,9 +75,9 @@ export const kernelSettings = (words: SettingWords): readonly Setting[] => [
   { key: "metricsHost", flag: "metrics-host", env: "AUTHSVC_METRICS_HOST", parse: str, default: () => "127.0.0.1", doc: "address the --metrics-port listener binds to" },
   // Hosted pages and development inbox (issue 11)
   { key: "hostedPages", flag: "hosted-pages", env: "AUTHSVC_HOSTED_PAGES", parse: bool, default: (c) => c.websiteUrl === c.publicUrl, doc: "serve the sign-in, verify-email and reset-password pages under the website base path and point mail links at them (default: on when the website URL is the public URL)" },
-  { key: "pagesProductName", flag: "pages-product-name", env: "AUTHSVC_PAGES_PRODUCT_NAME", parse: (v) => { const s = str(v) as string; return s.length <= 60 ? s : fail("expected at most 60 characters"); }, default: () => "authsvc", doc: "product name shown on the hosted pages" },
-  { key: "pagesLogoUrl", flag: "pages-logo-url", env: "AUTHSVC_PAGES_LOGO_URL", parse: parseLogoUrl, default: () => undefined, doc: "logo on the hosted pages: an https URL, or a path on this server (its origin is added to the pages' img-src)" },
-  { key: "pagesRedirectPaths", flag: "pages-redirect-paths", env: "AUTHSVC_PAGES_REDIRECT_PATHS", parse: parsePathList, default: () => ["/"], doc: "comma-separated paths on the website URL a hosted sign-in may return to (?redirectToPath=); the first is the default; a trailing * allows a prefix" },
+  { key: "pagesProductName", flag: "pages-product-name", env: "AUTHSVC_PAGES_PRODUCT_NAME", parse: kindOf("text", (v: unknown) => { const s = str(v) as string; return s.length <= 60 ? s : fail("expected at most 60 characters"); }), default: () => "authsvc", doc: "product name shown on the hosted pages" },
+  { key: "pagesLogoUrl", flag: "pages-logo-url", env: "AUTHSVC_PAGES_LOGO_URL", parse: kindOf("url|path", parseLogoUrl), default: () => undefined, doc: "logo on the hosted pages: an https URL, or a path on this server (its origin is added to the pages' img-src)" },
+  { key: "pagesRedirectPaths", flag: "pages-redirect-paths", env: "AUTHSVC_PAGES_REDIRECT_PATHS", parse: kindOf("paths", parsePathList), default: () => ["/"], doc: "comma-separated paths on the website URL a hosted sign-in may return to (?redirectToPath=); the first is the default; a trailing * allows a prefix" },
   // Rate limits: one block, docs/security.md "Rate limits" explains each bucket.
   { key: "rateLimits", flag: "rate-limits", env: "AUTHSVC_RATE_LIMITS", parse: bool, default: () => true, doc: "rate limits on (false switches every bucket off)" },
   { key: "trustedProxies", flag: "trusted-proxies", env: "AUTHSVC_TRUSTED_PROXIES", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (default: none, the socket's address counts)" },

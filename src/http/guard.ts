@@ -91,7 +91,7 @@ async function assertFresh(deps: HttpDeps, s: SessionInfo): Promise<void> {
   if (proof === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
   if (deps.ctx.clock.now() - proof > LINK_FRESHNESS_MS) {
     throw new AuthError("INVALID_CLAIM", "invalid claim", {
-      claimValidationErrors: [{ id: FRESH_SIGN_IN_CLAIM, reason: { message: "Sign in again to do this", maxAgeInSeconds: LINK_FRESHNESS_MS / 1000 } }],
+      claimValidationErrors: [{ id: FRESH_SIGN_IN_CLAIM, reason: { message: "Sign in again: this needs a sign-in from the last 5 minutes", maxAgeInSeconds: LINK_FRESHNESS_MS / 1000 } }],
     });
   }
 }

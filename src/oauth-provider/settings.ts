@@ -1,5 +1,5 @@
 import type { SettingsBlock } from "../config/engine.js";
-import { bool, duration, fail, limitSpec } from "../config/parsers.js";
+import { bool, duration, fail, kindOf, limitSpec } from "../config/parsers.js";
 
 declare module "../config/types.js" {
   interface Config {
@@ -15,10 +15,10 @@ declare module "../config/types.js" {
 }
 
 /** A comma-separated list of host names (no scheme, port or path), lower-cased. */
-const hostList = (v: unknown): unknown => {
+const hostList = kindOf("hosts", (v: unknown): unknown => {
   const items = Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : fail("expected a comma-separated list of host names such as claude.ai,vscode.dev");
   return (items as unknown[]).map((x) => String(x).trim().toLowerCase()).filter((x) => x !== "").map((h) => (/^[a-z0-9.-]{1,253}$/.test(h) && !h.startsWith(".") ? h : fail(`${h} is not a host name`)));
-};
+});
 
 /**
  * The OAuth 2.1 / OpenID provider's settings (docs/oauth-provider.md), at the end of the table.

@@ -1,6 +1,6 @@
 import type { SettingsBlock, SettingsCheck } from "../config/engine.js";
 import { ConfigError } from "../config/types.js";
-import { bool, duration, fail, int, oneOf, optStr, str } from "../config/parsers.js";
+import { bool, duration, fail, int, kindOf, oneOf, optStr, str } from "../config/parsers.js";
 
 declare module "../config/types.js" {
   interface Config {
@@ -39,13 +39,13 @@ export const protectionSettings: SettingsBlock = { after: "limitAdminSigninEmail
   { key: "captchaDifficulty", flag: "captcha-difficulty", env: "AUTHSVC_CAPTCHA_DIFFICULTY", parse: int(100, 10_000_000), default: () => 50_000, doc: "pow: the most SHA-256 hashes a browser may need to solve a challenge (about half on average; 50000 is well under a second)" },
   { key: "captchaSiteKey", flag: "captcha-site-key", env: "AUTHSVC_CAPTCHA_SITE_KEY", parse: optStr, default: () => undefined, doc: "turnstile, hcaptcha: the site key the hosted pages' widget shows" },
   { key: "captchaSecret", env: "AUTHSVC_CAPTCHA_SECRET", parse: optStr, secret: "all", default: () => undefined, doc: "turnstile, hcaptcha: the secret key siteverify is called with; env or file only" },
-  { key: "captchaVerifyUrl", flag: "captcha-verify-url", env: "AUTHSVC_CAPTCHA_VERIFY_URL", parse: (v) => (v === undefined || v === "" ? undefined : httpUrl(v)), default: (c) => (c.captcha === "turnstile" || c.captcha === "hcaptcha" ? SITEVERIFY[c.captcha] : undefined), doc: "turnstile, hcaptcha: the siteverify URL (default: the provider's)" },
+  { key: "captchaVerifyUrl", flag: "captcha-verify-url", env: "AUTHSVC_CAPTCHA_VERIFY_URL", parse: kindOf("url", (v: unknown) => (v === undefined || v === "" ? undefined : httpUrl(v))), default: (c) => (c.captcha === "turnstile" || c.captcha === "hcaptcha" ? SITEVERIFY[c.captcha] : undefined), doc: "turnstile, hcaptcha: the siteverify URL (default: the provider's)" },
   { key: "breachedPasswords", flag: "breached-passwords", env: "AUTHSVC_BREACHED_PASSWORDS", parse: oneOf("online", "offline"), default: (c) => (c.mode === "production" ? "online" : "offline"), doc: "refuse new passwords found in breaches: online (Have I Been Pwned's range API, k-anonymity: 5 hex characters of the SHA-1 leave; the shipped list when it cannot answer) or offline (the shipped list only); online in production, offline in development" },
-  { key: "breachedPasswordsUrl", flag: "breached-passwords-url", env: "AUTHSVC_BREACHED_PASSWORDS_URL", parse: httpUrl, default: () => "https://api.pwnedpasswords.com/range/", doc: "the range API: the 5-character prefix is appended to this URL" },
+  { key: "breachedPasswordsUrl", flag: "breached-passwords-url", env: "AUTHSVC_BREACHED_PASSWORDS_URL", parse: kindOf("url", httpUrl), default: () => "https://api.pwnedpasswords.com/range/", doc: "the range API: the 5-character prefix is appended to this URL" },
   { key: "breachedPasswordsTimeoutMs", flag: "breached-passwords-timeout", env: "AUTHSVC_BREACHED_PASSWORDS_TIMEOUT", parse: duration(100, 30_000), default: () => 2000, doc: "how long a sign-up waits for the range API before deciding with the shipped list" },
   { key: "breachedPasswordsAtSignIn", flag: "breached-passwords-at-sign-in", env: "AUTHSVC_BREACHED_PASSWORDS_AT_SIGN_IN", parse: bool, default: () => false, doc: "also check the password at each password sign-in; a breached one signs in with the claim pwd_breached: true until it is changed" },
   { key: "dkimPrivateKey", flag: "dkim-private-key", env: "AUTHSVC_DKIM_PRIVATE_KEY", parse: optStr, default: () => undefined, doc: "a PEM file with the private key that DKIM-signs every mail (the domain of --mail-from; `authsvc mail dns` prints the record)" },
-  { key: "dkimSelector", flag: "dkim-selector", env: "AUTHSVC_DKIM_SELECTOR", parse: (v) => { const s = str(v) as string; return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(s) ? s : fail("expected a DNS label such as authsvc or mail2026"); }, default: () => "authsvc", doc: "the DKIM selector: the record lives at <selector>._domainkey.<domain>" },
+  { key: "dkimSelector", flag: "dkim-selector", env: "AUTHSVC_DKIM_SELECTOR", parse: kindOf("selector", (v: unknown) => { const s = str(v) as string; return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(s) ? s : fail("expected a DNS label such as authsvc or mail2026"); }), default: () => "authsvc", doc: "the DKIM selector: the record lives at <selector>._domainkey.<domain>" },
 ] };
 
 /** Settings that only make sense together. */

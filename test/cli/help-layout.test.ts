@@ -18,10 +18,10 @@ describe("help layout", () => {
     const headings = r.stdout.split("\n").filter((l) => /^\S.*:$/.test(l) && !l.startsWith("Usage"));
     expect(headings).toEqual(HEADINGS);
     const section = (h: string) => r.stdout.split(`\n${h}\n`)[1].split("\n\n")[0];
-    expect(section("Mail:")).toContain("--smtp-url <value>");
-    expect(section("Sessions:")).toContain("--refresh-token-lifetime <value>");
-    expect(section("Limits:")).toContain("--limit-signin-ip <value>");
-    expect(section("Protection:")).toContain("--captcha <value>");
+    expect(section("Mail:")).toContain("--smtp-url <smtp-url>");
+    expect(section("Sessions:")).toContain("--refresh-token-lifetime <duration>");
+    expect(section("Limits:")).toContain("--limit-signin-ip <limit>");
+    expect(section("Protection:")).toContain("--captcha <off|pow|turnstile|hcaptcha>");
     expect(section("Options:")).toContain("--no-migrate");
     const flags = settings.filter((s) => s.flag).map((s) => `--${s.flag}`);
     for (const flag of [...flags, "--config", "--production", "--no-migrate", "--help"]) {
@@ -40,6 +40,6 @@ describe("help layout", () => {
     }
     // Descriptions wrap beside the option column instead of running on (commander gives up when
     // the terminal is narrow for the option names; a fixed width keeps serve's help readable).
-    expect((await runCli(["serve", "--help"])).stdout).toMatch(/^ {47}\S/m);
+    expect((await runCli(["serve", "--help"])).stdout).toMatch(/^ {54}\S/m);
   });
 });

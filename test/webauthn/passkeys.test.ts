@@ -253,6 +253,24 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     expect(await counts(t)).toEqual({ users: 2, credentials: 2 });
   });
 
+  it("a session older than 5 minutes (a copied cookie) cannot add a passkey: 403 st-fresh-sign-in, nothing added; a new sign-in can", async () => {
+    const phone = new SoftwareAuthenticator(ORIGIN);
+    const up = await signUp(t, phone, "joe@example.com");
+    await markEmailVerified(t.app.store.db, up.body.user.id, "joe@example.com", t.clock.now());
+    t.clock.advance(5 * 60_000 + 1000);
+    const add = async (tokens: Tokens) => {
+      const options = await call(t, "POST", "/webauthn/options/register", { email: "joe@example.com" });
+      return postWithSession(t.url, "/webauthn/credential", tokens, { webauthnGeneratedOptionsId: options.body.webauthnGeneratedOptionsId, recipeUserId: up.body.user.id, credential: new SoftwareAuthenticator(ORIGIN).register(options.body as never) });
+    };
+    const stale = await add(up.tokens);
+    expect(stale.res.status).toBe(403);
+    expect(stale.json).toMatchObject({ message: "invalid claim", claimValidationErrors: [{ id: "st-fresh-sign-in", reason: { maxAgeInSeconds: 300 } }] });
+    expect(await counts(t)).toEqual({ users: 1, credentials: 1 });
+    const again = await signIn(t, phone);
+    expect((await add(readTokens(again.res, "header") as Tokens)).json).toEqual({ status: "OK" });
+    expect(await counts(t)).toEqual({ users: 1, credentials: 2 });
+  });
+
   it("follows the account-linking rules: an unverified passkey sign-up beside someone else's address is refused; with a session it joins the signed-in user", async () => {
     const pw = await signUpWithPassword(t.app.ctx, { email: "ned@example.com", password: "correct horse battery staple" });
     if (pw.status !== "OK") throw new Error("sign-up failed");

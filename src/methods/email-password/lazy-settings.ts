@@ -1,5 +1,5 @@
 import type { SettingsBlock, SettingsCheck } from "../../config/engine.js";
-import { duration, fail, str } from "../../config/parsers.js";
+import { duration, fail, kindOf, str } from "../../config/parsers.js";
 import { ConfigError } from "../../config/types.js";
 
 declare module "../../config/types.js" {
@@ -29,7 +29,7 @@ function parseEndpoint(v: unknown): string {
 
 /** Lazy migration's settings, documented after the password rules. */
 export const lazyMigrationSettings: SettingsBlock = { after: "passwordMinLength", rows: [
-  { key: "lazyMigrationUrl", flag: "lazy-migration-url", env: "AUTHSVC_LAZY_MIGRATION_URL", parse: parseEndpoint, default: () => undefined, doc: "lazy migration: the old system's endpoint that checks a password once for an address not here yet (https; http://127.0.0.1 or localhost in development only; docs/moving-in.md)" },
+  { key: "lazyMigrationUrl", flag: "lazy-migration-url", env: "AUTHSVC_LAZY_MIGRATION_URL", parse: kindOf("url", parseEndpoint), default: () => undefined, doc: "lazy migration: the old system's endpoint that checks a password once for an address not here yet (https; http://127.0.0.1 or localhost in development only; docs/moving-in.md)" },
   { key: "lazyMigrationSecret", env: "AUTHSVC_LAZY_MIGRATION_SECRET", parse: (v) => { const s = str(v) as string; return s.length >= 32 ? s : fail("expected at least 32 characters"); }, secret: "all", default: () => undefined, doc: "lazy migration: the shared secret sent to the old system as `Authorization: Bearer …` (≥ 32 chars); env or file only" },
   { key: "lazyMigrationTimeoutMs", flag: "lazy-migration-timeout", env: "AUTHSVC_LAZY_MIGRATION_TIMEOUT", parse: duration(100, 30_000), default: () => 5000, doc: "lazy migration: how long the old system may take to answer; past it the sign-in is answered as a wrong password" },
 ] };

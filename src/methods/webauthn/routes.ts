@@ -16,6 +16,6 @@ export const webauthnRoutes: readonly Route[] = [
   { method: "POST", path: "/user/webauthn/reset/token", session: "none", handler: recoveryToken, limits: ["mail-ip"] }, // + reset-cooldown, mail-hourly per address
   { method: "POST", path: "/user/webauthn/reset", session: "none", handler: recoverAccount, limits: ["invalid-token-ip", "token-ip"] },
   { method: "GET", path: "/webauthn/credential/list", session: "required+db", handler: listCredentialsHandler },
-  { method: "POST", path: "/webauthn/credential", session: "required+db", handler: addCredentialHandler },
+  { method: "POST", path: "/webauthn/credential", session: "required+db", fresh: true, handler: addCredentialHandler },
   { method: "POST", path: "/webauthn/credential/remove", session: "required+db", handler: removeCredentialHandler },
 ];

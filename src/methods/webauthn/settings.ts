@@ -1,5 +1,5 @@
 import type { SettingsBlock, SettingsCheck } from "../../config/engine.js";
-import { duration, fail, originList, str, type Parser } from "../../config/parsers.js";
+import { duration, fail, kindOf, originList, str, type Parser } from "../../config/parsers.js";
 import { ConfigError } from "../../config/types.js";
 
 declare module "../../config/types.js" {
@@ -12,10 +12,10 @@ declare module "../../config/types.js" {
 }
 
 /** A WebAuthn relying party ID: a bare host name (no scheme, port or path), lowercased. */
-const rpId: Parser = (v) => {
+const rpId: Parser = kindOf("host", (v: unknown) => {
   const s = (str(v) as string).trim().toLowerCase();
   return /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(s) ? s : fail("expected a host name such as example.com (no scheme, port or path)");
-};
+});
 
 /** Passkeys' settings (docs/passkeys.md): after the hosted pages, whose settings the defaults read. */
 export const webauthnSettings: SettingsBlock = { after: "pagesRedirectPaths", helpGroup: "Sign-in methods", rows: [
