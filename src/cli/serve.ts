@@ -180,7 +180,8 @@ function lockSqliteFile(config: Readonly<Config>): (() => void) | undefined {
   if (file === ":memory:") return undefined;
   // A missing folder is said as such, not as SQLite's "unable to open database file".
   try { checkSqliteLocation(config.database); } catch (err) { throw new CliError(`could not start: ${(err as Error).message}`); }
-  const release = holdServeLock(file);
+  let release: ReturnType<typeof holdServeLock>;
+  try { release = holdServeLock(file); } catch (err) { throw new CliError(`could not start: ${(err as Error).message}`); }
   if (!release) throw new CliError(`another authsvc serve is already running on ${file} (it holds ${serveLockPath(file)}); stop it first, or start this one on another database. Two servers on one SQLite file would each run the outbox, the webhooks and the purge.`);
   return release;
 }

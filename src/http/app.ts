@@ -88,9 +88,11 @@ export function createHttpApp(deps: HttpDeps): H3App {
     router.add(r.path, buildPageHandler(r, deps), methods.map((m) => m.toLowerCase() as "get" | "head" | "post"));
     methodsByPath.set(r.path, [...(methodsByPath.get(r.path) ?? []), ...methods]);
   }
-  app.use(router);
-  // Nothing matched: a known path with another method is 405 (with Allow), anything else 404.
-  app.use(defineEventHandler((event) => {
+  // Nothing matched: a known path with another method is 405 (with Allow), anything else 404. It is
+  // the router's own last route too, so h3's router never makes its error for an unknown path: that
+  // error puts the decoded path in statusMessage, and a path h3 must sanitize ("/caf%C3%A9") printed
+  // h3's "[h3] Please prefer using `message`…" line into the JSON log for every such request.
+  const nothingMatched = defineEventHandler((event) => {
     const path = event.path.split("?")[0];
     const allowed = methodsByPath.get(path) ?? methodsByPath.get(path.replace(/\/+$/, ""));
     if (allowed) {
@@ -99,7 +101,10 @@ export function createHttpApp(deps: HttpDeps): H3App {
       return { message: "Method Not Allowed" };
     }
     throw new AuthError("NOT_FOUND", "Not Found");
-  }));
+  });
+  router.add("/**", nothingMatched);
+  app.use(router);
+  app.use(nothingMatched);
   return app;
 }
 

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { CompiledQuery, Kysely, PostgresDialect } from "kysely";
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import type PgModule from "pg";
 import type { DB } from "./schema.js";
@@ -82,8 +83,22 @@ export function sqliteFilePath(url: string): string {
   return url.replace(/^sqlite:(\/\/)?/i, "");
 }
 
+/**
+ * The real file a SQLite path names, symlinks resolved: SQLite keeps the -wal and -shm files beside
+ * the real file, so a database reached through a link is opened (and locked) as that file. A path
+ * that does not exist yet (a new database) is taken as given.
+ */
+export function realSqliteFile(file: string): string {
+  if (file === ":memory:") return file;
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
 function openSqlite(opts: OpenOptions): Store {
-  const file = sqliteFilePath(opts.url);
+  const file = realSqliteFile(sqliteFilePath(opts.url));
   // The busy timeout comes first: switching a fresh file to WAL takes a lock, and two processes
   // starting at once (two `authsvc migrate`) must wait for each other, not fail with SQLITE_BUSY.
   // nativeBinding: in an npm install undefined (the package finds its own); in the single executable

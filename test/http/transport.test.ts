@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { backends } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
 import { credentials, decodeFrontToken, postJson, refresh, setCookies, signUp } from "../helpers/session-client.js";
@@ -79,6 +79,24 @@ describe.each(backends)("session transport on $name", (backend) => {
     }
     const get = await fetch(`${t.url}/auth/emailpassword/email/exists?email=x@example.com`, { headers: { origin: allowed } });
     expect(get.headers.get("access-control-allow-origin")).toBe(allowed);
+  });
+
+  it("a path h3 would have to sanitize (an accented or a newline escape) is a plain 404, with nothing of h3's own in the log", async () => {
+    const warn = vi.spyOn(console, "warn");
+    try {
+      for (const path of ["/auth/caf%C3%A9", "/auth/a%0Ab", "/caf%C3%A9/x"]) {
+        for (const method of ["GET", "DELETE"]) {
+          const r = await fetch(`${t.url}${path}`, { method });
+          expect([r.status, r.statusText, await r.json()], `${method} ${path}`).toEqual([404, "Not Found", { message: "Not Found" }]);
+        }
+      }
+      // A known path with an unknown method too: 405 with Allow.
+      const wrong = await fetch(`${t.url}/auth/signup?x=caf%C3%A9`, { method: "DELETE" });
+      expect([wrong.status, wrong.headers.get("allow")]).toEqual([405, "POST"]);
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("[h3]"))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("routes by path and method only: 404/405 JSON, tenant prefix, rid ignored", async () => {
