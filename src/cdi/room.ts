@@ -1,6 +1,9 @@
 import type { Room } from "../kernel/room.js";
 import { CDI_PREFIX, createCdiMount } from "./mount.js";
+import { emailPasswordRoutes } from "./email-password.js";
+import { rolesMetadataRoutes } from "./roles-metadata.js";
 import { sessionRoutes } from "./session-routes.js";
+import { userRoutes } from "./users.js";
 import { cdiSettings } from "./settings.js";
 
 /**
@@ -10,6 +13,6 @@ import { cdiSettings } from "./settings.js";
 export const cdiRoom: Room = {
   id: "cdi",
   settings: [cdiSettings],
-  mount: createCdiMount([...sessionRoutes]),
+  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes]),
   mountPath: CDI_PREFIX,
 };
