@@ -1,8 +1,10 @@
 import type { Room } from "../kernel/room.js";
 import { CDI_PREFIX, createCdiMount } from "./mount.js";
+import { accountLinkingRoutes } from "./account-linking.js";
 import { emailPasswordRoutes } from "./email-password.js";
 import { rolesMetadataRoutes } from "./roles-metadata.js";
 import { sessionRoutes } from "./session-routes.js";
+import { thirdPartyRoutes } from "./third-party.js";
 import { userRoutes } from "./users.js";
 import { cdiSettings } from "./settings.js";
 
@@ -13,6 +15,6 @@ import { cdiSettings } from "./settings.js";
 export const cdiRoom: Room = {
   id: "cdi",
   settings: [cdiSettings],
-  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes]),
+  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes]),
   mountPath: CDI_PREFIX,
 };

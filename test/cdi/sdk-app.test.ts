@@ -6,6 +6,7 @@ import { getUser } from "../../src/core/users.js";
 import { getMetadata } from "../../src/metadata/metadata.js";
 import { getUserRoles } from "../../src/roles/roles.js";
 import { backends } from "../helpers/backends.js";
+import { CONFIDENTIAL, signInWithProvider, startOidcProvider, type TestIdp } from "../helpers/oidc-provider.js";
 import { authHeaders, jwtPayload, readTokens, refresh, type Tokens } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
@@ -15,8 +16,8 @@ const APP = resolve(import.meta.dirname, "../fixtures/cdi/express-app.mjs");
 const PASSWORD = "a long and unusual passphrase 42";
 
 /** The app's backend: a real Express app on supertokens-node 24, its core authsvc's /cdi (a child process). */
-async function startApp(cdiUri: string): Promise<{ url: string; child: ChildProcess; errors: () => string }> {
-  const child = spawn(process.execPath, [APP], { env: { ...process.env, CDI_URI: cdiUri, CDI_API_KEY: KEY }, stdio: ["ignore", "pipe", "pipe"] });
+async function startApp(cdiUri: string, issuer: string): Promise<{ url: string; child: ChildProcess; errors: () => string }> {
+  const child = spawn(process.execPath, [APP], { env: { ...process.env, CDI_URI: cdiUri, CDI_API_KEY: KEY, OIDC_ISSUER: issuer, OIDC_CLIENT_ID: CONFIDENTIAL.clientId, OIDC_CLIENT_SECRET: CONFIDENTIAL.clientSecret }, stdio: ["ignore", "pipe", "pipe"] });
   let errors = "";
   child.stderr!.on("data", (d) => { errors += String(d); });
   const line = await new Promise<string>((ok, fail) => {
@@ -33,12 +34,15 @@ async function startApp(cdiUri: string): Promise<{ url: string; child: ChildProc
 describe.each(backends)("a supertokens-node 24 app whose core is authsvc, on $name", (backend) => {
   let t: TestApp;
   let app: Awaited<ReturnType<typeof startApp>>;
+  let idp: TestIdp;
   beforeAll(async () => {
     t = await createTestApp({ backend, config: { cdiApiKey: KEY, adminApiKey: ADMIN_KEY } });
-    app = await startApp(`${t.url}/cdi`);
+    idp = await startOidcProvider();
+    app = await startApp(`${t.url}/cdi`, idp.issuer);
   });
   afterAll(async () => {
     app?.child.kill("SIGTERM");
+    await idp?.close();
     await t?.close();
   });
 
@@ -152,5 +156,21 @@ describe.each(backends)("a supertokens-node 24 app whose core is authsvc, on $na
     expect(out.status).toBeLessThan(300);
     expect((await get("/me-db", tokens)).status).toBe(401);
     expect((await refresh(app.url, tokens)).status).toBe(401);
+  });
+
+  it("signs in with a provider: the SDK does the exchange, authsvc stores the identity; a second sign-in is the same user", async () => {
+    idp.accounts.set("tp-user", { email: "sdk-tp@example.com", email_verified: true });
+    const first = await signInWithProvider(app.url, "test", "tp-user", { "st-auth-mode": "header" });
+    expect(first.res.status, JSON.stringify(first.json) + app.errors()).toBe(200);
+    expect(first.json).toMatchObject({ status: "OK", createdNewRecipeUser: true });
+    const userId = first.json.user.id as string;
+    expect(first.json.user.thirdParty).toEqual([{ id: "test", userId: expect.any(String) }]);
+    const seen = await getUser(t.app.ctx, userId);
+    expect(seen).toMatchObject({ email: "sdk-tp@example.com", verified: true });
+    const again = await signInWithProvider(app.url, "test", "tp-user", { "st-auth-mode": "header" });
+    expect(again.json).toMatchObject({ status: "OK", createdNewRecipeUser: false, user: { id: userId } });
+    // Verified by the provider: the app's REQUIRED verification lets the session through at once.
+    const tokens = readTokens(again.res, "header");
+    expect((await get("/me-db", tokens)).status).toBe(200);
   });
 });
