@@ -1,4 +1,8 @@
 import { canonicalEmail } from "../core/emails.js";
+import { AuthError } from "../core/errors.js";
+import { admitSignIn, settleSignIn } from "../core/limits.js";
+import { notePasswordSignIn } from "../core/passwords.js";
+import { recordFailedSignIn } from "../core/sign-in-failures.js";
 import { getUser, toUserJson } from "../core/users.js";
 import { setPassword, signInWithPassword, signUpWithPassword } from "../methods/email-password/accounts.js";
 import { findCredentialByUserId } from "../methods/email-password/store.js";
@@ -13,6 +17,8 @@ import { CdiError, optStr, str, type CdiRoute } from "./http.js";
  * is only made and answered here; authsvc's password policy (length, breached passwords) still
  * holds, and a password it refuses is a 400 naming why (docs/supertokens-core.md).
  */
+const WRONG = { status: "WRONG_CREDENTIALS_ERROR" };
+
 export const emailPasswordRoutes: CdiRoute[] = [
   {
     method: "POST", path: "/recipe/signup", tenant: true,
@@ -27,9 +33,26 @@ export const emailPasswordRoutes: CdiRoute[] = [
   },
   {
     method: "POST", path: "/recipe/signin", tenant: true,
+    // The address's failure budget holds here too (security-bar 22): a locked address is refused
+    // even with the right password, in the only refusal the SDK knows (it reads any other as this one).
     handler: async (c) => {
-      const r = await signInWithPassword(c.ctx, { email: str(c, "email"), password: str(c, "password") });
-      return r.status === "OK" ? { status: "OK", user: toUserJson(r.user), recipeUserId: r.recipeUserId } : { status: "WRONG_CREDENTIALS_ERROR" };
+      const { ctx } = c;
+      const email = str(c, "email"), password = str(c, "password");
+      let ticket;
+      try {
+        ticket = await admitSignIn(ctx, email);
+      } catch (err) {
+        if (err instanceof AuthError && err.code === "RATE_LIMITED") return WRONG;
+        throw err;
+      }
+      const r = await signInWithPassword(ctx, { email, password });
+      await settleSignIn(ctx, ticket, r.status !== "WRONG_CREDENTIALS_ERROR");
+      if (r.status !== "OK") {
+        if (r.status === "WRONG_CREDENTIALS_ERROR") recordFailedSignIn(ctx, "emailpassword");
+        return WRONG;
+      }
+      await notePasswordSignIn(ctx, r.recipeUserId, password);
+      return { status: "OK", user: toUserJson(r.user), recipeUserId: r.recipeUserId };
     },
   },
   {

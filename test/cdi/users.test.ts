@@ -41,6 +41,15 @@ describe.each(backends)("the CDI's users on $name", (backend) => {
     expect(await getUser(t.app.ctx, id)).toMatchObject({ email: "users-one@example.com" });
   });
 
+  it("keeps the address's failed sign-in budget: past the free failures even the right password waits", async () => {
+    await signUp("budget@example.com");
+    const signIn = (password: string) => call("/public/recipe/signin", { email: "budget@example.com", password });
+    for (let i = 0; i < t.config.limitSigninFreeFailures + 1; i++) expect((await signIn("wrong")).json.status).toBe("WRONG_CREDENTIALS_ERROR");
+    expect((await signIn(PASSWORD)).json.status).toBe("WRONG_CREDENTIALS_ERROR");
+    t.clock.advance(t.config.limitSigninMaxDelayMs);
+    expect((await signIn(PASSWORD)).json.status).toBe("OK");
+  });
+
   it("finds users by id, by address and in pages, counts and removes them", async () => {
     const a = (await signUp("page-a@example.com")).user.id as string;
     const b = (await signUp("page-b@example.com")).user.id as string;
