@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { CoreContext } from "../core/context.js";
+import { adoptMovedRefreshToken, MOVED_REFRESH_TOKEN } from "../core/moved-sessions.js";
 import { openSession } from "../core/sessions.js";
 import { insertEvent } from "../store/events.js";
 import * as kernel from "../store/sessions.js";
@@ -59,7 +60,14 @@ export async function refreshCdiSession(ctx: CoreContext, p: { refreshToken: str
   const childHash = hashToken(child);
   const now = ctx.clock.now();
   const r = await ctx.store.writeTx(async (tx): Promise<Refreshed> => {
-    const row = p.refreshToken.length <= 512 ? await store.findTokenWithParent(tx, usedHash) : undefined;
+    const plausible = p.refreshToken.length <= 512 || MOVED_REFRESH_TOKEN.test(p.refreshToken);
+    let row = plausible ? await store.findTokenWithParent(tx, usedHash) : undefined;
+    // A session moved in from a SuperTokens core (`users import --from supertokens`): its token
+    // becomes ours here (core/moved-sessions.ts), so switching the connectionURI signs no one out.
+    if (plausible && !row) {
+      await adoptMovedRefreshToken(ctx, tx, p.refreshToken, usedHash, now);
+      row = await store.findTokenWithParent(tx, usedHash);
+    }
     const s = row ? await store.findCdiSession(tx, row.session_handle) : undefined;
     if (!row || !s || Number(row.expires_at) <= now) return { kind: "unauthorised", message: "session does not exist or has expired" };
     if (s.revoked_at === null && now >= s.created_at + ctx.config.sessionMaxLifetimeMs) {

@@ -80,6 +80,9 @@ export async function verifyCdiToken(ctx: CoreContext, token: string, { allowExp
   if (!p || typeof p !== "object" || Array.isArray(p)) throw refuse("invalid access token payload");
   const strs = ["sub", "sessionHandle", "refreshTokenHash1"].every((k) => typeof p![k] === "string");
   if (!strs || !Number.isSafeInteger(p.exp) || !Number.isSafeInteger(p.iat)) throw refuse("invalid access token payload");
+  // The core writes absent optional claims as null (a token moved in from it).
+  for (const k of ["parentRefreshTokenHash1", "antiCsrfToken"]) if (p[k] === null) delete p[k];
+  if (p.parentRefreshTokenHash1 !== undefined && typeof p.parentRefreshTokenHash1 !== "string") throw refuse("invalid access token payload");
   if (p.rsub === undefined) p.rsub = p.sub;
   if (p.tId === undefined) p.tId = "public";
   if (typeof p.rsub !== "string" || typeof p.tId !== "string") throw refuse("invalid access token payload");
