@@ -1,4 +1,5 @@
 import { accountRoom } from "./account/room.js";
+import { cdiRoom } from "./cdi/room.js";
 import type { Config } from "./config/types.js";
 import { checkBackground } from "./core/background.js";
 import { dashboardRoom } from "./dashboard/room.js";
@@ -31,7 +32,7 @@ const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
   accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom,
 ];
-const afterWebhooks: readonly Room[] = [oauthProviderRoom, kernel.pages, dashboardRoom];
+const afterWebhooks: readonly Room[] = [oauthProviderRoom, cdiRoom, kernel.pages, dashboardRoom];
 
 /** The events published as webhooks: the kernel's and every room's (webhooks/events.ts). */
 export const webhookEvents = webhookEventTable([...beforeWebhooks, ...afterWebhooks].flatMap((r) => (r.events ? [r.events] : [])));

@@ -17,6 +17,7 @@ import { markBreached, useSolution } from "../../src/protection/store.js";
 import { putRole, setUserRole } from "../../src/roles/roles.js";
 import { insertCaughtMail } from "../../src/store/caught-mail.js";
 import { insertMovedRefreshKey, insertMovedRefreshTokens } from "../../src/store/moved-sessions.js";
+import { createCdiSession } from "../../src/cdi/sessions.js";
 import { markEmailVerified } from "../../src/store/users.js";
 import { addEndpoint } from "../../src/webhooks/endpoints.js";
 import { createManualClock } from "../../src/util/clock.js";
@@ -139,6 +140,8 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   await insertMovedRefreshKey(app.store.db, { id: "st-key-1", secret_enc: "moved-key-sealed", created_at: clock.now() });
   const sessionHandle = (await app.store.db.selectFrom("sessions").select("handle").where("user_id", "=", adaId).executeTakeFirstOrThrow()).handle;
   await insertMovedRefreshTokens(app.store.db, [{ token_hash2: "f".repeat(64), session_handle: sessionHandle, key_id: "st-key-1" }]);
+  // A session a backend's SuperTokens SDK opened through the CDI (its payload and data).
+  await createCdiSession(ctx, { userId: adaId, payload: { app: "populate" }, data: { cart: 1 }, antiCsrf: true, tenantId: "public" });
   await insertCaughtMail(app.store.db, { received_at: clock.now(), mail_from: "no-reply@localhost", to_address: "ada@example.com", subject: "Hello", text_body: "hi", html_body: "<p>hi</p>", headers: "{}" });
   // The protection room: its proof-of-work keys (made by the first challenge), a used bot-check
   // solution and a breached-password mark, which only its outside checks write otherwise.

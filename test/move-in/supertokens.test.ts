@@ -13,6 +13,8 @@ const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64ur
 const GRACE = "4f1c2d3e-0000-4000-8000-00000000b0b0", ADA = "4f1c2d3e-0000-4000-8000-00000000a0a0", ADA_GOOGLE = "4f1c2d3e-0000-4000-8000-00000000a0a1", LIN = "4f1c2d3e-0000-4000-8000-00000000c0c0";
 
 /** The core's refresh token (RefreshToken.createNewRefreshToken, Utils.encrypt): AES-256-GCM under PBKDF2-SHA512(key, iv, 100). */
+const CDI_KEY = "cdi-move-in-key-0123456789-abcdefghijkl";
+
 function coreRefreshToken(key: string, payload: Record<string, unknown>): string {
   const nonce = sha256(randomUUID());
   const iv = randomBytes(12);
@@ -33,12 +35,14 @@ describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --f
   // Lin's last refresh was never confirmed at the core: it holds the parent's hash, she the child.
   const linParent = coreRefreshToken(refreshKey, { sessionHandle: "st-session-lin", userId: LIN });
   const graceToken = coreRefreshToken(refreshKey, { sessionHandle: "st-session-grace", userId: GRACE });
+  // A session the app's backend (supertokens-node) will go on with through authsvc's CDI.
+  const cdiToken = coreRefreshToken(refreshKey, { sessionHandle: "st-session-cdi", userId: ADA });
   const linChild = coreRefreshToken(refreshKey, { sessionHandle: "st-session-lin", userId: LIN, parentRefreshTokenHash1: sha256(linParent) });
 
   beforeAll(async () => {
     idp = await startOidcProvider();
     const providers = [{ thirdPartyId: "google", name: "Google", oidcDiscoveryEndpoint: idp.discovery, clientId: CONFIDENTIAL.clientId, clientSecret: CONFIDENTIAL.clientSecret, scope: ["openid", "email"] }];
-    t = await createTestApp({ backend, config: { providers } });
+    t = await createTestApp({ backend, config: { providers, cdiApiKey: CDI_KEY } });
     source = await postgresBackend.create();
     const schema = new URL(source.url).searchParams.get("schema")!;
     const c = new pg.Client({ connectionString: process.env.AUTHSVC_TEST_PG_URL });
@@ -53,6 +57,7 @@ describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --f
     await c.query(session, ["st-session-ada", ADA, sha256(sha256(adaToken)), Date.now() + 86_400_000, Date.now() - 60_000]);
     await c.query(session, ["st-session-lin", LIN, sha256(sha256(linParent)), Date.now() + 86_400_000, Date.now() - 60_000]);
     await c.query(session, ["st-session-grace", GRACE, sha256(sha256(graceToken)), Date.now() + 86_400_000, Date.now() - 60_000]);
+    await c.query(session, ["st-session-cdi", ADA, sha256(sha256(cdiToken)), Date.now() + 86_400_000, Date.now() - 60_000]);
     await c.query(session, ["st-session-old", ADA, sha256("expired"), Date.now() - 1000, Date.now() - 90_000_000]);
     await c.end();
   });
@@ -73,15 +78,15 @@ describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --f
     const dry = await cli(["--dry-run"]);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("3 would be created, 0 skipped (duplicates), 0 refused");
-    expect(dry.stdout).toContain("would move 3 live session(s)");
+    expect(dry.stdout).toContain("would move 4 live session(s)");
     expect(await db().selectFrom("users").select("id").where("id", "=", ADA).executeTakeFirst()).toBeUndefined();
 
     const real = await cli([]);
     expect(real.stdout).toContain("3 created, 0 skipped (duplicates), 0 refused");
     expect(real.stdout).toContain("moved 1 access-token signing key(s)");
-    expect(real.stdout).toContain("moved 3 live session(s)");
+    expect(real.stdout).toContain("moved 4 live session(s)");
     expect(real.code).toBe(0);
-    expect((await cli([])).stdout).toContain("moved 0 live session(s) (3 here already");
+    expect((await cli([])).stdout).toContain("moved 0 live session(s) (4 here already");
 
     // Her TOTP device came along, and is asked for: the password alone is not enough, a code from its secret is.
     await h.expectSecondFactorKept("ada@example.com", "correct horse battery staple", ADA, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP");
@@ -107,6 +112,16 @@ describe.runIf(process.env.AUTHSVC_TEST_PG_URL).each(backends)("users import --f
     // Tampered: refused as any bad token is.
     const forged = access.replace(/\.[^.]+$/, `.${sign("RSA-SHA256", Buffer.from("x"), generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey).toString("base64url")}`);
     expect((await fetch(`${t.url}/auth/user/email/verify`, { headers: { authorization: `Bearer ${forged}` } })).status).toBe(401);
+  });
+
+  it("the app's backend switches its connectionURI to authsvc's CDI: the core's access token verifies there and its refresh token refreshes", async () => {
+    const cdi = async (path: string, body: unknown) => (await (await fetch(`${t.url}/cdi${path}`, { method: "POST", headers: { "api-key": CDI_KEY, "cdi-version": "5.4", "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as Record<string, any>;
+    const access = coreAccessToken("st-session-cdi", ADA, ADA, cdiToken);
+    expect(await cdi("/recipe/session/verify", { accessToken: access, doAntiCsrfCheck: false, enableAntiCsrf: false, checkDatabase: true })).toMatchObject({ status: "OK", session: { handle: "st-session-cdi", userId: ADA } });
+    const r = await cdi("/recipe/session/refresh", { refreshToken: cdiToken, enableAntiCsrf: false, useDynamicSigningKey: true });
+    expect(r).toMatchObject({ status: "OK", session: { handle: "st-session-cdi", userId: ADA } });
+    expect((await cdi("/recipe/session/verify", { accessToken: r.accessToken.token, doAntiCsrfCheck: false, enableAntiCsrf: false, checkDatabase: true })).status).toBe("OK");
+    expect((await cdi("/recipe/session/refresh", { refreshToken: r.refreshToken.token, enableAntiCsrf: false, useDynamicSigningKey: true })).status).toBe("OK");
   });
 
   it("the core's refresh tokens refresh (also an unconfirmed child), once; a made-up one does not", async () => {

@@ -1,0 +1,84 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { defineEventHandler, getRequestHeader, setResponseHeader, setResponseStatus, type EventHandler, type H3Event } from "h3";
+import { readJsonBody, HttpInputError } from "../http/body.js";
+import type { HttpDeps } from "../http/deps.js";
+import { CdiError, type CdiCall, type CdiRoute } from "./http.js";
+
+/** Where the CDI is served: the SDK's connectionURI is `<public URL>/cdi`. */
+export const CDI_PREFIX = "/cdi";
+/** The CDI versions really implemented (`GET /apiversion`): supertokens-node 24 speaks 5.4 only. */
+export const CDI_VERSIONS = ["5.4"] as const;
+
+const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+const ID = /^[a-z0-9-]+$/;
+
+/**
+ * The CDI on the API's listener, before CORS (server to server only): finds the route under the
+ * optional `/appid-<app>` and `/<tenant>` prefixes (only the public app and tenant exist here),
+ * checks the API key (the `api-key` header, or `Authorization: Bearer`) and `cdi-version` as the
+ * core does, and answers domain outcomes as 200 JSON and everything else as plain text with the
+ * core's status codes (400 bad input, 401 "Invalid API key", 404 "Not found", 405, 500).
+ */
+export function createCdiMount(routes: readonly CdiRoute[]): (deps: HttpDeps) => EventHandler {
+  const table = new Map<string, Map<string, CdiRoute>>();
+  for (const r of routes) {
+    if (!table.has(r.path)) table.set(r.path, new Map());
+    table.get(r.path)!.set(r.method, r);
+  }
+  return (deps) => {
+    const { ctx } = deps;
+    return defineEventHandler(async (event) => {
+      const key = ctx.config.cdiApiKey;
+      if (key === undefined) return undefined; // off: the kernel's 404 answers
+      try {
+        return await answer(event, deps, table, digest(key));
+      } catch (err) {
+        if (err instanceof CdiError) return text(event, err.status, err.message);
+        if (err instanceof HttpInputError) return text(event, err.status === 413 ? 413 : 400, err.message);
+        ctx.logger.error("cdi request failed", { path: event.path.split("?")[0], err });
+        return text(event, 500, "Internal Error");
+      }
+    });
+  };
+}
+
+async function answer(event: H3Event, deps: HttpDeps, table: Map<string, Map<string, CdiRoute>>, key: Buffer): Promise<unknown> {
+  const [rawPath, rawQuery = ""] = event.path.split("?", 2);
+  let segments = rawPath.slice(CDI_PREFIX.length).split("/").filter((s) => s !== "");
+  if (segments[0]?.startsWith("appid-")) {
+    const app = segments[0].slice("appid-".length);
+    if (app !== "public") throw new CdiError(400, `AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, ${app}, public)`);
+    segments = segments.slice(1);
+  }
+  let tenantId = "public";
+  let methods = table.get("/" + segments.join("/"));
+  if (!methods && segments.length > 1 && ID.test(segments[0])) {
+    const tenanted = table.get("/" + segments.slice(1).join("/"));
+    if (tenanted && [...tenanted.values()].some((r) => r.tenant)) {
+      tenantId = segments[0];
+      methods = new Map([...tenanted].filter(([, r]) => r.tenant));
+    }
+  }
+  if (!methods) throw new CdiError(404, "Not found");
+  const route = methods.get(event.method === "HEAD" ? "GET" : event.method);
+  if (!route) throw new CdiError(405, "Method not supported");
+  if (!route.open) {
+    const given = getRequestHeader(event, "api-key") || /^Bearer\s+(\S+)\s*$/i.exec(getRequestHeader(event, "authorization") ?? "")?.[1];
+    if (given === undefined || !timingSafeEqual(digest(given), key)) throw new CdiError(401, "Invalid API key");
+    if (!route.unversioned) {
+      const version = getRequestHeader(event, "cdi-version");
+      if (version === undefined || version === "") throw new CdiError(400, "cdi-version not provided");
+      if (!(CDI_VERSIONS as readonly string[]).includes(version)) throw new CdiError(400, `cdi-version ${version} not supported`);
+    }
+  }
+  if (tenantId !== "public") throw new CdiError(400, `AppId or tenantId not found => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, public, ${tenantId})`);
+  const body = event.method === "POST" || event.method === "PUT" || event.method === "DELETE" ? await readJsonBody(event, deps.ctx.config.bodyLimit) : {};
+  const call: CdiCall = { ctx: deps.ctx, event, body, query: new URLSearchParams(rawQuery), tenantId };
+  return route.handler(call);
+}
+
+function text(event: H3Event, status: number, message: string): string {
+  setResponseStatus(event, status);
+  setResponseHeader(event, "content-type", "text/plain; charset=utf-8");
+  return `${message}\n`;
+}
