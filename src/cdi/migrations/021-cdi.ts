@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * The SuperTokens CDI's part of a session (migration 024): what the SDK keeps in the core beside the
+ * The SuperTokens CDI's part of a session (migration 021): what the SDK keeps in the core beside the
  * kernel's session row, which it extends (same handle, gone with it): the tenant, the app's access
  * token payload (`userDataInJWT`, signed into every token the session gets), its session data
  * (`userDataInDatabase`) and the anti-CSRF token when the SDK asked for one.
