@@ -11,7 +11,9 @@ export function requestMetricsHook(metrics: MetricsSink): EventHandler {
     const started = performance.now();
     const res = event.node.res;
     res.once("close", () => {
-      const route = (event.context.matchedRoute as { path?: string } | undefined)?.path ?? "unmatched";
+      // The router's catch-all ("/**", its last route: 404/405) is no route of the API.
+      const matched = (event.context.matchedRoute as { path?: string } | undefined)?.path;
+      const route = matched === undefined || matched === "/**" ? "unmatched" : matched;
       metrics.observeRequest(route, event.method, res.statusCode, (performance.now() - started) / 1000);
     });
   });
