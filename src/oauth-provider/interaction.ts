@@ -11,6 +11,7 @@ import { escapeHtml, renderPage } from "../http/pages/layout.js";
 import { insertEvent } from "../store/events.js";
 import { isDocumentClientId } from "./client-documents.js";
 import { interactionPath } from "./provider.js";
+import { findResource } from "./store.js";
 import { authsvcSession, freshEnoughToSignIn, sessionProof, type SignedIn } from "./signed-in.js";
 
 /**
@@ -47,7 +48,8 @@ export async function showInteraction(event: H3Event, deps: HttpDeps, provider: 
   const client = await provider.Client.find(clientId).catch(() => undefined);
   const redirect = new URL(String(details.params.redirect_uri));
   const d = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-  const resources = Object.keys(d.missingResourceScopes ?? {});
+  // Each resource by the name it was registered with (its host when none was given), not its URL.
+  const resources = await Promise.all(Object.keys(d.missingResourceScopes ?? {}).map(async (r) => (await findResource(deps.ctx.store.db, r))?.name ?? r));
   const scopes = [...(d.missingOIDCScope ?? []), ...Object.values(d.missingResourceScopes ?? {}).flat()];
   const loopback = redirect.protocol === "http:" || !redirect.protocol.startsWith("http");
   const name = client?.clientName ?? clientId;

@@ -87,7 +87,15 @@ async function manage(o, focus = true) {
   el("invitations-part").hidden = !can("invitations:read");
   if (can("invitations:read")) await loadInvitations();
   el("invite-form").hidden = !can("invitations:create");
+  if (can("invitations:create")) await loadRoles(o);
   if (focus) el("manage-title").focus();
+}
+
+/** The invitation's role choice: the roles I may hand out here, member first chosen. */
+async function loadRoles(o) {
+  const r = await api("GET", `/${o.id}/roles`);
+  if (r.status !== 200) return say("invite-status", why(r));
+  el("invite-role").replaceChildren(...r.json.roles.map((name) => Object.assign(document.createElement("option"), { value: name, textContent: name, selected: name === "member" })));
 }
 
 function memberItem(o, m, i, can) {
@@ -175,7 +183,7 @@ onSubmit("create-form", () => api("POST", "", { name: el("org-name").value.trim(
   await loadOrganizations();
 });
 
-onSubmit("invite-form", () => api("POST", `/${managed.id}/invitations`, { email: el("invite-email").value.trim(), role: el("invite-role").value.trim() }),
+onSubmit("invite-form", () => api("POST", `/${managed.id}/invitations`, { email: el("invite-email").value.trim(), role: el("invite-role").value }),
   (r) => (/address|email/i.test((r.json && r.json.message) || "") ? "invite-email" : "invite-role"), async (json) => {
     say("invite-status", `An invitation was sent to ${json.invitation.email} as ${json.invitation.role}.`);
     await loadInvitations();

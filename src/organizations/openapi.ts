@@ -77,6 +77,10 @@ export const organizationsArea = apiArea("organizations", "Organizations: teams 
       requestBody: body({ type: "object", properties: { name: str, slug: str, metadata: { type: "object" } } }),
       responses: { 200: json("updated", okWith({ organization: ref("Organization") }, ["organization"])), ...bodyErrors(401), ...guarded, ...conflict } },
   },
+  "/organizations/{id}/roles": {
+    get: { operationId: "listOrganizationRolesToHandOut", tags, summary: "The roles I may hand out here (invite with, give a member): the built-in ones and the operator's organization roles whose permissions are all mine (owners: every one) (any member)", security: withSession, parameters: [idParam],
+      responses: { 200: json("the roles", statusOnly("OK", { roles: strings }, ["roles"])), ...errorsFor(400, 401), ...guarded } },
+  },
   "/organizations/{id}/delete": {
     post: { operationId: "deleteOrganization", tags, summary: `Delete the organization, confirmed with its slug ({confirm}); members lose its claim at their next refresh (org:delete, owners)${reissued}`, security: withSession, parameters: [idParam],
       requestBody: body({ type: "object", required: ["confirm"], properties: { confirm: str } }),

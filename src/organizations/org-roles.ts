@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { badInput } from "../core/errors.js";
 import type { DB } from "../store/schema.js";
-import { findPermissions, findRole } from "../roles/store.js";
+import { findPermissions, findRole, listRoles } from "../roles/store.js";
 
 /**
  * The roles a member may have in an organization. Three are built in with fixed permissions; any
@@ -56,4 +56,12 @@ export async function outranks(db: Kysely<DB>, actorRole: string, targetRole: st
   const mine = new Set(await permissionsOfRole(db, actorRole) ?? []);
   const theirs = await permissionsOfRole(db, targetRole) ?? [];
   return theirs.every((p) => mine.has(p));
+}
+
+/** The roles a member with `actorRole` may hand out (invite with, give a member): built in first, then the operator's. */
+export async function rolesToHandOut(db: Kysely<DB>, actorRole: string): Promise<string[]> {
+  const operators = (await listRoles(db)).filter((r) => r.organization && !builtIn[r.role]).map((r) => r.role);
+  const all = [...builtInRoles, ...operators];
+  const allowed = await Promise.all(all.map((r) => outranks(db, actorRole, r)));
+  return all.filter((_, i) => allowed[i]);
 }

@@ -8,11 +8,10 @@ const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
 /** The path of the page (not {websiteBasePath}/organizations: with the default base paths the API answers GET there). */
 export const organizationsPagePath = "/my-organizations";
 
-/** A role field: the built-in roles offered, any role the operator defined may be typed. */
+/** A role field: a choice among the roles the signed-in member may hand out (filled from GET /organizations/{id}/roles). */
 const roleField = (id: string, label: string) => `<div class="field">
     <label for="${id}">${label}</label>
-    <p class="hint" id="${id}-hint">owner, admin, member, or a role your operator made available to organizations.</p>
-    <input id="${id}" name="${id}" type="text" list="role-names" value="member" required autocomplete="off" spellcheck="false" autocapitalize="none" aria-describedby="${id}-hint ${id}-error" data-empty="Enter a role.">
+    <select id="${id}" name="${id}" required aria-describedby="${id}-error"><option value="member">member</option></select>
     <p class="field-error" id="${id}-error"></p>
   </div>`;
 

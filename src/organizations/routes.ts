@@ -4,7 +4,7 @@ import type { Route } from "../http/route.js";
 import { joinByDomain, listDomains, listJoinable } from "./domains.js";
 import { guardOrgRoute, type OrgRoute } from "./guard.js";
 import { acceptInvitation, createInvitation, listInvitations, resendInvitation, revokeInvitation } from "./invitations.js";
-import { permissionsOfRole } from "./org-roles.js";
+import { permissionsOfRole, rolesToHandOut } from "./org-roles.js";
 import {
   changeMemberRole, createOrganization, deleteOrganization, getOrganization, leaveOrganization, listMembers, listMyOrganizations,
   removeMember, switchOrganization, updateOrganization,
@@ -54,6 +54,8 @@ const table: readonly OrgRoute[] = [
     await leaveOrganization(r.deps.ctx, r.organizationId, r.personId);
     return ok();
   } },
+  // What the role fields offer: only the roles the caller may hand out (no one gives more than they have).
+  { method: "GET", path: "/organizations/:id/roles", scope: "organization", permission: "member", handle: async (r) => ok({ roles: await rolesToHandOut(r.deps.ctx.store.db, r.role) }) },
   { method: "GET", path: "/organizations/:id/members", scope: "organization", permission: "members:read", handle: async (r) => ok({ members: await listMembers(r.deps.ctx, r.organizationId) }) },
   { method: "PUT", path: "/organizations/:id/members/:userId", scope: "organization", permission: "members:update", reissue: true, handle: async (r) =>
     ok({ member: await changeMemberRole(r.deps.ctx, r.organizationId, me(r), pathParam(r.event, "userId"), (await r.body()).role) }) },

@@ -78,7 +78,9 @@ describe.each(backends)("OAuth provider with openid-client on $name", (backend) 
     const flow = await signIn(jar, { scope: "openid email offline_access notes:read", resource: MCP, prompt: "consent" });
     expect(flow.consentPage).toContain("Notes app");
     expect(flow.consentPage).toContain(new URL(s.url).host);
-    expect(flow.consentPage).toContain(MCP);
+    // The resource by its registered name, not its URL.
+    expect(flow.consentPage).toContain("Access to: <strong>Notes MCP</strong>");
+    expect(flow.consentPage).not.toContain(MCP);
     expect(flow.consentPage).toContain("notes:read");
     expect(flow.consentPage).toContain("a program on this computer");
     expect(flow.callback.searchParams.get("iss")).toBe(s.url);

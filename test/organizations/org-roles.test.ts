@@ -56,8 +56,13 @@ describe.each(backends)("organization roles are the ones the operator allows ($n
     expect(byOperator.body.message).toContain("not one organizations may hand out");
     expect((await admin(t, "PUT", `/organizations/${org.id}/domains/roles.test`, { role: "platform-admin" })).status).toBe(400);
 
+    // What the role fields offer: the roles each may hand out. The owner: every organization role,
+    // never the platform one; a member with billing only what billing's permissions cover.
+    expect((await call(t, "GET", `/organizations/${org.id}/roles`, kim)).json.roles).toEqual(["owner", "admin", "member", "billing"]);
+
     // A marked role is allowed, with its permissions in the claim.
     expect((await call(t, "PUT", `/organizations/${org.id}/members/${lou.id}`, kim, { role: "billing" })).status).toBe(200);
+    expect((await call(t, "GET", `/organizations/${org.id}/roles`, lou)).json.roles).toEqual(["billing"]);
     expect((await call(t, "PUT", "/organizations/active", lou, { organizationId: org.id })).status).toBe(200);
     expect(await refreshOrg(t, lou)).toMatchObject({ role: "billing", permissions: ["invoices:pay", "invoices:read"] });
 
