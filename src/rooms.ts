@@ -1,4 +1,5 @@
 import { accountRoom } from "./account/room.js";
+import { bansRoom } from "./bans/room.js";
 import type { Config } from "./config/types.js";
 import { checkBackground } from "./core/background.js";
 import { dashboardRoom } from "./dashboard/room.js";
@@ -29,7 +30,7 @@ import { createWebhooksRoom } from "./webhooks/room.js";
  */
 const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom, bansRoom,
 ];
 const afterWebhooks: readonly Room[] = [oauthProviderRoom, kernel.pages, dashboardRoom];
 

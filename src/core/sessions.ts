@@ -7,6 +7,7 @@ import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from
 import type { CoreContext } from "./context.js";
 import { claimsOf, computeClaims, type FactorId } from "./claims.js";
 import { AuthError } from "./errors.js";
+import { assertMayStartSession } from "./person-gates.js";
 import { adoptMovedRefreshToken, MOVED_REFRESH_TOKEN } from "./moved-sessions.js";
 
 /** A freshly issued token pair. */
@@ -63,6 +64,8 @@ export async function openSession(tx: Kysely<DB>, ctx: CoreContext, userId: stri
   const subject = await repo.findEmailVerified(tx, userId);
   if (subject === undefined) throw unauthorised();
   const person = subject.personId;
+  // A gate (a ban) refuses the person: no session, whichever method proved them (a new user has none to refuse).
+  if (!newUser) await assertMayStartSession(tx, ctx, person);
   // The cap on live sessions per user: room is made for the new one by revoking the oldest.
   const capped = newUser ? 0 : await repo.revokeSessionsBeyond(tx, userId, ctx.config.sessionsPerUser - 1, now, "session_cap");
   if (capped > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: person, data: { count: capped, reason: "session_cap" } });

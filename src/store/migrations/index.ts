@@ -26,6 +26,7 @@ import * as m016 from "../../organizations/migrations/016-organizations.js";
 import * as m017 from "./017-moved-sessions.js";
 import * as m018 from "../../organizations/migrations/018-organization-domains.js";
 import * as m019 from "../../protection/migrations/019-protection.js";
+import * as m021 from "../../bans/migrations/021-bans-audit.js";
 import * as m020 from "../../roles/migrations/020-organization-roles.js";
 
 export interface Migration {
@@ -65,4 +66,5 @@ export const migrations: readonly Migration[] = [
   { name: "018-organization-domains", up: m018.up },
   { name: "019-protection", up: m019.up },
   { name: "020-organization-roles", up: m020.up },
+  { name: "021-bans-audit", up: m021.up },
 ];
