@@ -1,4 +1,5 @@
 import { accountRoom } from "./account/room.js";
+import { auditRoom } from "./audit/room.js";
 import { bansRoom } from "./bans/room.js";
 import type { Config } from "./config/types.js";
 import { checkBackground } from "./core/background.js";
@@ -30,7 +31,7 @@ import { createWebhooksRoom } from "./webhooks/room.js";
  */
 const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom, bansRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom, bansRoom, auditRoom,
 ];
 const afterWebhooks: readonly Room[] = [oauthProviderRoom, kernel.pages, dashboardRoom];
 
