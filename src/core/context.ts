@@ -15,6 +15,7 @@ import type { PurgeRule } from "./purge.js";
 import type { PasswordCheck } from "./passwords.js";
 import type { WayIn } from "./ways-in.js";
 import type { PersonGate } from "./person-gates.js";
+import type { SessionOpened } from "./session-opened.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -64,4 +65,6 @@ export interface CoreContext extends RoomState {
   passwordChecks: readonly PasswordCheck[];
   /** The rooms' gates that may shut a person out (Room.personGate: a ban), asked at every sign-in and session use. */
   personGates: readonly PersonGate[];
+  /** The rooms' work when a session opens (Room.sessionOpened), in its transaction. */
+  sessionOpened: readonly SessionOpened[];
 }

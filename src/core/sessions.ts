@@ -72,6 +72,7 @@ export async function openSession(tx: Kysely<DB>, ctx: CoreContext, userId: stri
   await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null, client_ip: opts.client?.ip?.slice(0, 64) || null, user_agent: opts.client?.userAgent?.slice(0, 300) || null });
   await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
   await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
+  for (const opened of ctx.sessionOpened) await opened(tx, ctx, { personId: person, userId, sessionHandle: handle, client: opts.client, newUser, now });
   const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle, firstFactor: opts.factor }, now);
   return { userId, primaryUserId: person, handle, refreshToken, hash, expiresAt, verified: subject.verified, claims };
 }

@@ -23,6 +23,7 @@ import type { Route } from "../http/route.js";
 import type { PageSources } from "../http/pages/headers.js";
 import type { PasswordCheck } from "../core/passwords.js";
 import type { PersonGate } from "../core/person-gates.js";
+import type { SessionOpened } from "../core/session-opened.js";
 import type { EventHook } from "../store/events.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
@@ -166,6 +167,8 @@ export interface RoomEvents {
   background?: BackgroundWork;
   /** Work of its own that commits with every event, in the event's transaction (store/events.ts), with no worker behind it. */
   eventHook?: EventHook;
+  /** Work of its own whenever a session opens, in its transaction (core/session-opened.ts): a new device's mail. */
+  sessionOpened?: SessionOpened;
 }
 
 /** Commands: its operator commands and how `authsvc users create` makes a user of its kind (core/commands.ts). */

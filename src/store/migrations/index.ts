@@ -28,6 +28,7 @@ import * as m018 from "../../organizations/migrations/018-organization-domains.j
 import * as m019 from "../../protection/migrations/019-protection.js";
 import * as m021 from "../../bans/migrations/021-bans-audit.js";
 import * as m021Audit from "../../audit/migrations/021-audit.js";
+import * as m021Devices from "../../security-mails/migrations/021-security-mails.js";
 import * as m020 from "../../roles/migrations/020-organization-roles.js";
 
 export interface Migration {
@@ -67,5 +68,5 @@ export const migrations: readonly Migration[] = [
   { name: "018-organization-domains", up: m018.up },
   { name: "019-protection", up: m019.up },
   { name: "020-organization-roles", up: m020.up },
-  { name: "021-bans-audit", up: composed(m021.up, m021Audit.up) },
+  { name: "021-bans-audit", up: composed(m021.up, m021Audit.up, m021Devices.up) },
 ];
