@@ -130,6 +130,8 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     waysIn: checkWaysIn(rooms.flatMap((r) => r.waysIn ?? [])),
     purge: rooms.flatMap((r) => r.purge ?? []),
     passwordChecks: rooms.flatMap((r) => r.passwordCheck?.(config, { logger, clock }) ?? []),
+    personGates: rooms.flatMap((r) => (r.personGate ? [r.personGate] : [])),
+    sessionOpened: rooms.flatMap((r) => (r.sessionOpened ? [r.sessionOpened] : [])),
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mail,
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),

@@ -1,5 +1,8 @@
 import { accountRoom } from "./account/room.js";
+import { auditRoom } from "./audit/room.js";
+import { bansRoom } from "./bans/room.js";
 import { cdiRoom } from "./cdi/room.js";
+import { securityMailsRoom } from "./security-mails/room.js";
 import type { Config } from "./config/types.js";
 import { checkBackground } from "./core/background.js";
 import { dashboardRoom } from "./dashboard/room.js";
@@ -30,7 +33,7 @@ import { createWebhooksRoom } from "./webhooks/room.js";
  */
 const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom, bansRoom, auditRoom, securityMailsRoom,
 ];
 const afterWebhooks: readonly Room[] = [oauthProviderRoom, cdiRoom, kernel.pages, dashboardRoom];
 

@@ -85,6 +85,7 @@ export function commandRun(io: CliIO, flags: Record<string, unknown>, args: read
     askNewPassword: (prompt) => askNewPassword(io, prompt),
     askYes: (question) => askYes(io, question),
     config: () => configFromFlags(flags, io).config,
+    onInterrupt: (fn) => io.onSignal?.(fn) ?? (() => {}),
     withApp: (fn) => withApp(flags, io, (app) => fn({ ctx: app.ctx, config: app.config, findUser: (ref) => resolveUserRef(app, ref), flushMail: () => app.mail.flush() })),
   };
 }

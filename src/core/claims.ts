@@ -16,6 +16,12 @@ export interface Factor {
   proves?: "email" | "phone";
   /** How an ID token names it in `amr` (RFC 8176: "pwd", "otp", "hwk", "sms"…; "fed" for a federated sign-in). */
   amr: string;
+  /**
+   * A first factor's generic refusal, as the SDKs know it for this method (`SIGN_IN_NOT_ALLOWED`
+   * with its reason): what a sign-in with it answers when a person gate refuses the person
+   * (core/person-gates.ts, e.g. a ban), whatever the gate's cause.
+   */
+  refusal?: { status: string; reason: string };
 }
 
 /** Whose session a claim is computed for. */

@@ -76,6 +76,8 @@ export interface CommandRun {
   askYes(question: string): Promise<boolean>;
   /** The settings, resolved from the flags, the environment and the config file, without opening anything. */
   config(): Readonly<Config>;
+  /** Calls `fn` when the operator interrupts the command (Ctrl-C, SIGTERM), for one that runs until then (`--follow`); returns how to stop listening. */
+  onInterrupt(fn: () => void): () => void;
   /** Opens the app (applying pending migrations), runs `fn` and closes it. */
   withApp<T>(fn: (app: CommandApp) => Promise<T>): Promise<T>;
 }

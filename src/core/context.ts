@@ -14,6 +14,8 @@ import type { PersonDeletion } from "./person-deletion.js";
 import type { PurgeRule } from "./purge.js";
 import type { PasswordCheck } from "./passwords.js";
 import type { WayIn } from "./ways-in.js";
+import type { PersonGate } from "./person-gates.js";
+import type { SessionOpened } from "./session-opened.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -61,4 +63,8 @@ export interface CoreContext extends RoomState {
   purge: readonly PurgeRule[];
   /** The rooms' checks of every new password (Room.passwordCheck), after the kernel's policy. */
   passwordChecks: readonly PasswordCheck[];
+  /** The rooms' gates that may shut a person out (Room.personGate: a ban), asked at every sign-in and session use. */
+  personGates: readonly PersonGate[];
+  /** The rooms' work when a session opens (Room.sessionOpened), in its transaction. */
+  sessionOpened: readonly SessionOpened[];
 }

@@ -14,7 +14,8 @@ export type ErrorCode =
   | "CONFLICT" // 409
   | "RATE_LIMITED" // 429 + Retry-After
   | "PROVIDER_ERROR" // 502: an outside provider the server called failed (the message names it)
-  | "UNAVAILABLE"; // 503 + Retry-After: database locked, overloaded, away, read-only or full
+  | "UNAVAILABLE" // 503 + Retry-After: database locked, overloaded, away, read-only or full
+  | "SIGN_IN_REFUSED"; // 200 {"status","reason"}: a sign-in that proved itself, refused (a person gate: a ban), as the method's generic refusal
 
 export class AuthError extends Error {
   override name = "AuthError";
@@ -23,7 +24,7 @@ export class AuthError extends Error {
     message: string,
     // `cause` stays in details, not Error.cause: h3 would answer with an Error's cause in its place.
     // `reason`: a stable word beside the message for clients that branch on it (e.g. captcha_required).
-    readonly details: { clearTokens?: boolean; retryAfterSeconds?: number; claimValidationErrors?: unknown[]; cause?: unknown; reason?: string } = {},
+    readonly details: { clearTokens?: boolean; retryAfterSeconds?: number; claimValidationErrors?: unknown[]; cause?: unknown; reason?: string; status?: string } = {},
   ) {
     super(message);
   }

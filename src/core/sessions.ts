@@ -7,6 +7,7 @@ import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from
 import type { CoreContext } from "./context.js";
 import { claimsOf, computeClaims, type FactorId } from "./claims.js";
 import { AuthError } from "./errors.js";
+import { assertMayStartSession } from "./person-gates.js";
 import { adoptMovedRefreshToken, MOVED_REFRESH_TOKEN } from "./moved-sessions.js";
 
 /** A freshly issued token pair. */
@@ -63,12 +64,15 @@ export async function openSession(tx: Kysely<DB>, ctx: CoreContext, userId: stri
   const subject = await repo.findEmailVerified(tx, userId);
   if (subject === undefined) throw unauthorised();
   const person = subject.personId;
+  // A gate (a ban) refuses the person: no session, whichever method proved them (a new user has none to refuse).
+  if (!newUser) await assertMayStartSession(tx, ctx, person);
   // The cap on live sessions per user: room is made for the new one by revoking the oldest.
   const capped = newUser ? 0 : await repo.revokeSessionsBeyond(tx, userId, ctx.config.sessionsPerUser - 1, now, "session_cap");
   if (capped > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: person, data: { count: capped, reason: "session_cap" } });
   await repo.insertSession(tx, { handle, user_id: userId, created_at: now, expires_at: expiresAt, last_refreshed_at: null, revoked_at: null, revoke_reason: null, client_ip: opts.client?.ip?.slice(0, 64) || null, user_agent: opts.client?.userAgent?.slice(0, 300) || null });
   await repo.insertRefreshToken(tx, { token_hash: hash, session_handle: handle, parent_hash: null, created_at: now, expires_at: expiresAt, rotated_at: null });
   await insertEvent(tx, { at: now, type: "session.created", userId: person, data: { sessionHandle: handle, ...(person !== userId ? { recipeUserId: userId } : {}) } });
+  for (const opened of ctx.sessionOpened) await opened(tx, ctx, { personId: person, userId, sessionHandle: handle, client: opts.client, newUser, now });
   const claims = await computeClaims(ctx.claims, tx, { userId, personId: person, sessionHandle: handle, firstFactor: opts.factor }, now);
   return { userId, primaryUserId: person, handle, refreshToken, hash, expiresAt, verified: subject.verified, claims };
 }

@@ -10,8 +10,10 @@ import { devHostGuard } from "./dev-host-guard.js";
 import type { HttpDeps } from "./deps.js";
 import { sendError } from "./errors.js";
 import { buildPageHandler } from "./pages/routes.js";
-import { guardRoute } from "./limit-guard.js";
+import { clientAddress, guardRoute } from "./limit-guard.js";
 import { guardSession } from "./guard.js";
+import { readHeader } from "./headers.js";
+import { noteRequestClient } from "./server.js";
 import { createForwardedHeaderWarning } from "./forwarded-warning.js";
 
 /** Builds the h3 app from the tables the composition root assembled from the rooms (deps.tables). */
@@ -35,7 +37,9 @@ export function createHttpApp(deps: HttpDeps): H3App {
   if (deps.ctx.metrics.enabled) app.use(requestMetricsHook(deps.ctx.metrics));
   // Baseline headers on every response (security-bar 57, 58): nothing here may be cached unless a
   // handler says so (JWKS, discovery).
+  const config = deps.ctx.config;
   app.use(defineEventHandler((event) => {
+    noteRequestClient(() => ({ ip: clientAddress(event, config), userAgent: readHeader(event, "user-agent") }));
     setResponseHeaders(event, {
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",

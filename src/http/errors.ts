@@ -20,6 +20,7 @@ const statusOf: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   PROVIDER_ERROR: 502,
   UNAVAILABLE: 503,
+  SIGN_IN_REFUSED: 200,
 };
 
 /**
@@ -40,6 +41,8 @@ export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event):
   // h3 wraps what a handler throws in an H3Error; the original is its cause.
   const err = thrown instanceof H3Error && thrown.cause instanceof Error ? thrown.cause : thrown;
   if (err instanceof AuthError) {
+    // The SDKs' generic refusal of a sign-in, in the method's own status (set by createSessionResponse).
+    if (err.code === "SIGN_IN_REFUSED") return { status: 200, body: { status: err.details.status ?? "SIGN_IN_NOT_ALLOWED", reason: err.message } };
     const body: Record<string, unknown> = { message: err.message };
     if (err.code === "INVALID_CLAIM") body.claimValidationErrors = err.details.claimValidationErrors ?? [];
     if (err.details.reason !== undefined) body.reason = err.details.reason;

@@ -32,13 +32,30 @@ export class ListenError extends Error {
   override name = "ListenError";
 }
 
-interface RequestScope { id: string; method: string | undefined; url: string | undefined; res: ServerResponse }
+interface RequestScope { id: string; method: string | undefined; url: string | undefined; res: ServerResponse; client?: () => RequestClient }
+
+/** Where the request being handled comes from: its client's address (trusted proxies applied) and User-Agent. */
+export interface RequestClient { ip?: string; userAgent?: string }
 
 const requestScope = new AsyncLocalStorage<RequestScope>();
 
 /** The id of the request being handled in this async context (for log lines), if any. */
 export function currentRequestId(): string | undefined {
   return requestScope.getStore()?.id;
+}
+
+/**
+ * Says how to read where this request comes from (the app does, once it knows its trusted proxies):
+ * read only when asked (the audit log), so a request nobody asks about pays one closure.
+ */
+export function noteRequestClient(client: () => RequestClient): void {
+  const scope = requestScope.getStore();
+  if (scope) scope.client = client;
+}
+
+/** Where the request being handled in this async context comes from; undefined outside a request (the CLI, a worker). */
+export function currentRequestClient(): RequestClient | undefined {
+  return requestScope.getStore()?.client?.();
 }
 
 /**

@@ -7,6 +7,7 @@ import { AuthError } from "../core/errors.js";
 import type { FactorId } from "../core/claims.js";
 import { createSession, getSessionState, reissueAccessToken, type SessionStart, type SessionTokens } from "../core/sessions.js";
 import { assertMfaClaimSatisfied } from "../core/mfa.js";
+import { sessionRefused } from "../core/person-gates.js";
 import { claimsOf } from "../core/claims.js";
 import type { HttpDeps } from "./deps.js";
 import { ACCESS_COOKIE, attachTokens, clearTokens, cookiePolicy, readBearer, readCookieValues, selectCreationMode, wantsBodyMode, type AuthMode } from "./session-transport.js";
@@ -95,6 +96,12 @@ export async function optionalSession(event: H3Event, deps: HttpDeps, opts: Sess
   assertNotCrossOrigin(event, found.mode);
   const payload = found.payload ?? await verifyAccessTokenCached(deps.ctx, found.token, found.header);
   if (!opts.allowIncompleteMfa) assertMfaClaimSatisfied(payload);
+  // A person a gate shuts out (a ban) is refused at once, though the token's signature still holds.
+  const refused = sessionRefused(deps.ctx, payload.sub);
+  if (refused === true || (refused !== false && await refused)) {
+    clearTokens(event, deps.ctx.config, found.mode);
+    throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
+  }
   const session: SessionInfo = { userId: payload.rsub, primaryUserId: payload.sub, sessionHandle: payload.sessionHandle, payload, mode: found.mode };
   if (opts.checkDatabase) {
     const state = await getSessionState(deps.ctx, payload.sessionHandle);
@@ -130,7 +137,13 @@ export function sessionStartOf(event: H3Event, deps: HttpDeps, factor: FactorId)
  */
 export async function createSessionResponse(event: H3Event, deps: HttpDeps, userId: string, factor: FactorId): Promise<Record<string, unknown>> {
   const mode = selectCreationMode(event, deps.ctx.config);
-  return attachNewSession(event, deps, mode, await createSession(deps.ctx, userId, sessionStartOf(event, deps, factor)));
+  const tokens = await createSession(deps.ctx, userId, sessionStartOf(event, deps, factor)).catch((err: unknown) => {
+    // A gate refused the person: the method's generic refusal (its status and reason), never why.
+    if (!(err instanceof AuthError) || err.code !== "SIGN_IN_REFUSED") throw err;
+    const refusal = deps.ctx.factors.find((f) => f.id === factor)?.refusal;
+    throw new AuthError("SIGN_IN_REFUSED", refusal?.reason ?? err.message, { status: refusal?.status });
+  });
+  return attachNewSession(event, deps, mode, tokens);
 }
 
 /**

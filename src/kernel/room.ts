@@ -22,6 +22,8 @@ import type { PersonPagePart } from "../http/person-panels.js";
 import type { Route } from "../http/route.js";
 import type { PageSources } from "../http/pages/headers.js";
 import type { PasswordCheck } from "../core/passwords.js";
+import type { PersonGate } from "../core/person-gates.js";
+import type { SessionOpened } from "../core/session-opened.js";
 import type { EventHook } from "../store/events.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
@@ -66,6 +68,8 @@ export interface RoomContext {
   factors?: readonly Factor[];
   /** Its check of every new password, after the kernel's policy (core/passwords.ts PasswordCheck). */
   passwordCheck?(config: Readonly<Config>, with_: { logger: Logger; clock: Clock }): PasswordCheck | undefined;
+  /** Its gate that may shut a person out (a ban): asked at every sign-in and every use of a session (core/person-gates.ts). */
+  personGate?: PersonGate;
 }
 
 /** HTTP: its routes (each with its guard, http/guard.ts), admin routes, OpenAPI areas, GET /loginmethods, mounts. */
@@ -164,6 +168,8 @@ export interface RoomEvents {
   background?: BackgroundWork;
   /** Work of its own that commits with every event, in the event's transaction (store/events.ts), with no worker behind it. */
   eventHook?: EventHook;
+  /** Work of its own whenever a session opens, in its transaction (core/session-opened.ts): a new device's mail. */
+  sessionOpened?: SessionOpened;
 }
 
 /** Commands: its operator commands and how `authsvc users create` makes a user of its kind (core/commands.ts). */

@@ -112,6 +112,7 @@ const events: SecurityEvent[] = [
   },
   { name: "Account deletion (account page)", person: withCalling, fire: async (s, p) => { await post(p.calling!, `${s.url}/auth/account/delete`, { password: PASSWORD }); } },
   { name: "Person deletion (admin API, `authsvc users delete`, dashboard)", person: withCalling, fire: async (s, p) => { await adminApi(s, "DELETE", `/users/${p.userId}`); } },
+  { name: "Ban (admin API, `authsvc users ban`, dashboard)", person: withCalling, fire: async (s, p) => { await adminApi(s, "POST", `/users/${p.userId}/ban`, { reason: "matrix" }); } },
 ];
 
 const declared = rooms.flatMap((r) => r.waysIn ?? []);

@@ -20,6 +20,8 @@ const NOT_SECRET = new Set([
   // the bot check's site key (public: every page shows it), the breached-password settings, and the
   // DKIM key's file path and selector (the key stays in its 0600 file)
   "captchaSiteKey", "breachedPasswords", "breachedPasswordsUrl", "breachedPasswordsTimeoutMs", "breachedPasswordsAtSignIn", "dkimPrivateKey", "dkimSelector",
+  // whether a new device's sign-in is mailed (its description names the new password it asks for)
+  "newSignInMail",
 ]);
 const SOUNDS_SECRET = /secret|key|password|passphrase|token|credential|private/i;
 

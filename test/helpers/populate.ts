@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { testConfig } from "../../src/config.js";
 import { startHttpServer } from "../../src/http/server.js";
+import { banPerson } from "../../src/bans/bans.js";
 import { signInAdmin } from "../../src/dashboard/accounts/sign-in.js";
 import { generateCode } from "../../src/methods/totp/secrets.js";
 import { createPasswordlessUser } from "../../src/methods/passwordless/consume.js";
@@ -118,7 +119,10 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   await postWithSession(url, "/totp/verify", again.tokens, { totp: generateCode(secret, clock.now()) === "000000" ? "111111" : "000000" });
   // Other ways in: an identity at a provider, a passwordless flow waiting for its code, a passkey and an unused challenge.
   await upsertThirdPartyUser(ctx, { thirdPartyId: "google", thirdPartyUserId: "g-1234", email: "gil@example.com", emailVerified: true });
-  await createPasswordlessUser(ctx, { email: "pia@example.com", source: "test" });
+  const pia = await createPasswordlessUser(ctx, { email: "pia@example.com", source: "test" });
+  // A banned person (the bans room), until a time.
+  if (pia.status !== "OK") throw new Error(`passwordless user: ${pia.status}`);
+  await banPerson(ctx, pia.user.id, { reason: "spam", until: clock.now() + 30 * 86_400_000, source: "test" });
   await postJson(`${url}/auth/signinup/code`, { email: "pat@example.com", shouldTryLinkingWithSessionUser: false }, { rid: "passwordless" });
   await passkey(url, "kai@example.com");
   // A person who asked for their account to be deleted (waiting out the grace period).

@@ -17,7 +17,7 @@ describe("the mail table's order of actions", () => {
   it("keeps the order tail-mail --action and the development inbox have always listed", () => {
     expect(mail.actions.map((a) => a.action)).toEqual([
       "verify-email", "reset-password", "password-changed", "third-party-account", "passwordless", "mfa-recovery-code-used", "mfa-reset",
-      "recover-passkey", "change-email", "email-changed", "account-deletion", "login-added", "account-secured", "organization-invitation", "other",
+      "recover-passkey", "change-email", "email-changed", "account-deletion", "login-added", "account-secured", "organization-invitation", "new-sign-in", "account-banned", "other",
     ]);
   });
 });

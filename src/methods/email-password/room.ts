@@ -1,4 +1,5 @@
 import { enabledPart } from "../../http/openapi/types.js";
+import { SIGN_IN_NOT_ALLOWED } from "./refusals.js";
 import type { SignInMethod } from "../../kernel/room.js";
 import { passwordUserCreation, resetPasswordCommand } from "./commands.js";
 import { emailPasswordAdminRoutes, passwordPersonPage, passwordUserCreator } from "./admin.js";
@@ -17,7 +18,7 @@ import { hostedPageRoutes } from "../../http/pages/route.js";
 /** Sign-in with an email address and a password: the room's declaration (src/kernel/room.ts). */
 export const emailPasswordRoom: SignInMethod = {
   id: "emailpassword",
-  factors: [{ id: "emailpassword", proves: "email", amr: "pwd" }],
+  factors: [{ id: "emailpassword", proves: "email", amr: "pwd", refusal: { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED } }],
   events: { "password_reset.completed": { type: "user.password_reset" } },
   mail: emailPasswordMail,
   logins: passwordLogins,

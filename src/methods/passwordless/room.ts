@@ -1,4 +1,5 @@
 import { enabledPart } from "../../http/openapi/types.js";
+import { PASSWORDLESS_REASONS } from "./refusals.js";
 import type { SignInMethod } from "../../kernel/room.js";
 import { passwordlessUserCreation } from "./commands.js";
 import { passwordlessFlow } from "./flow-type.js";
@@ -16,11 +17,17 @@ import { expiredCodes } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { passwordlessMail } from "./mail.js";
 
+/** A passwordless sign-in refused by a person gate (a ban): the SDKs' generic refusal. */
+const refusal = { status: "SIGN_IN_UP_NOT_ALLOWED", reason: PASSWORDLESS_REASONS.signIn };
+
 /** Sign-in with a mailed code or link: the room's declaration (src/kernel/room.ts). */
 export const passwordlessRoom: SignInMethod = {
   id: "passwordless",
   // The SDK's phone factors are declared too (no phone numbers are kept): PUT /mfa/info lists them, empty.
-  factors: [{ id: "otp-email", proves: "email", amr: "otp" }, { id: "link-email", proves: "email", amr: "otp" }, { id: "otp-phone", proves: "phone", amr: "sms" }, { id: "link-phone", proves: "phone", amr: "sms" }],
+  factors: [
+    { id: "otp-email", proves: "email", amr: "otp", refusal }, { id: "link-email", proves: "email", amr: "otp", refusal },
+    { id: "otp-phone", proves: "phone", amr: "sms", refusal }, { id: "link-phone", proves: "phone", amr: "sms", refusal },
+  ],
   mail: passwordlessMail,
   logins: codeLogins,
   importer: codeLoginImport,

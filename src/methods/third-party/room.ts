@@ -1,4 +1,5 @@
 import { ConfigError } from "../../config/types.js";
+import { SIGN_IN_NOT_ALLOWED } from "./refusals.js";
 import type { SignInMethod } from "../../kernel/room.js";
 import { thirdPartyMail } from "./mail.js";
 import { providersDescribed, thirdPartyArea } from "./openapi.js";
@@ -15,7 +16,7 @@ import { hostedPageRoutes } from "../../http/pages/route.js";
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: SignInMethod = {
   id: "thirdparty",
-  factors: [{ id: "thirdparty", amr: "fed" }],
+  factors: [{ id: "thirdparty", amr: "fed", refusal: { status: "SIGN_IN_UP_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED } }],
   logins: providerLogins,
   importer: providerImport,
   settings: [thirdPartySettings, thirdPartyLimitSettings],

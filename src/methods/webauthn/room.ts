@@ -1,4 +1,5 @@
 import { enabledPart } from "../../http/openapi/types.js";
+import { SIGN_IN_NOT_ALLOWED } from "./refusals.js";
 import type { SignInMethod } from "../../kernel/room.js";
 import { passkeyCommands } from "./commands.js";
 import { webauthnAdminRoutes, webauthnPersonPage } from "./admin.js";
@@ -18,7 +19,7 @@ import { webauthnMail } from "./mail.js";
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/kernel/room.ts). */
 export const webauthnRoom: SignInMethod = {
   id: "webauthn",
-  factors: [{ id: "webauthn", amr: "hwk" }],
+  factors: [{ id: "webauthn", amr: "hwk", refusal: { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED } }],
   events: {
     "webauthn.credential_added": { type: "user.passkey_added" },
     "webauthn.credential_removed": { type: "user.passkey_removed" },

@@ -28,6 +28,9 @@ import * as m018 from "../../organizations/migrations/018-organization-domains.j
 import * as m019 from "../../protection/migrations/019-protection.js";
 import * as m020 from "../../roles/migrations/020-organization-roles.js";
 import * as m021 from "../../cdi/migrations/021-cdi.js";
+import * as m022 from "../../bans/migrations/022-bans-audit.js";
+import * as m022Audit from "../../audit/migrations/022-audit.js";
+import * as m022Devices from "../../security-mails/migrations/022-security-mails.js";
 
 export interface Migration {
   name: string;
@@ -67,4 +70,5 @@ export const migrations: readonly Migration[] = [
   { name: "019-protection", up: m019.up },
   { name: "020-organization-roles", up: m020.up },
   { name: "021-cdi", up: m021.up },
+  { name: "022-bans-audit", up: composed(m022.up, m022Audit.up, m022Devices.up) },
 ];
