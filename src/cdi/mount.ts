@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { defineEventHandler, getRequestHeader, setResponseHeader, setResponseStatus, type EventHandler, type H3Event } from "h3";
+import { AuthError } from "../core/errors.js";
 import { readJsonBody, HttpInputError } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
 import { CdiError, type CdiCall, type CdiRoute } from "./http.js";
@@ -35,6 +36,8 @@ export function createCdiMount(routes: readonly CdiRoute[]): (deps: HttpDeps) =>
       } catch (err) {
         if (err instanceof CdiError) return text(event, err.status, err.message);
         if (err instanceof HttpInputError) return text(event, err.status === 413 ? 413 : 400, err.message);
+        // A person gate (a ban) refused the session: the app's request fails with the reason, not a 500.
+        if (err instanceof AuthError && err.code === "SIGN_IN_REFUSED") return text(event, 400, err.message);
         ctx.logger.error("cdi request failed", { path: event.path.split("?")[0], err });
         return text(event, 500, "Internal Error");
       }

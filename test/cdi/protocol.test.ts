@@ -68,6 +68,20 @@ describe.each(backends)("the SuperTokens CDI on $name", (backend) => {
     expect(keys[0].kid).toMatch(/^d-/);
   });
 
+  it("a ban ends the person's CDI sessions (verify with checkDatabase, refresh) and refuses a new one with a 400, not a 500", async () => {
+    const userId = await newUser("cdi-banned@example.com");
+    const body = { userId, userDataInJWT: {}, userDataInDatabase: {}, useDynamicSigningKey: true, enableAntiCsrf: false };
+    const created = await json("/public/recipe/session", { body });
+    const banned = await fetch(`${t.url}/admin/v1/users/${userId}/ban`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: JSON.stringify({ reason: "spam" }) });
+    expect(banned.status).toBe(200);
+    const checked = await json("/recipe/session/verify", { body: { accessToken: created.accessToken.token, doAntiCsrfCheck: false, enableAntiCsrf: false, checkDatabase: true } });
+    expect(checked.status).toBe("UNAUTHORISED");
+    expect((await json("/recipe/session/refresh", { body: { refreshToken: created.refreshToken.token, enableAntiCsrf: false, useDynamicSigningKey: true } })).status).toBe("UNAUTHORISED");
+    const refused = await cdi("/public/recipe/session", { body });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/security reasons/);
+  });
+
   it("creates, verifies, refreshes (promotion, then theft) and lists sessions in authsvc's own store", async () => {
     const userId = await newUser("cdi-session@example.com");
     const created = await json("/public/recipe/session", { body: { userId, userDataInJWT: { app: 1 }, userDataInDatabase: { cart: 2 }, useDynamicSigningKey: true, enableAntiCsrf: false } });
