@@ -42,11 +42,37 @@ export interface ScimGroupMembersTable {
   scim_user_id: string;
 }
 
+/** A SAML connection of an organization, from its IdP's metadata (saml-connections.ts). */
+export interface SsoConnectionsTable {
+  id: string;
+  organization_id: string;
+  /** "saml" (OpenID connections are not built yet). */
+  kind: string;
+  idp_entity_id: string;
+  /** The IdP's single sign-on URL for the HTTP-Redirect binding. */
+  idp_sso_url: string;
+  /** Its signing certificates (JSON list of base64 DER). */
+  idp_certs: string;
+  idp_initiated: number;
+  /** The file or URL the metadata came from. */
+  metadata_source: string;
+  created_at: number;
+}
+
+/** An assertion a connection accepted, remembered until its NotOnOrAfter so it is never accepted twice. */
+export interface SamlAssertionsTable {
+  connection_id: string;
+  assertion_id: string;
+  expires_at: number;
+}
+
 declare module "../store/schema.js" {
   interface DB {
     scim_tokens: ScimTokensTable;
     scim_users: ScimUsersTable;
     scim_groups: ScimGroupsTable;
     scim_group_members: ScimGroupMembersTable;
+    sso_connections: SsoConnectionsTable;
+    saml_assertions: SamlAssertionsTable;
   }
 }

@@ -90,3 +90,9 @@ export async function groupNamesOf(db: Kysely<DB>, scimUserId: string): Promise<
   return (await db.selectFrom("scim_group_members as m").innerJoin("scim_groups as g", "g.id", "m.group_id").select("g.display_name")
     .where("m.scim_user_id", "=", scimUserId).orderBy("g.created_at").execute()).map((r) => r.display_name);
 }
+
+/** Remembers an accepted assertion id until `expiresAt` (forgetting the expired ones); a unique violation when it was seen already. */
+export async function rememberAssertion(db: Kysely<DB>, connectionId: string, assertionId: string, expiresAt: number, now: number): Promise<void> {
+  await db.deleteFrom("saml_assertions").where("expires_at", "<", now).execute();
+  await db.insertInto("saml_assertions").values({ connection_id: connectionId, assertion_id: assertionId, expires_at: expiresAt }).execute();
+}

@@ -12,7 +12,9 @@ import { createClient, createResource } from "../../src/oauth-provider/clients.j
 import { addDomain } from "../../src/organizations/domains.js";
 import { createInvitation } from "../../src/organizations/invitations.js";
 import { createOrganization } from "../../src/organizations/organizations.js";
+import { addSamlConnection } from "../../src/sso/saml-connections.js";
 import { rotateScimToken } from "../../src/sso/scim-tokens.js";
+import { rememberAssertion } from "../../src/sso/store.js";
 import { createPowChallenge } from "../../src/protection/captcha/pow.js";
 import { markBreached, useSolution } from "../../src/protection/store.js";
 import { putRole, setUserRole } from "../../src/roles/roles.js";
@@ -134,6 +136,9 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   await createInvitation(ctx, org.id, { personId: ownerId }, { email: "ivan@example.com", role: "member" });
   // Its directory: a SCIM token, a provisioned person and a group that makes them an admin.
   await scimProvision(url, await rotateScimToken(ctx, org.id, "test"));
+  // A SAML connection (as its metadata gives it) and an assertion it accepted, which only its IdP's sign-ins write.
+  const saml = await addSamlConnection(ctx, org.id, { metadata: { entityId: "https://idp.acme.example.com/metadata", ssoUrl: "https://idp.acme.example.com/sso", certs: ["MIIBfake"] }, source: "idp.xml", idpInitiated: false, actor: "test" });
+  await rememberAssertion(app.store.db, saml.id, "_assertion-1", clock.now() + 300_000, clock.now());
   // OAuth: a client and a resource, and a grant with a refresh token.
   const oauth = await oauthGrant(s, "olga@example.com");
   // The dashboard's admin and a session of theirs; moved-in sessions; a caught mail.
