@@ -10,7 +10,7 @@ import { upsertThirdPartyUser } from "../methods/third-party/sign-in-up.js";
 import * as orgs from "../organizations/store.js";
 import { roleFromGroups } from "./scim-membership.js";
 import type { SsoConnectionsTable } from "./schema.js";
-import { rememberAssertion } from "./store.js";
+import { findUserByPerson, rememberAssertion } from "./store.js";
 
 /**
  * SAML 2.0 sign-in through an organization's connection, on @node-saml/node-saml (docs/enterprise-sso.md
@@ -85,6 +85,9 @@ export async function acceptSamlResponse(ctx: CoreContext, c: SsoConnectionsTabl
   const up = await upsertThirdPartyUser(ctx, { thirdPartyId: `saml-${c.id}`, thirdPartyUserId: String(profile.nameID ?? email), email, emailVerified: true });
   if (up.status !== "OK") throw refused(`account linking refused the sign-in (${up.status})`);
   // A value with an xsi:type comes back as { _: text, $: attributes }.
+  // The organization's directory deprovisioned this person (SCIM active false): no sign-in through its IdP either.
+  const personId = (await findPersonId(ctx.store.db, up.user.id)) ?? up.user.id;
+  if ((await findUserByPerson(ctx.store.db, c.organization_id, personId))?.active === 0) throw refused("the organization's directory deprovisioned this person");
   const groups = ([] as unknown[]).concat(pick(profile, GROUP_ATTRS) ?? []).map((g) => (g && typeof g === "object" && "_" in g ? (g as { _: unknown })._ : g)).filter((g): g is string => typeof g === "string");
   await ctx.store.writeTx(async (tx) => {
     const personId = (await findPersonId(tx, up.user.id)) ?? up.user.id;

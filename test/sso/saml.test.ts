@@ -9,6 +9,7 @@ import { jwtPayload } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { admin, KEY } from "../http/admin/admin-client.js";
 import { call, newPerson } from "../organizations/helpers.js";
+import { USER, patchOps, scim, scimToken } from "./helpers.js";
 
 /**
  * SAML 2.0 connections with a real IdP that is not authsvc's code (samlify): SP-initiated sign-in
@@ -97,6 +98,19 @@ describe.each(backends)("SAML connections ($name)", (backend) => {
     expect(users[0].id).toBe(pat.id);
     expect(users[0].loginMethods.map((m: { recipeId: string }) => m.recipeId).sort()).toEqual(["emailpassword", "thirdparty"]);
     expect(await roleOf("pat@contoso.test")).toBe("member");
+  });
+
+  it("a person the organization's directory deprovisioned (SCIM) cannot sign in through its IdP", async () => {
+    const token = await scimToken(t, org.slug);
+    const u = await scim(t, token, "POST", "/Users", { schemas: [USER], userName: "gone@contoso.test", emails: [{ value: "gone@contoso.test", primary: true }] });
+    expect(u.status).toBe(201);
+    expect((await scim(t, token, "PATCH", `/Users/${u.json.id}`, patchOps({ op: "Replace", path: "active", value: "False" }))).status).toBe(200);
+    const start = await fetch(`${t.url}/auth/saml/${conn.id}/login`, { redirect: "manual" });
+    const requestId = await idp.requestIdOf(start.headers.get("location")!, spMetadata);
+    const r = await acs(conn.id, await idp.respond(spMetadata, "gone@contoso.test", { inResponseTo: requestId }));
+    expect(r).toMatchObject({ status: 400, json: { message: expect.stringContaining("deprovisioned") } });
+    expect(r.cookies.filter((c) => c.startsWith("sAccessToken="))).toEqual([]);
+    expect(await roleOf("gone@contoso.test")).toBeUndefined();
   });
 
   it("IdP-initiated only where the connection allows it", async () => {
