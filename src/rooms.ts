@@ -21,6 +21,7 @@ import { organizationsRoom } from "./organizations/room.js";
 import { protectionRoom } from "./protection/room.js";
 import { oauthProviderRoom } from "./oauth-provider/room.js";
 import { rolesRoom } from "./roles/room.js";
+import { ssoRoom } from "./sso/room.js";
 import { webhookEventTable } from "./webhooks/events.js";
 import { createWebhooksRoom } from "./webhooks/room.js";
 
@@ -33,7 +34,7 @@ import { createWebhooksRoom } from "./webhooks/room.js";
  */
 const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, protectionRoom, bansRoom, auditRoom, securityMailsRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, ssoRoom, protectionRoom, bansRoom, auditRoom, securityMailsRoom,
 ];
 const afterWebhooks: readonly Room[] = [oauthProviderRoom, cdiRoom, kernel.pages, dashboardRoom];
 

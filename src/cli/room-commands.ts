@@ -46,6 +46,8 @@ function attach(parent: Command, spec: CommandSpec, io: CliIO): Command {
     const group = new Command(spec.name).description(spec.description);
     parent.addCommand(group);
     for (const sub of spec.commands) attach(group, sub, io);
+    // Another room's commands may go under a room's group too (`orgs scim-token` under `orgs`).
+    for (const extra of declared().filter((s) => s.under === spec.name)) attach(group, extra, io);
     return group;
   }
   const layout = spec.layout ?? "admin";

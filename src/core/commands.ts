@@ -11,7 +11,7 @@ import type { UserView } from "./users.js";
 export interface CommandSpec {
   name: string;
   description: string;
-  /** A kernel command it goes under (e.g. "users"); absent: a command of its own (`authsvc <name>`). */
+  /** A kernel command it goes under (e.g. "users"), or another room's group (`orgs`); absent: a command of its own (`authsvc <name>`). */
   under?: string;
   /** Where a command of its own is listed in `authsvc --help`: right after this one (an ordering hint). */
   after?: string;

@@ -13,6 +13,9 @@ import { createClient, createResource } from "../../src/oauth-provider/clients.j
 import { addDomain } from "../../src/organizations/domains.js";
 import { createInvitation } from "../../src/organizations/invitations.js";
 import { createOrganization } from "../../src/organizations/organizations.js";
+import { addSamlConnection } from "../../src/sso/saml-connections.js";
+import { rotateScimToken } from "../../src/sso/scim-tokens.js";
+import { rememberAssertion } from "../../src/sso/store.js";
 import { createPowChallenge } from "../../src/protection/captcha/pow.js";
 import { markBreached, useSolution } from "../../src/protection/store.js";
 import { putRole, setUserRole } from "../../src/roles/roles.js";
@@ -136,6 +139,11 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   const org = await createOrganization(ctx, { name: "Acme", slug: "acme" }, ownerId, { personId: ownerId });
   await addDomain(ctx, org.id, { domain: "acme.example.com", role: "member" }, "test");
   await createInvitation(ctx, org.id, { personId: ownerId }, { email: "ivan@example.com", role: "member" });
+  // Its directory: a SCIM token, a provisioned person and a group that makes them an admin.
+  await scimProvision(url, await rotateScimToken(ctx, org.id, "test"));
+  // A SAML connection (as its metadata gives it) and an assertion it accepted, which only its IdP's sign-ins write.
+  const saml = await addSamlConnection(ctx, org.id, { metadata: { entityId: "https://idp.acme.example.com/metadata", ssoUrl: "https://idp.acme.example.com/sso", certs: ["MIIBfake"] }, source: "idp.xml", idpInitiated: false, actor: "test" });
+  await rememberAssertion(app.store.db, saml.id, "_assertion-1", clock.now() + 300_000, clock.now());
   // OAuth: a client and a resource, and a grant with a refresh token.
   const oauth = await oauthGrant(s, "olga@example.com");
   // The dashboard's admin and a session of theirs; moved-in sessions; a caught mail.
@@ -161,6 +169,16 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
     oauth,
     webhook: { url: webhookUrl, secret: hook.secret },
   };
+}
+
+async function scimProvision(url: string, token: string): Promise<void> {
+  const scim = async (path: string, body: unknown) => {
+    const res = await fetch(`${url}/scim/v2${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/scim+json" }, body: JSON.stringify(body) });
+    if (res.status !== 201) throw new Error(`SCIM ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const user = await scim("/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "sam@acme.example.com", name: { givenName: "Sam" }, emails: [{ value: "sam@acme.example.com", primary: true }] });
+  await scim("/Groups", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "admin", members: [{ value: user.id }] });
 }
 
 async function passkey(url: string, email: string): Promise<void> {

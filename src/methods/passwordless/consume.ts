@@ -141,3 +141,17 @@ export async function createPasswordlessUser(ctx: CoreContext, p: { email: strin
     throw err;
   }
 }
+
+/**
+ * In the caller's transaction (SCIM provisioning, src/sso/): the passwordless user of an address
+ * whose organization vouches for it, made when new. The address counts as verified, and account
+ * linking decides as for a sign-in (joins the person who has it verified); a refusal says why.
+ */
+export async function provisionPasswordlessUser(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; source: string }): Promise<{ userId: string; created: boolean } | { refused: string }> {
+  try {
+    return await signInUpInTx(tx, ctx, p);
+  } catch (err) {
+    if (err instanceof Refused) return { refused: err.reason };
+    throw err;
+  }
+}

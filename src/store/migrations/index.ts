@@ -31,6 +31,7 @@ import * as m021 from "../../cdi/migrations/021-cdi.js";
 import * as m022 from "../../bans/migrations/022-bans-audit.js";
 import * as m022Audit from "../../audit/migrations/022-audit.js";
 import * as m022Devices from "../../security-mails/migrations/022-security-mails.js";
+import * as m023 from "../../sso/migrations/023-sso-scim.js";
 
 export interface Migration {
   name: string;
@@ -71,4 +72,5 @@ export const migrations: readonly Migration[] = [
   { name: "020-organization-roles", up: m020.up },
   { name: "021-cdi", up: m021.up },
   { name: "022-bans-audit", up: composed(m022.up, m022Audit.up, m022Devices.up) },
+  { name: "023-sso-scim", up: m023.up },
 ];
