@@ -22,10 +22,10 @@ await build({
     // native addons, and pg's optional native driver (never used)
     "better-sqlite3", "@node-rs/bcrypt", "@node-rs/argon2", "pg-native",
     // loaded on first use: PostgreSQL, the OAuth provider, passkeys, the mail catcher and SMTP,
-    // the single-process listener, QR codes, the password-strength check, MD4 and Whirlpool of
+    // QR codes, the password-strength check, MD4 and Whirlpool of
     // imported password hashes
     "pg", "oidc-provider", "@simplewebauthn/server", "smtp-server", "postal-mime", "nodemailer",
-    "listhen", "qrcode", "@zxcvbn-ts/core", "@zxcvbn-ts/language-common", "hash-wasm",
+    "qrcode", "@zxcvbn-ts/core", "@zxcvbn-ts/language-common", "hash-wasm",
   ],
   sourcemap: "linked",
   logLevel: "warning",

@@ -1,5 +1,5 @@
 // The ceiling for HTTP: an h3 hello-world served by `startHttpServer`, the very listener stack
-// `authsvc serve` uses (listhen with serve's options, request ids, the per-request error guard).
+// `authsvc serve` uses (node:http on the exact port asked for, request ids, the per-request error guard).
 // Bundled and started by servers.mjs; prints "listening on http://127.0.0.1:PORT" on stderr.
 import { createApp, createRouter, defineEventHandler } from "h3";
 import { startHttpServer } from "../../src/http/server.js";

@@ -87,8 +87,8 @@ export async function readFormBody(event: H3Event, limit: number): Promise<URLSe
 /**
  * Collects the body, stopping at `limit`. Not `for await (… of req)`: leaving that loop early (the
  * 413) destroys the request stream, and the socket with it, while the response is still being
- * written; listhen's http-shutdown then reads `req.socket` as null in its 'finish' listener and the
- * uncaught TypeError ended the process. Here the stream is never destroyed: past the limit we stop
+ * written; a 'finish' listener that reads `req.socket` (listhen's http-shutdown did, when serve ran
+ * through listhen) then finds it null, and the uncaught TypeError ended the process. Here the stream is never destroyed: past the limit we stop
  * collecting, answer 413 and let the connection close after the response.
  */
 function readUpTo(event: H3Event, limit: number): Promise<{ chunks: Buffer[]; size: number }> {

@@ -1,14 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { toNodeListener, type App as H3App } from "h3";
-import type { listen as ListhenListen } from "listhen";
+import { isUnsafePort } from "get-port-please";
 import type { Logger } from "../util/logger.js";
 import { createRequestId } from "../util/random.js";
 import { Slots } from "../util/slots.js";
 
 /**
  * The one listener stack: `serve` and every HTTP test call `startHttpServer`, so a crash that only
- * this stack can trigger (listhen installs http-shutdown's per-request listeners) shows in the suite.
+ * this stack can trigger shows in the suite.
  *
  * It adds what a server on the internet needs around the h3 app: a request id on every answer and in
  * every log line about the request; a request whose handling throws anywhere (the handler, a stream
@@ -42,10 +42,10 @@ export function currentRequestId(): string | undefined {
 }
 
 /**
- * Serves the h3 app through listhen on exactly the port asked for (0 = any free one). listhen's
- * conveniences for local dev servers are switched off: it must not move to another port when the
- * one asked for is taken or on the browsers' unsafe-port list, must not print or open URLs, and
- * must not exit the process on SIGTERM (autoClose) before the graceful shutdown has run.
+ * Serves the h3 app on exactly the port asked for (0 = any free one) with node:http itself: a port
+ * that is taken or on the browsers' unsafe-port list is refused, never swapped for another (listhen,
+ * used here before, cost every single-process server about 10 MB for conveniences it had switched
+ * off: node-forge for self-signed certificates, a QR code renderer, a console logger).
  * `onFatal` hears an uncaught error that belongs to no request (the process is then in an unknown
  * state; `serve` shuts down with exit 1 so a supervisor restarts it).
  */
@@ -62,45 +62,32 @@ export async function startHttpServer(app: H3App, opts: { port: number; host: st
   };
   if (opts.handle) return serveOn(await listenOnHandle(listener, opts.handle, { host: opts.host, port: opts.port }), logger, opts.onFatal);
   const where = `port ${port} on ${host}`;
-  let listening: Awaited<ReturnType<typeof ListhenListen>>;
+  if (port !== 0 && isUnsafePort(port)) throw new ListenError(`${where} cannot be used: it is on the list of ports browsers refuse to connect to; choose another with --port`);
+  const server = createServer(listener);
   try {
-    // Loaded here, not at start: a cluster's workers listen on the primary's socket without it.
-    const { listen: listhen } = await import("listhen");
-    listening = await listhen(listener, {
-      port: { port, random: port === 0, ports: [], portRange: [] as never, alternativePortRange: [] as never, verbose: false },
-      hostname: host,
-      showURL: false,
-      open: false,
-      clipboard: false,
-      qr: false,
-      autoClose: false,
-      isTest: false,
-      isProd: true,
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen({ port, host }, () => { server.off("error", reject); resolve(); });
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === "EADDRINUSE" || /Unable to find an available port/.test(e.message)) throw new ListenError(`${where} is already in use; stop the other process or choose another with --port`);
+    if (e.code === "EADDRINUSE") throw new ListenError(`${where} is already in use; stop the other process or choose another with --port`);
     if (e.code === "EACCES") throw new ListenError(`${where} needs privileges this process does not have; choose a port above 1023 with --port`);
-    // get-port-please probes the port first; on an address this machine does not have it finds none.
-    if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || /Unable to find a random port/.test(e.message)) throw new ListenError(`cannot bind to ${host}: no such local address; check --host`);
+    if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || e.code === "EAI_AGAIN") throw new ListenError(`cannot bind to ${host}: no such local address; check --host`);
     throw new ListenError(`cannot listen on ${where}: ${e.message}`);
   }
-  const server = listening.server as Server;
   const address = server.address();
-  const actualPort = typeof address === "object" && address ? address.port : port;
   const actualHost = typeof address === "object" && address ? address.address : host;
-  if ((port !== 0 && actualPort !== port) || !sameHost(actualHost, host)) {
-    await listening.close();
-    throw new ListenError(port !== 0 && actualPort !== port
-      ? `${where} cannot be used: it is on the list of ports browsers refuse to connect to; choose another with --port`
-      : `cannot bind to ${host}; check --host`);
+  if (!sameHost(actualHost, host)) {
+    await new Promise((resolve) => server.close(resolve));
+    throw new ListenError(`cannot bind to ${host}; check --host`);
   }
   return serveOn(server, logger, opts.onFatal);
 }
 
 /**
  * A cluster worker's listen: on the socket its primary bound (http/listen-socket.ts), without
- * listhen, whose port check would listen and close first, opening and closing the shared port.
+ * a port check of its own, which would listen and close first, opening and closing the shared port.
  */
 function listenOnHandle(listener: (req: IncomingMessage, res: ServerResponse) => void, handle: object, where: { host: string; port: number }): Promise<Server> {
   const server = createServer(listener);

@@ -26,7 +26,7 @@ export async function createTestApp(opts: { backend?: Backend; config?: Partial<
   const app = await createApp(config, { clock, logger: opts.logger, configSources: opts.configSources });
   await app.migrate();
   if (opts.start) await app.start();
-  // The exact listener stack `serve` uses (listhen and everything around the app), on port 0.
+  // The exact listener stack `serve` uses (node:http and everything around the app), on port 0.
   let server: HttpServer | undefined;
   let url = "";
   if (opts.listen !== false) {
