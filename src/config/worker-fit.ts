@@ -2,14 +2,14 @@ import type { Config, Source } from "./types.js";
 
 /**
  * How many HTTP workers fit in the memory the process may use (issue 51). Each figure is a
- * process's resident memory idle after start plus the 40 MB its peak may add under load
- * (docs/performance.md, "Memory"; measured by scripts/bench/memory.mjs), rounded up:
+ * process's peak resident memory under the bench's loads, rounded up (docs/performance.md, "Memory";
+ * measured by scripts/bench/memory.mjs: idle about 90 MB, 60–70 MB more at the peak):
  * one process alone (`--workers 1`), and with N workers the primary (migrations, mail, the hashing
  * threads for all workers) plus N workers.
  */
-export const SINGLE_PROCESS_MB = 130;
-export const PRIMARY_MB = 120;
-export const WORKER_MB = 110;
+export const SINGLE_PROCESS_MB = 160;
+export const PRIMARY_MB = 130;
+export const WORKER_MB = 140;
 
 /** The memory `--workers n` is expected to need, in MiB. */
 export function expectedMb(workers: number): number {
