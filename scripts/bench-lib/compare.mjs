@@ -71,9 +71,9 @@ async function startBuild(dir, database, cost) {
   return startListening(args);
 }
 
-/** Resident memory of a process, in MB (Linux /proc). */
-function rssMb(pid) {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+/** Resident memory of a process, in MB (Linux /proc): now (VmRSS), or its peak so far (VmHWM). */
+function rssMb(pid, field = "VmRSS") {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
@@ -153,6 +153,7 @@ export async function runCompare({ ref, rounds, cost, seconds, load, log, passwo
       rec("bcryptVerify", bc.verify); rec("bcryptHash", bc.hash);
     }
     for (const b of builds) rec(`rssAfter${b.name}`, rssMb(b.server.pid));
+    for (const b of builds) rec(`rssPeak${b.name}`, rssMb(b.server.pid, "VmHWM"));
     const rows = [];
     const ratioOf = (k, over) => median(samples[k].map((v, i) => v / samples[over][i]));
     const figure = (name, key, over, ceiling) => {
@@ -165,6 +166,7 @@ export async function runCompare({ ref, rounds, cost, seconds, load, log, passwo
     figure(`POST /auth/signin req/s (cost ${cost})`, "signin", "bcryptVerify", "bcrypt verifies/s, 4 in flight");
     figure(`POST /auth/signup req/s (cost ${cost})`, "signup", "bcryptHash", "bcrypt hashes/s, 4 in flight");
     rows.push({ figure: "idle RSS MB (61 sign-ins, then 35 s idle)", a: samples.rssA[0], b: samples.rssB[0], aOverB: samples.rssA[0] / samples.rssB[0], diff: samples.rssA[0] - samples.rssB[0] });
+    rows.push({ figure: "peak RSS MB over the rounds (VmHWM)", a: samples.rssPeakA[0], b: samples.rssPeakB[0], aOverB: samples.rssPeakA[0] / samples.rssPeakB[0], diff: samples.rssPeakA[0] - samples.rssPeakB[0] });
     rows.push({ figure: "RSS MB right after the rounds", a: samples.rssAfterA[0], b: samples.rssAfterB[0], aOverB: samples.rssAfterA[0] / samples.rssAfterB[0], diff: samples.rssAfterA[0] - samples.rssAfterB[0] });
     printCompare(builds, rows, { rounds, seconds, cost, load: samples.load });
     return { a: builds[0].label, b: builds[1].label, rounds, seconds, bcryptCost: cost, loadAverage: samples.load, rows, samples };

@@ -15,10 +15,14 @@ export interface BenchServers {
   inProcess: boolean;
   /** CPU milliseconds the server has used so far (every thread of every process); NaN where it cannot be read. */
   cpuMs(): number;
+  /** Resident memory of each of the server's processes, now and at its peak so far (MB); empty where it cannot be read. */
+  memory(): ProcessMemory[];
   start(): Promise<void>;
   /** Stops the server (children: SIGTERM, then SIGKILL of the whole tree); safe to call twice and before start. */
   stop(): Promise<void>;
 }
+
+export interface ProcessMemory { pid: number; rssMb: number; peakMb: number }
 
 /** Today's bench: the app (migrated) listens in this process, on its own threads. */
 export function inProcessServer(app: App, config: Readonly<Config>): BenchServers {
@@ -28,6 +32,8 @@ export function inProcessServer(app: App, config: Readonly<Config>): BenchServer
     urls: [],
     inProcess: true,
     cpuMs: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; },
+    // This process: the server, and the load thread and the ceilings' work beside it.
+    memory: () => [{ pid: process.pid, rssMb: process.memoryUsage().rss / 2 ** 20, peakMb: process.resourceUsage().maxRSS / 1024 }],
     start: async () => {
       await app.start([]);
       http = await startHttpServer(app.http, { port: 0, host: "127.0.0.1", bodyLimit: config.bodyLimit, logger: createLogger("silent") });
@@ -65,6 +71,7 @@ export function childServers(o: { resolved: ResolvedConfig; flags: Record<string
     urls: [],
     inProcess: false,
     cpuMs: () => processTreesCpuMs(children.map((c) => c.pid).filter((p): p is number => p !== undefined)),
+    memory: () => processTreesMemory(children.map((c) => c.pid).filter((p): p is number => p !== undefined)),
     start: async () => {
       for (let i = 0; i < o.instances && !stopped; i++) {
         const child = spawn(command, args, { env, stdio: ["ignore", "ignore", "pipe"] });
@@ -154,6 +161,23 @@ export function processTreesCpuMs(roots: number[]): number {
   let ticks = 0;
   for (const root of roots) for (const pid of [root, ...descendants(root, table)]) ticks += table.get(pid)?.ticks ?? 0;
   return ticks * 10;
+}
+
+/** VmRSS and VmHWM (the peak) of every process of the trees under `roots` (Linux /proc; empty elsewhere). */
+export function processTreesMemory(roots: number[]): ProcessMemory[] {
+  const table = readProcTable();
+  if (!table) return [];
+  const out: ProcessMemory[] = [];
+  for (const root of roots) {
+    for (const pid of [root, ...descendants(root, table)]) {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, "utf8");
+        const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+        out.push({ pid, rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 });
+      } catch { /* exited meanwhile */ }
+    }
+  }
+  return out;
 }
 
 type ProcTable = Map<number, { ppid: number; ticks: number }>;

@@ -143,6 +143,8 @@ async function runBench(io: CliIO, o: BenchOptions) {
       refreshTokens.push(r.headers.get("st-refresh-token") ?? "");
     }
 
+    // Idle: the server has started and made the accounts, before any load.
+    const idle = srv.memory();
     const measure = async (stage: number, label: string, spec: Omit<Parameters<typeof runLoad>[0], "urls">, ceilingPerCore?: number): Promise<Figure> => {
       const cpu0 = srv.cpuMs();
       const t0 = performance.now();
@@ -160,6 +162,8 @@ async function runBench(io: CliIO, o: BenchOptions) {
     const signin = await measure(2, "password sign-ins", { kind: "signin", connections: signinConnections, seconds: o.seconds, bodies }, bcryptPerCore);
     const refresh = await measure(3, "refreshes", { kind: "refresh", connections: o.connections, seconds: o.seconds, refreshTokens }, rs256PerCore);
     const authenticated = await measure(4, "authenticated requests", { kind: "get", connections: o.connections, seconds: o.seconds, accessToken: access });
+    const after = srv.memory();
+    const memory = idle.map((p) => ({ pid: p.pid, idleMb: round(p.rssMb), peakMb: round(after.find((a) => a.pid === p.pid)?.peakMb ?? p.peakMb) }));
     bar.end();
     return {
       version: describeVersion(),
@@ -173,6 +177,8 @@ async function runBench(io: CliIO, o: BenchOptions) {
       connections: { signin: signinConnections, refresh: o.connections, authenticated: o.connections },
       ceilings: { bcryptVerifyPerCore: bcryptPerCore, rs256SignPerCore: rs256PerCore },
       signin, refresh, authenticated,
+      /** Resident memory per server process (MB): before the loads, and the peak over them (VmHWM; in one process, its maxRSS). */
+      memory,
     };
   } finally {
     bar.end();
@@ -245,6 +251,7 @@ function printReport(io: CliIO, r: Awaited<ReturnType<typeof runBench>>): void {
     io.out(x.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  ").trimEnd());
     if (i === 0) io.out(widths.map((w) => "-".repeat(w)).join("  "));
   }
+  if (r.memory.length) io.out(`resident memory per process: ${r.memory.map((m) => `${fmt(m.idleMb)} MB idle, ${fmt(m.peakMb)} MB peak`).join("; ")}${r.workers > 1 || r.instances > 1 ? "" : " (this process: the server with the load generator beside it)"}`);
   if (!Number.isFinite(r.signin.cores)) io.out("the servers' CPU could not be read on this system (/proc): the per-core figures are unknown");
   const failed = r.signin.failed + r.refresh.failed + r.authenticated.failed;
   if (failed) io.out(`warning: ${failed} requests were not answered 200`);

@@ -17,7 +17,7 @@ const RULES: ReadonlyArray<readonly [heading: string, match: RegExp]> = [
   ["Sign-in methods:", /^(bcrypt-|password-|email-verification-|mfa$|account-linking$)/],
   ["Hosted pages:", /^(hosted-pages$|pages-)/],
   ["Limits:", /^(rate-limits$|trusted-proxies$|limit-|body-limit$)/],
-  ["Operations:", /^(log-level$|metrics|workers$|hash-threads$|shutdown-)/],
+  ["Operations:", /^(log-level$|metrics|memory-limit$|workers$|hash-threads$|shutdown-)/],
 ];
 
 let declared: { byFlag: Map<string, string>; order: string[] } | undefined;

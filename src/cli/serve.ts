@@ -1,4 +1,4 @@
-import { constants as osConstants } from "node:os";
+import { availableParallelism, constants as osConstants } from "node:os";
 import { Command } from "commander";
 import type { App, AppOverrides } from "../app.js";
 import type { Config } from "../config.js";
@@ -23,6 +23,8 @@ import { runHttpWorker } from "./cluster-worker.js";
 import { OpsError } from "../ops/backup.js";
 import { readUpgradeState, refuseNewerDatabase, takeRestorePoint } from "../ops/upgrade.js";
 import { authsvcVersion } from "./version.js";
+import { describeWorkers } from "../config/worker-fit.js";
+import { detectMemoryLimit } from "../util/memory-limit.js";
 
 /** `authsvc serve`: migrate, listen, and shut down gracefully on SIGINT/SIGTERM. */
 export function serveCommand(io: CliIO): Command {
@@ -86,6 +88,7 @@ export function serveCommand(io: CliIO): Command {
       steps.length = 0;
       printBanner(io, config, http.port, app.mail.catcher(), app.store.pgMode && describeConnectionMode(app.store.pgMode));
       printOpsBanner(io, config, http.port, app.ops.metricsServer());
+      for (const line of describeWorkers(config, resolved.sources, availableParallelism(), detectMemoryLimit().from)) io.err(line);
       if (clustered) io.err(`  workers:    ${config.workers} HTTP worker processes on port ${http.port}; ${config.hashThreads} password-hashing thread(s) in the primary for all of them (--workers, --hash-threads).`);
       const signal = await stopRequested;
       const cut = await shutDown(http, app, config.shutdownTimeoutMs, logger, signal);

@@ -1,10 +1,12 @@
 import { availableParallelism } from "node:os";
 import { parseLimitSpec } from "../util/limit-spec.js";
+import { detectMemoryLimit } from "../util/memory-limit.js";
 import type { Setting, SettingsCheck } from "./engine.js";
 import { describeProductionRefusal } from "./guards.js";
 import { limitSetting as limit } from "./limit-defaults.js";
-import { adminKey, basePath, bool, cidrList, database, duration, fail, int, kindOf, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
+import { adminKey, basePath, bool, cidrList, database, duration, fail, int, kindOf, megabytes, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
 import { ConfigError, type Config } from "./types.js";
+import { fitWorkers } from "./worker-fit.js";
 
 /**
  * The words the rooms declare for a kernel setting's description (Room.settingWords), in the rooms'
@@ -57,7 +59,9 @@ export const kernelSettings = (words: SettingWords): readonly Setting[] => [
   { key: "mailTemplatesDir", flag: "mail-templates-dir", env: "AUTHSVC_MAIL_TEMPLATES_DIR", parse: optStr, default: () => undefined, doc: "folder with template overrides (see \"Mail\" in docs/api.md)" },
   { key: "shutdownTimeoutMs", flag: "shutdown-timeout", env: "AUTHSVC_SHUTDOWN_TIMEOUT", parse: duration(0, 600_000), default: () => 20_000, doc: "how long in-flight requests may finish on SIGTERM" },
   // Every core (issue 25)
-  { key: "workers", flag: "workers", env: "AUTHSVC_WORKERS", parse: int(1, 1024), default: () => availableParallelism(), doc: "HTTP worker processes serve runs on one port (1 = a single process); what must run once (migrations, mail catcher, outbox, purge, backups) runs in the primary" },
+  // Small machines (issue 51): the default workers fit in the memory the server may use.
+  { key: "memoryLimit", flag: "memory-limit", env: "AUTHSVC_MEMORY_LIMIT", parse: megabytes(16, 16 * 1024 * 1024), default: () => detectMemoryLimit().mb, doc: "memory the server may use, such as 256MB or 1G; the default --workers fit in it (each process's expected footprint under load, docs/workers.md)" },
+  { key: "workers", flag: "workers", env: "AUTHSVC_WORKERS", parse: int(1, 1024), default: (c) => fitWorkers(availableParallelism(), c.memoryLimit as number), doc: "HTTP worker processes serve runs on one port (1 = a single process); what must run once (migrations, mail catcher, outbox, purge, backups) runs in the primary; by default one per core, as many as fit in --memory-limit" },
   { key: "hashThreads", flag: "hash-threads", env: "AUTHSVC_HASH_THREADS", parse: int(1, 1024), default: () => availableParallelism(), doc: "threads that hash passwords (bcrypt) for the whole server (with --workers, in the primary process, for every worker); at lower CPU priority than requests" },
   { key: "sqliteSynchronous", flag: "sqlite-synchronous", env: "AUTHSVC_SQLITE_SYNCHRONOUS", parse: oneOf("FULL", "NORMAL"), default: () => "FULL", doc: "FULL survives power loss; NORMAL may lose the last commits on power loss" },
   { key: "logLevel", flag: "log-level", env: "AUTHSVC_LOG_LEVEL", parse: oneOf("debug", "info", "warn", "error", "silent"), default: () => "info", doc: "log verbosity" },

@@ -1,6 +1,7 @@
 import { formatDuration, parseDuration } from "../util/duration.js";
 import { describeWeakKey } from "../util/key-strength.js";
 import { normaliseCidr, normaliseLimitSpec } from "../util/limit-spec.js";
+import { parseMegabytes } from "../util/memory-limit.js";
 import { suggestName } from "../util/suggest.js";
 
 /**
@@ -39,6 +40,12 @@ export const duration = (minMs: number, maxMs: number): Parser => kindOf("durati
   const ms = parseDuration(v);
   if (ms === undefined) return fail("expected a duration such as 900, 15m, 1h or 30d");
   return ms >= minMs && ms <= maxMs ? ms : fail(`expected a duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}`);
+});
+/** A size in MiB: 256, 256MB, 512M, 1G (util/memory-limit.ts parseMegabytes). */
+export const megabytes = (min: number, max: number): Parser => kindOf("size", (v: unknown) => {
+  const mb = typeof v === "number" ? v : typeof v === "string" ? parseMegabytes(v) : undefined;
+  if (mb === undefined || !Number.isFinite(mb)) return fail("expected a size such as 256MB, 512M or 1G");
+  return mb >= min && mb <= max ? Math.floor(mb) : fail(`expected a size from ${min} MB to ${max} MB`);
 });
 export const origin: Parser = kindOf("url", (v: unknown) => {
   let u: URL;

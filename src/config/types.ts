@@ -48,6 +48,8 @@ export interface Config {
   mailCatcherMaxAgeMs: number;
   mailTemplatesDir: string | undefined;
   shutdownTimeoutMs: number;
+  /** The memory (MiB) the server may use: the default workers fit in it (config/worker-fit.ts). */
+  memoryLimit: number;
   /** HTTP worker processes `serve` runs (1 = one process, as before). */
   workers: number;
   /** Threads that hash passwords, for the whole server (split among the workers). */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { passwordHasher } from "./hash-pool.js";
 import { bcryptCost, importedHashFormat, MAX_BCRYPT_COST } from "./hash-formats/index.js";
-import { createSecretToken } from "../util/random.js";
+import { createRandomBytes } from "../util/random.js";
 import type { CoreContext } from "./context.js";
 
 /**
@@ -130,24 +130,32 @@ export async function verifyPassword(password: string, stored: string, currentCo
   }
 }
 
-// One hash per cost, made once: the padding only needs bcrypt's time, not its answer.
+// One hash per cost, made once (without hashing: createDummyHash): the padding only needs bcrypt's time, not its answer.
 const padHashes = new Map<number, Promise<string>>();
 
 async function padCheck(cost: number): Promise<void> {
-  const hash = padHashes.get(cost);
-  if (hash) { await passwordHasher().verify("padding", (await hash).slice(PREFIX.length)); return; }
-  // The first time, making the hash is itself the current-cost work.
-  const made = createDummyHash(cost);
-  padHashes.set(cost, made);
-  await made.catch((err) => { padHashes.delete(cost); throw err; });
+  let hash = padHashes.get(cost);
+  if (!hash) padHashes.set(cost, hash = createDummyHash(cost));
+  await passwordHasher().verify("padding", (await hash).slice(PREFIX.length));
 }
 
 /**
- * A hash of a random password at the current cost. Sign-in verifies against it when the account
- * does not exist, so "unknown email" costs the same time as "wrong password".
+ * A hash at the current cost that no password matches. Sign-in verifies against it when the account
+ * does not exist, so "unknown email" costs the same time as "wrong password". bcrypt's time depends
+ * on the cost alone, not on the salt or digest, so it is a well-formed bcrypt hash with a random
+ * salt and a random digest (a password would match it by a 2^-184 chance, and the account does not
+ * exist anyway): made without hashing, so a server starts no hashing thread before its first
+ * sign-in (docs/performance.md, "Memory").
  */
 export async function createDummyHash(cost: number): Promise<string> {
-  return hashPassword(createSecretToken(), cost);
+  return `${PREFIX}$2b$${String(cost).padStart(2, "0")}$${bcryptBase64(createRandomBytes(16))}${bcryptBase64(createRandomBytes(23))}`;
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const BCRYPT64 = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/** bcrypt's own base64 (another alphabet, no padding): 16 bytes → the 22-character salt, 23 → the 31-character digest. */
+function bcryptBase64(bytes: Buffer): string {
+  return bytes.toString("base64").replace(/=+$/, "").replace(/[A-Za-z0-9+/]/g, (c) => BCRYPT64[BASE64.indexOf(c)]);
 }
 
 const OWN_HASH = /^bcrypt-sha384:\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;

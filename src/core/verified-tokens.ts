@@ -15,11 +15,16 @@ import type { KeyRing } from "./signing-keys.js";
  *   unchanged keys, so it keeps their entries too.
  * Revocation is not cached here: routes that check the session row still do so on every request.
  */
-const MAX_ENTRIES = 10_000;
+export const MAX_ENTRIES = 10_000;
 
 interface Entry { payload: AccessTokenPayload; kid: string; key: KeyObject; expMs: number }
 
 const caches = new WeakMap<KeyRing, Map<string, Entry>>();
+
+/** How many verified tokens the cache holds (at most MAX_ENTRIES; docs/performance.md, "Bounded caches"). */
+export function countCachedAccessTokens(ctx: CoreContext): number {
+  return caches.get(ctx.keys)?.size ?? 0;
+}
 
 /** True when `token` is a cached, still-verified access token of ours (no parsing needed). */
 export function isCachedAccessToken(ctx: CoreContext, token: string): boolean {

@@ -1,4 +1,5 @@
-import pg from "pg";
+import { createRequire } from "node:module";
+import type PgModule from "pg";
 import { MoveInError } from "./common.js";
 
 /**
@@ -13,6 +14,8 @@ export async function withSupertokensDb<T>(url: string, fn: (q: <R>(text: string
   const schema = parsed.searchParams.get("schema");
   parsed.searchParams.delete("schema");
   if (schema !== null && !/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(schema)) throw new MoveInError(`?schema=${schema} is not a schema name`);
+  // pg loaded here, not at start: a server that never imports from a SuperTokens core never needs it.
+  const pg = (typeof require === "function" ? require("pg") : createRequire(import.meta.url)("pg")) as typeof PgModule;
   const client = new pg.Client({ connectionString: parsed.toString() });
   try {
     await client.connect();

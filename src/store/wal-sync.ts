@@ -29,6 +29,13 @@ parentPort.on("message", () => {
  * checkpoints) while any connection is open, and this one belongs to an open connection.
  */
 type Waiter = { resolve: () => void; reject: (err: Error) => void };
+
+/**
+ * The sync thread ends after this long without a commit and starts again at the next one: a thread
+ * is a V8 instance of its own (about 12 MB resident), which a server idle on a small machine should
+ * not hold; the next commit pays the thread's start (milliseconds). As core/hash-pool.ts's threads.
+ */
+export const IDLE_SYNC_THREAD_MS = 30_000;
 type SyncError = { message: string; code?: string };
 
 export class WalSync {
@@ -42,11 +49,17 @@ export class WalSync {
   /** After a failed fsync the kernel may have dropped dirty pages: nothing later may be acknowledged. */
   private failure: Error | undefined;
   private idle: (() => void) | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   /** Opens the WAL file (it must exist) and syncs its directory entry once. */
-  constructor(walPath: string) {
+  constructor(walPath: string, private readonly idleMs = IDLE_SYNC_THREAD_MS) {
     this.fd = openSync(walPath, "r+");
     syncDirectory(dirname(walPath));
+  }
+
+  /** Whether the sync thread is running (it ends after idleMs without a commit). */
+  get threadRunning(): boolean {
+    return this.worker !== undefined;
   }
 
   /** Resolves once a sync that began after this call has finished; call it right after a commit. */
@@ -63,6 +76,7 @@ export class WalSync {
   /** Waits for the syncs under way, then stops the thread and closes the file. */
   async close(): Promise<void> {
     if (this.syncing) await new Promise<void>((resolve) => { this.idle = resolve; });
+    clearTimeout(this.idleTimer);
     const fd = this.fd;
     this.fd = undefined;
     this.worker?.ref(); // as WalCheckpointer.close: the process must not end before the thread has
@@ -97,6 +111,22 @@ export class WalSync {
     this.worker?.unref(); // nothing awaited: let a CLI command exit
     this.idle?.();
     this.idle = undefined;
+    this.endWhenIdle();
+  }
+
+  /**
+   * Ends the thread if no sync starts within IDLE_SYNC_THREAD_MS (the next commit starts another).
+   * One timer, re-armed after every sync (Timeout.refresh: nothing allocated on the commit path).
+   */
+  private endWhenIdle(): void {
+    if (!this.worker || this.failure) return;
+    this.idleTimer ??= setTimeout(() => {
+      const w = this.worker;
+      if (!w || this.syncing) return; // a sync under way re-arms the timer when it ends
+      this.worker = undefined; // first: its exit is then not a failure (startWorker's "exit")
+      void w.terminate();
+    }, this.idleMs).unref();
+    this.idleTimer.refresh();
   }
 
   private startWorker(fd: number): Worker {

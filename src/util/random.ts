@@ -5,6 +5,11 @@ export function createSecretToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
+/** `n` CSPRNG bytes. */
+export function createRandomBytes(n: number): Buffer {
+  return randomBytes(n);
+}
+
 /** SHA-256 hex of a token: the only form in which secret tokens are stored. */
 export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");

@@ -37,7 +37,11 @@ describe.each(backends)("authsvc bench on $name", (backend) => {
       signin: figure(true),
       refresh: figure(true),
       authenticated: figure(false),
+      memory: [{ pid: expect.any(Number), idleMb: expect.any(Number), peakMb: expect.any(Number) }],
     });
+    // One process: its resident memory before the loads, and a peak at least that high.
+    expect(report.memory[0].idleMb).toBeGreaterThan(20);
+    expect(report.memory[0].peakMb).toBeGreaterThanOrEqual(report.memory[0].idleMb);
     for (const f of [report.signin, report.refresh, report.authenticated]) {
       expect(f.requests).toBeGreaterThan(0);
       expect(f.failed).toBe(0);
@@ -58,6 +62,9 @@ describe.each(backends)("authsvc bench on $name", (backend) => {
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ database: backend.name, workers: 2, instances: 1, bcryptCost: 4, signin: figure(true), refresh: figure(true), authenticated: figure(false) });
+    // Memory per process of the tree: the primary and its two workers, each with its peak over the loads.
+    expect(report.memory).toHaveLength(3);
+    for (const m of report.memory) { expect(m.idleMb).toBeGreaterThan(20); expect(m.peakMb).toBeGreaterThanOrEqual(m.idleMb); }
     expectMeasured(report);
     // The serve primary and its two workers ran under the bench, and none outlived it.
     expect(run.descendants.length).toBeGreaterThanOrEqual(3);

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { retiredKeyWindowMs, rotateSigningKey } from "../../src/core/signing-keys.js";
-import { verifyAccessTokenCached } from "../../src/core/verified-tokens.js";
+import { countCachedAccessTokens, isCachedAccessToken, MAX_ENTRIES, verifyAccessTokenCached } from "../../src/core/verified-tokens.js";
+import { signAccessToken } from "../../src/core/access-tokens.js";
 import { countProcessThreadKeys } from "../../src/util/signing-thread.js";
-import { backends } from "../helpers/backends.js";
+import { backends, sqliteBackend } from "../helpers/backends.js";
 import { signUp } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
@@ -92,5 +93,34 @@ describe.each(backends)("signing keys in memory on $name", (backend) => {
     } finally {
       await withSecret.close();
     }
+  });
+});
+
+// The verified-token cache is memory only (no database in it): one backend is enough.
+describe("the verified-token cache's bound", () => {
+  let t: TestApp | undefined;
+  afterEach(async () => { await t?.close(); t = undefined; });
+
+  it(`holds at most ${MAX_ENTRIES} tokens, the least recently used going first`, { timeout: 120_000 }, async () => {
+    t = await createTestApp({ backend: sqliteBackend, start: true, config: { secret: SECRET } });
+    const ctx = t.app.ctx;
+    const tokens: string[] = [];
+    for (let b = 0; b <= MAX_ENTRIES; b += 500) {
+      const n = Math.min(500, MAX_ENTRIES + 1 - b);
+      const signed = await Promise.all(Array.from({ length: n }, (_, j) =>
+        signAccessToken(ctx, { userId: `u${b + j}`, sessionHandle: `s${b + j}`, refreshTokenHash: "h", emailVerified: false })));
+      tokens.push(...signed.map((s) => s.token));
+    }
+    await verifyAccessTokenCached(ctx, tokens[0]);
+    await verifyAccessTokenCached(ctx, tokens[1]);
+    await verifyAccessTokenCached(ctx, tokens[0]); // used again: now the newest
+    for (const token of tokens.slice(2)) await verifyAccessTokenCached(ctx, token);
+    expect(countCachedAccessTokens(ctx)).toBe(MAX_ENTRIES);
+    expect(isCachedAccessToken(ctx, tokens[1])).toBe(false); // the least recently used
+    expect(isCachedAccessToken(ctx, tokens[0])).toBe(true);
+    expect(isCachedAccessToken(ctx, tokens[MAX_ENTRIES])).toBe(true);
+    // An evicted token is still accepted: verified in full again, and cached again.
+    expect((await verifyAccessTokenCached(ctx, tokens[1])).rsub).toBe("u1");
+    expect(countCachedAccessTokens(ctx)).toBe(MAX_ENTRIES);
   });
 });

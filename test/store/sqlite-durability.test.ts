@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/database.js";
 import { migrateToLatest } from "../../src/store/migrator.js";
+import { WalSync } from "../../src/store/wal-sync.js";
 import { spawnBin } from "../helpers/bin.js";
 import { signUpUntilKilled } from "../helpers/signup-flood.js";
 
@@ -40,6 +41,27 @@ describe("SQLite durable commits", () => {
       expect(seen.map((r) => r.n)).toEqual(Array.from({ length: 60 }, () => 1));
     } finally {
       other.close();
+    }
+  });
+
+  it("ends its sync thread after a while without commits, and the next commit is still made durable", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "authsvc-durable-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "w.db-wal"), "frames");
+    const sync = new WalSync(join(dir, "w.db-wal"), 150);
+    try {
+      expect(sync.threadRunning).toBe(false); // nothing committed yet: no thread
+      await Promise.all([sync.afterCommit(), sync.afterCommit()]);
+      expect(sync.threadRunning).toBe(true);
+      // Commits keep it: each sync re-arms the idle timer.
+      for (let i = 0; i < 4; i++) { await new Promise((r) => setTimeout(r, 60)); await sync.afterCommit(); }
+      expect(sync.threadRunning).toBe(true);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(sync.threadRunning).toBe(false);
+      await sync.afterCommit(); // a new thread, not a failure
+      expect(sync.threadRunning).toBe(true);
+    } finally {
+      await sync.close();
     }
   });
 
