@@ -41,7 +41,7 @@ const unit = (path: string) => room(path) !== undefined ? `methods/${room(path)}
  * from the rooms) above everything but the CLI.
  */
 const FLOORS: Record<string, number> = {
-  util: 0, native: 0, config: 1, store: 2, mail: 3, core: 4, http: 5, kernel: 6,
+  util: 0, native: 0, words: 1, config: 1, store: 2, mail: 3, core: 4, http: 5, kernel: 6,
   methods: 7, account: 7, roles: 7, metadata: 7, organizations: 7, webhooks: 7, "oauth-provider": 7, protection: 7,
   dashboard: 8, ops: 8, "move-in": 8, root: 9, cli: 10,
 };

@@ -35,7 +35,7 @@ const otherPages = (c: Readonly<Config>, parts: readonly AccountPagePart[]) => `
  * ?action=cancel-deletion keeps an account whose deletion is scheduled. Every change is a POST
  * from account.js or a room's module.
  */
-export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
+export const accountPage = (deps: HttpDeps) => hostedPage((c, _deps, w) => ({
   title: "My account",
   script: "account.js",
   takesToken: true,
@@ -71,14 +71,14 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
     <div class="password"><input id="logins-password" name="logins-password" type="password" autocomplete="current-password"><button type="button" class="reveal secondary" aria-controls="logins-password">Show<span class="sr-only"> password</span></button></div>
   </div>
 
-  ${accountSlot(deps.tables.accountPage, "after-logins", c, "\n\n  ")}
+  ${accountSlot(deps.tables.accountPage, "after-logins", c, "\n\n  ", w)}
 
   <h2>Change your email address</h2>
   <p id="email-status" class="status" role="status" aria-live="polite"></p>
   <p id="email-error" class="error" role="alert"></p>
   <form id="email-form" method="post" novalidate>
-    ${field({ id: "new-email", label: "New email address", type: "email", autocomplete: "email", empty: "Enter the new address." })}
-    ${accountSlot(deps.tables.accountPage, "email-proof", c, "\n    ")}
+    ${field({ id: "new-email", label: "New email address", type: "email", autocomplete: "email", empty: "Enter the new address." }, w)}
+    ${accountSlot(deps.tables.accountPage, "email-proof", c, "\n    ", w)}
     <button type="submit">Send a confirmation link</button>
   </form>
 

@@ -9,7 +9,7 @@ const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
  * the hosted pages are on. token.js takes the token out of the address bar; accept-invitation.js
  * accepts it with the session, or says to sign in (or up) with the invited address first.
  */
-export const acceptInvitationPage = hostedPage((c) => ({
+export const acceptInvitationPage = hostedPage((c, _deps, w) => ({
   title: "Join an organization",
   script: "accept-invitation.js",
   takesToken: true,

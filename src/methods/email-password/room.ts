@@ -8,6 +8,7 @@ import { passwordLogins } from "./logins.js";
 import { passwordImport } from "./import.js";
 import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
 import { emailPasswordMail } from "./mail.js";
+import { emailPasswordWords } from "./words/index.js";
 import { passwordAccountPage, passwordSignIn, resetPasswordPage } from "./pages.js";
 import accountPasswordJs from "./pages/account-password.js?raw";
 import passwordSignInJs from "./pages/password-sign-in.js?raw";
@@ -20,6 +21,7 @@ export const emailPasswordRoom: SignInMethod = {
   factors: [{ id: "emailpassword", proves: "email", amr: "pwd" }],
   events: { "password_reset.completed": { type: "user.password_reset" } },
   mail: emailPasswordMail,
+  words: emailPasswordWords,
   logins: passwordLogins,
   importer: passwordImport,
   settings: [lazyMigrationSettings],

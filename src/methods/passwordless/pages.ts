@@ -33,7 +33,7 @@ const restartView = (c: Readonly<Config>) => `<section id="view-restart" hidden 
 </section>`;
 
 /** GET {websiteBasePath}/sign-in-code: type the mailed code (the sign-in page started the flow). */
-export const signInCodePage = hostedPage((c) => ({
+export const signInCodePage = hostedPage((c, _deps, w) => ({
   title: "Enter your code",
   script: "sign-in-code.js",
   main: `<section id="view-code" hidden aria-labelledby="code-title">
@@ -41,7 +41,7 @@ export const signInCodePage = hostedPage((c) => ({
   <p>We sent a mail to <strong id="code-address"></strong>. <span id="code-text"></span> It works for ${escapeHtml(describeDurationInWords(c.passwordlessCodeLifetimeMs))}.</p>
   ${liveRegions}
   <form id="code-form" method="post" novalidate>
-    ${field({ id: "code", label: "Code", type: "text", autocomplete: "one-time-code", empty: "Enter the 6-digit code from the mail." })}
+    ${field({ id: "code", label: "Code", type: "text", autocomplete: "one-time-code", empty: "Enter the 6-digit code from the mail." }, w)}
     <button type="submit">Sign in</button>
   </form>
   <p id="send-again-status" class="status" role="status" aria-live="polite"></p>
@@ -49,14 +49,14 @@ export const signInCodePage = hostedPage((c) => ({
     <button type="button" class="secondary" id="send-again">Send a new mail</button>
     <a class="restart" href="${escapeHtml(c.websiteBasePath)}">Use another address</a>
   </div>
-  ${devInboxHint(c)}
+  ${devInboxHint(c, w)}
 </section>
 ${restartView(c)}
-${checkMailView(c)}`,
+${checkMailView(c, w)}`,
 }));
 
 /** GET {websiteBasePath}/verify?preAuthSessionId=…#linkCode: the mailed link's landing page. */
-export const signInLinkPage = hostedPage((c) => ({
+export const signInLinkPage = hostedPage((c, _deps, w) => ({
   title: "Sign in",
   script: "sign-in-link.js",
   main: `<section id="view-progress" aria-labelledby="progress-title">
@@ -73,5 +73,5 @@ export const signInLinkPage = hostedPage((c) => ({
   <p>The link has expired, has already been used, or was replaced by a newer sign-in.</p>
   <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>
-${checkMailView(c)}`,
+${checkMailView(c, w)}`,
 }));

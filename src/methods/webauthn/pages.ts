@@ -37,7 +37,7 @@ export const passkeyAccountPage: AccountPagePart = {
 };
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */
-export const passkeysPage = hostedPage((c) => ({
+export const passkeysPage = hostedPage((c, _deps, w) => ({
   title: "Your passkeys",
   script: "passkey-list.js",
   main: `<section id="view-list" hidden aria-labelledby="list-title">
@@ -54,15 +54,15 @@ export const passkeysPage = hostedPage((c) => ({
 }));
 
 /** GET {websiteBasePath}/webauthn/recover[?token=…]: ask for a recovery link, or create a new passkey with it. */
-export const passkeyRecoverPage = hostedPage((c) => ({
+export const passkeyRecoverPage = hostedPage((c, _deps, w) => ({
   title: "Recover your account",
   script: "passkey-recover.js",
   takesToken: true,
-  main: `${requestLinkView(c.websiteBasePath, "Lost your passkey?", "Enter your email address and we will send you a link to create a new passkey.")}
+  main: `${requestLinkView(c.websiteBasePath, "Lost your passkey?", "Enter your email address and we will send you a link to create a new passkey.", w)}
 <section id="view-sent" hidden aria-labelledby="sent-title">
   <h1 id="sent-title" tabindex="-1">Check your email</h1>
   <p>If a passkey account exists for <strong id="sent-address"></strong>, we sent it a link to create a new passkey. The link works for ${escapeHtml(describeDurationInWords(c.webauthnRecoveryTokenLifetimeMs))}.</p>
-  ${devInboxHint(c)}
+  ${devInboxHint(c, w)}
   <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>
 <section id="view-new" hidden aria-labelledby="new-title">
@@ -75,5 +75,5 @@ export const passkeyRecoverPage = hostedPage((c) => ({
   <h1 id="done-title" tabindex="-1">Your new passkey is ready</h1>
   <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in with it</a></p>
 </section>
-${invalidLinkView(`${c.websiteBasePath}/webauthn/recover`)}`,
+${invalidLinkView(`${c.websiteBasePath}/webauthn/recover`, w)}`,
 }));

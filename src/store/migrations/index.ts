@@ -27,6 +27,7 @@ import * as m017 from "./017-moved-sessions.js";
 import * as m018 from "../../organizations/migrations/018-organization-domains.js";
 import * as m019 from "../../protection/migrations/019-protection.js";
 import * as m020 from "../../roles/migrations/020-organization-roles.js";
+import * as m022 from "./022-person-locales.js";
 
 export interface Migration {
   name: string;
@@ -65,4 +66,5 @@ export const migrations: readonly Migration[] = [
   { name: "018-organization-domains", up: m018.up },
   { name: "019-protection", up: m019.up },
   { name: "020-organization-roles", up: m020.up },
+  { name: "022-person-locales", up: m022.up },
 ];
