@@ -15,6 +15,7 @@ import { organizationRoutes } from "./routes.js";
 import { organizationSettings } from "./settings.js";
 import { organizationMail } from "./mail.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
+import { organizationWords } from "./words/index.js";
 
 /** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
 export const organizationsRoom: Room = {
@@ -36,6 +37,7 @@ export const organizationsRoom: Room = {
     "organization.domain_removed": { type: "organization.domain_removed" },
   },
   mail: organizationMail,
+  words: organizationWords,
   importer: organizationsImport,
   settings: [organizationSettings],
   routes: organizationRoutes,

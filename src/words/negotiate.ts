@@ -23,7 +23,9 @@ export function matchAcceptLanguage(header: string | undefined, offered: readonl
   let locale: Locale | undefined;
   try {
     const found = match(requested, offered as string[], NONE, { algorithm: "best fit" });
-    locale = found === NONE ? undefined : (found as Locale);
+    // Best fit may reach for a distant fallback (English for Swahili): only a locale of a language asked for counts.
+    const asked = new Set(requested.map((l) => l.split("-")[0].toLowerCase()));
+    locale = found === NONE || !asked.has(found.split("-")[0]) ? undefined : (found as Locale);
   } catch { /* a malformed tag: none */ }
   if (cache.size >= 1000) cache.clear();
   cache.set(key, locale);
