@@ -63,6 +63,7 @@ export const ar: Translation<typeof en> = {
   "js.newLinkSent": "أرسلنا إليك رابطًا جديدًا. تحقّق من بريدك.",
   "js.incomplete.title": "هذا الرابط غير مكتمل",
   "js.incomplete.text": "العنوان لا يحتوي على رمز التأكيد. افتح الرابط من الرسالة مرة أخرى، أو اطلب رابطًا جديدًا.",
+  "js.mailSentAgain": "أعدنا إرسال الرسالة.",
   "js.signedOutDone": "تم تسجيل خروجك.",
   "mail.hello": "مرحبًا،",
   "mail.pasteLink": "أو الصق هذا الرابط في متصفحك:",

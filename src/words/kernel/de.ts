@@ -63,6 +63,7 @@ export const de: Translation<typeof en> = {
   "js.newLinkSent": "Wir haben dir einen neuen Link geschickt. Sieh in dein Postfach.",
   "js.incomplete.title": "Dieser Link ist unvollständig",
   "js.incomplete.text": "In der Adresse fehlt der Bestätigungscode. Öffne den Link aus der Mail noch einmal oder fordere einen neuen an.",
+  "js.mailSentAgain": "Wir haben die Mail noch einmal geschickt.",
   "js.signedOutDone": "Du bist abgemeldet.",
   "mail.hello": "Hallo,",
   "mail.pasteLink": "Oder kopiere diesen Link in deinen Browser:",

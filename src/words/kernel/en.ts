@@ -65,6 +65,7 @@ export const en = {
   "js.newLinkSent": "We sent you a new link. Check your email.",
   "js.incomplete.title": "This link is incomplete",
   "js.incomplete.text": "The address has no verification token. Open the link from the mail again, or ask for a new one.",
+  "js.mailSentAgain": "We sent the mail again.",
   "js.signedOutDone": "You are signed out.",
   "mail.hello": "Hello,",
   "mail.pasteLink": "Or paste this link into your browser:",

@@ -63,6 +63,7 @@ export const es: Translation<typeof en> = {
   "js.newLinkSent": "Te enviamos un enlace nuevo. Revisa tu correo.",
   "js.incomplete.title": "Este enlace está incompleto",
   "js.incomplete.text": "A la dirección le falta el código de confirmación. Abre de nuevo el enlace del correo o pide uno nuevo.",
+  "js.mailSentAgain": "Volvimos a enviar el correo.",
   "js.signedOutDone": "Has cerrado sesión.",
   "mail.hello": "Hola:",
   "mail.pasteLink": "O pega este enlace en tu navegador:",

@@ -63,6 +63,7 @@ export const fr: Translation<typeof en> = {
   "js.newLinkSent": "Nous vous avons envoyé un nouveau lien. Consultez vos e-mails.",
   "js.incomplete.title": "Ce lien est incomplet",
   "js.incomplete.text": "Il manque le jeton de confirmation dans l’adresse. Rouvrez le lien de l’e-mail ou demandez-en un nouveau.",
+  "js.mailSentAgain": "Nous avons renvoyé l’e-mail.",
   "js.signedOutDone": "Vous êtes déconnecté.",
   "mail.hello": "Bonjour,",
   "mail.pasteLink": "Ou copiez ce lien dans votre navigateur :",

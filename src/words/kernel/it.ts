@@ -63,6 +63,7 @@ export const it: Translation<typeof en> = {
   "js.newLinkSent": "Ti abbiamo inviato un nuovo link. Controlla la tua email.",
   "js.incomplete.title": "Questo link è incompleto",
   "js.incomplete.text": "Nell’indirizzo manca il codice di conferma. Apri di nuovo il link dell’email o chiedine uno nuovo.",
+  "js.mailSentAgain": "Abbiamo inviato di nuovo l’email.",
   "js.signedOutDone": "Sei uscito.",
   "mail.hello": "Ciao,",
   "mail.pasteLink": "Oppure incolla questo link nel browser:",

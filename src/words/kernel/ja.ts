@@ -63,6 +63,7 @@ export const ja: Translation<typeof en> = {
   "js.newLinkSent": "新しいリンクを送信しました。メールを確認してください。",
   "js.incomplete.title": "このリンクは不完全です",
   "js.incomplete.text": "アドレスに確認用トークンが含まれていません。メールのリンクをもう一度開くか、新しいリンクをリクエストしてください。",
+  "js.mailSentAgain": "メールを再送信しました。",
   "js.signedOutDone": "サインアウトしました。",
   "mail.hello": "こんにちは。",
   "mail.pasteLink": "または、次のリンクをブラウザに貼り付けてください：",

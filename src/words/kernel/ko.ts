@@ -63,6 +63,7 @@ export const ko: Translation<typeof en> = {
   "js.newLinkSent": "새 링크를 보냈습니다. 이메일을 확인하세요.",
   "js.incomplete.title": "링크가 완전하지 않습니다",
   "js.incomplete.text": "주소에 인증 토큰이 없습니다. 메일의 링크를 다시 열거나 새 링크를 요청하세요.",
+  "js.mailSentAgain": "메일을 다시 보냈습니다.",
   "js.signedOutDone": "로그아웃되었습니다.",
   "mail.hello": "안녕하세요.",
   "mail.pasteLink": "또는 아래 링크를 브라우저에 붙여 넣으세요:",

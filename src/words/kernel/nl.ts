@@ -63,6 +63,7 @@ export const nl: Translation<typeof en> = {
   "js.newLinkSent": "We hebben je een nieuwe link gestuurd. Kijk in je mailbox.",
   "js.incomplete.title": "Deze link is onvolledig",
   "js.incomplete.text": "Het adres mist de bevestigingscode. Open de link uit de mail opnieuw of vraag een nieuwe aan.",
+  "js.mailSentAgain": "We hebben de mail opnieuw gestuurd.",
   "js.signedOutDone": "Je bent uitgelogd.",
   "mail.hello": "Hallo,",
   "mail.pasteLink": "Of plak deze link in je browser:",

@@ -63,6 +63,7 @@ export const pl: Translation<typeof en> = {
   "js.newLinkSent": "Wysłaliśmy Ci nowy link. Sprawdź pocztę.",
   "js.incomplete.title": "Ten link jest niepełny",
   "js.incomplete.text": "W adresie brakuje kodu potwierdzającego. Otwórz ponownie link z wiadomości albo poproś o nowy.",
+  "js.mailSentAgain": "Wysłaliśmy wiadomość ponownie.",
   "js.signedOutDone": "Wylogowano.",
   "mail.hello": "Dzień dobry,",
   "mail.pasteLink": "Możesz też wkleić ten link do przeglądarki:",

@@ -63,6 +63,7 @@ export const ptBR: Translation<typeof en> = {
   "js.newLinkSent": "Enviamos um novo link. Confira seu e-mail.",
   "js.incomplete.title": "Este link está incompleto",
   "js.incomplete.text": "O endereço não tem o código de confirmação. Abra de novo o link do e-mail ou peça um novo.",
+  "js.mailSentAgain": "Enviamos o e-mail de novo.",
   "js.signedOutDone": "Você saiu da conta.",
   "mail.hello": "Olá,",
   "mail.pasteLink": "Ou cole este link no seu navegador:",

@@ -63,6 +63,7 @@ export const zhCN: Translation<typeof en> = {
   "js.newLinkSent": "我们已给你发送新链接，请查收邮件。",
   "js.incomplete.title": "此链接不完整",
   "js.incomplete.text": "地址中缺少验证令牌。请重新打开邮件中的链接，或重新获取链接。",
+  "js.mailSentAgain": "我们已重新发送邮件。",
   "js.signedOutDone": "你已退出登录。",
   "mail.hello": "你好：",
   "mail.pasteLink": "或将此链接粘贴到浏览器中：",

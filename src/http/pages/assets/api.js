@@ -237,6 +237,6 @@ export async function finishSignIn(email, target) {
     const again = await callWithSession("POST", "/user/email/verify/token", undefined, "emailverification");
     resend.disabled = false;
     if (again.status === 200 && again.json && again.json.status === "EMAIL_ALREADY_VERIFIED_ERROR") window.location.assign(target);
-    else say("resend-status", again.status === 200 ? "We sent the mail again." : again.message);
+    else say("resend-status", again.status === 200 ? words("js.mailSentAgain") : again.message);
   };
 }
