@@ -12,9 +12,9 @@ import { PASSWORDLESS_CODES } from "./refusals.js";
 export const codeSignIn: SignInPart = {
   script: "passwordless.js",
   markup: {
-    choices: () => `<div id="passwordless" class="passwordless" hidden>
-    <p class="or">or without a password</p>
-    <button type="button" class="secondary" id="passwordless-start">Email me a sign-in code</button>
+    choices: (_c, w) => `<div id="passwordless" class="passwordless" hidden>
+    <p class="or">${w.html("code.js.or")}</p>
+    <button type="button" class="secondary" id="passwordless-start">${w.html("code.js.emailCode")}</button>
   </div>`,
   },
   // What every hosted page says for its refusals (refusals.ts): a code for an address another account

@@ -15,6 +15,7 @@ import { codeLoginImport } from "./import.js";
 import { expiredCodes } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { passwordlessMail } from "./mail.js";
+import { passwordlessWords } from "./words/index.js";
 
 /** Sign-in with a mailed code or link: the room's declaration (src/kernel/room.ts). */
 export const passwordlessRoom: SignInMethod = {
@@ -22,6 +23,7 @@ export const passwordlessRoom: SignInMethod = {
   // The SDK's phone factors are declared too (no phone numbers are kept): PUT /mfa/info lists them, empty.
   factors: [{ id: "otp-email", proves: "email", amr: "otp" }, { id: "link-email", proves: "email", amr: "otp" }, { id: "otp-phone", proves: "phone", amr: "sms" }, { id: "link-phone", proves: "phone", amr: "sms" }],
   mail: passwordlessMail,
+  words: passwordlessWords,
   logins: codeLogins,
   importer: codeLoginImport,
   purge: [expiredCodes],

@@ -13,12 +13,12 @@ import { SIGN_IN_LINK_CODES, SIGN_IN_NOT_ALLOWED_CODE, SIGN_UP_LINK_CODES, SIGN_
 export const passkeySignIn: SignInPart = {
   script: "passkeys.js",
   markup: {
-    top: () => `<div id="passkey" class="providers" hidden>
-    <button type="button" class="provider" id="passkey-sign-in">Sign in with a passkey</button>
-    <button type="button" class="provider" id="passkey-sign-up" hidden>Create a passkey</button>
-    <p class="or">or with your email and password</p>
+    top: (_c, w) => `<div id="passkey" class="providers" hidden>
+    <button type="button" class="provider" id="passkey-sign-in">${w.html("passkey.js.signIn")}</button>
+    <button type="button" class="provider" id="passkey-sign-up" hidden>${w.html("passkey.js.create")}</button>
+    <p class="or">${w.html("passkey.js.orPassword")}</p>
   </div>`,
-    links: (c) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">Lost your passkey?</a></p>`,
+    links: (c, w) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">${w.html("passkey.lost")}</a></p>`,
   },
   // What every hosted page says for its refusals (refusals.ts): a passkey whose address another
   // account has (ERR_CODE_030; passkeys.js offers the recovery beside it), a passkey sign-up for an
