@@ -102,6 +102,23 @@ describe.each(backends)("words: pages and mails in the person's language ($name)
     expect(invite.headers).toContain('["content-language","de"]');
   });
 
+  it("a person changes the language of their mail on \"My account\"; a locale not offered is refused and changes nothing", async () => {
+    const tom = await signUp(t, "tom@example.com", { "accept-language": "de" });
+    const post = (locale: unknown) => fetch(`${t.url}/auth/account/locale`, { method: "POST", headers: { authorization: `Bearer ${tom.access}`, "content-type": "application/json" }, body: JSON.stringify({ locale }) });
+    const bad = await post("tlh");
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("content-type")).toMatch(/json/);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/locale must be one of en, de/);
+    const me = async () => ((await (await fetch(`${t.url}/auth/account/me`, { headers: { authorization: `Bearer ${tom.access}` } })).json()) as { user: { locale: string } }).user.locale;
+    expect(await me()).toBe("de");
+    expect(await (await post("ja")).json()).toEqual({ status: "OK", locale: "ja" });
+    expect(await me()).toBe("ja");
+    await fetch(`${t.url}/auth/user/password/reset/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ formFields: [{ id: "email", value: "tom@example.com" }] }) });
+    const reset = await caught(t, "tom@example.com", "reset-password");
+    expect(reset.subject).toBe("パスワードの再設定");
+    expect(reset.html).toContain('<html lang="ja" dir="ltr">');
+  });
+
   it("the operator's override shows on the page; the other locales keep the shipped words", async () => {
     expect(await (await page("?lang=de")).text()).toContain("<h1 id=\"form-title\" tabindex=\"-1\">Bei Acme anmelden</h1>");
     expect(await (await page("?lang=nl")).text()).toContain("<h1 id=\"form-title\" tabindex=\"-1\">Inloggen</h1>");
