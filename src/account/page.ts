@@ -82,6 +82,17 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c, _deps, w) => ({
     <button type="submit">Send a confirmation link</button>
   </form>
 
+  <h2>${w.html("account.locale.title")}</h2>
+  <p id="locale-status" class="status" role="status" aria-live="polite"></p>
+  <p id="locale-error" class="error" role="alert"></p>
+  <form id="locale-form" method="post" novalidate>
+    <div class="field">
+      <label for="mail-locale">${w.html("account.locale.label")}</label>
+      <select id="mail-locale" name="mail-locale">${deps.ctx.words.offered.map((l) => `<option value="${l}" lang="${l}">${escapeHtml(new Intl.DisplayNames([l], { type: "language" }).of(l) ?? l)}</option>`).join("")}</select>
+    </div>
+    <button type="submit">${w.html("account.locale.save")}</button>
+  </form>
+
   <h2>Delete your account</h2>
   <p>You are signed out everywhere at once; the account is deleted for good after a grace period, and the mail we send has a link to keep it.</p>
   <p id="delete-error" class="error" role="alert"></p>

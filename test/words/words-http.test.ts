@@ -111,6 +111,11 @@ describe.each(backends)("words: pages and mails in the person's language ($name)
     expect(((await bad.json()) as { message: string }).message).toMatch(/locale must be one of en, de/);
     const me = async () => ((await (await fetch(`${t.url}/auth/account/me`, { headers: { authorization: `Bearer ${tom.access}` } })).json()) as { user: { locale: string } }).user.locale;
     expect(await me()).toBe("de");
+    // The page offers the choice in each language's own name, in the page's language.
+    const account = await (await page("/account?lang=de")).text();
+    expect(account).toContain("<h2>Sprache deiner Mails</h2>");
+    expect(account).toContain('<option value="ja" lang="ja">日本語</option>');
+    expect(account).toContain('<option value="ar" lang="ar">العربية</option>');
     expect(await (await post("ja")).json()).toEqual({ status: "OK", locale: "ja" });
     expect(await me()).toBe("ja");
     await fetch(`${t.url}/auth/user/password/reset/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ formFields: [{ id: "email", value: "tom@example.com" }] }) });
