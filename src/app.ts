@@ -4,7 +4,7 @@ import { checkClaimProviders } from "./core/claims.js";
 import { checkWaysIn } from "./core/ways-in.js";
 import { checkFactors, createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
-import { background, mail, rooms, smtpOptionsOf, tables } from "./rooms.js";
+import { background, mail, rooms, smtpOptionsOf, tables, wordsOf } from "./rooms.js";
 import { createDummyHash } from "./core/passwords.js";
 import { scheduleAccountDeletions } from "./account/deletion.js";
 import { schedulePurge } from "./core/purge.js";
@@ -135,6 +135,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mail,
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),
+    words: wordsOf(config, logger),
   };
   // Where mail goes: the relay when configured; in development the built-in catcher (this
   // process's, or the one a running `serve` holds); otherwise nowhere and mail stays queued.

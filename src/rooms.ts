@@ -3,7 +3,11 @@ import { auditRoom } from "./audit/room.js";
 import { bansRoom } from "./bans/room.js";
 import { cdiRoom } from "./cdi/room.js";
 import { securityMailsRoom } from "./security-mails/room.js";
-import type { Config } from "./config/types.js";
+import { ConfigError, type Config } from "./config/types.js";
+import type { Logger } from "./util/logger.js";
+import { mergeCatalogues } from "./words/catalogue.js";
+import { loadWordOverrides } from "./words/overrides.js";
+import { createWords, type WordsTable } from "./words/words.js";
 import { checkBackground } from "./core/background.js";
 import { dashboardRoom } from "./dashboard/room.js";
 import { assembleHttpTables } from "./kernel/http-tables.js";
@@ -48,6 +52,16 @@ export const tables = assembleHttpTables(rooms);
 
 /** The mail table: the kernel's kinds and every room's, with their actions in one order. */
 export const mail = assembleMail([...kernelMail, ...rooms.flatMap((r) => (r.mail ? [r.mail] : []))]);
+
+/** The rooms' words (Room.words), merged: every sentence by id, per locale (words/catalogue.ts). */
+export const catalogues = mergeCatalogues(rooms.flatMap((r) => (r.words ? [r.words] : [])));
+
+/** The words layer for this configuration: the catalogues, the operator's overrides (--words-dir), the offered locales. */
+export function wordsOf(config: Readonly<Config>, logger: Logger): WordsTable {
+  let overrides;
+  try { overrides = loadWordOverrides(config.wordsDir, catalogues.en ?? {}); } catch (err) { throw new ConfigError(`invalid value for wordsDir (--words-dir): ${(err as Error).message}`); }
+  return createWords({ catalogues, overrides, offered: config.locales, defaultLocale: config.defaultLocale, logger });
+}
 
 /** The rooms' background work (Room.background), which app.ts runs and a cluster's HTTP worker forwards kicks of. */
 export const background = checkBackground(rooms.flatMap((r) => (r.background ? [r.background] : [])));

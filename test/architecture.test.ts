@@ -41,7 +41,7 @@ const unit = (path: string) => room(path) !== undefined ? `methods/${room(path)}
  * from the rooms) above everything but the CLI.
  */
 const FLOORS: Record<string, number> = {
-  util: 0, native: 0, config: 1, store: 2, mail: 3, core: 4, http: 5, kernel: 6,
+  util: 0, native: 0, words: 1, config: 1, store: 2, mail: 3, core: 4, http: 5, kernel: 6,
   methods: 7, account: 7, roles: 7, metadata: 7, organizations: 7, sso: 7, webhooks: 7, "oauth-provider": 7, protection: 7, bans: 7, audit: 7, "security-mails": 7,
   dashboard: 8, ops: 8, "move-in": 8, cdi: 8, root: 9, cli: 10,
 };
@@ -170,3 +170,39 @@ function findCycles(imports: Map<string, string[]>): string[][] {
   for (const v of edges.keys()) if (!index.has(v)) visit(v);
   return groups;
 }
+
+/**
+ * Words (issue 48): every sentence a person reads on a hosted page's script or in a mail comes from
+ * the catalogues (src/words/, each room's words/), never from a literal in the code. A literal that
+ * reads like a sentence (a capitalised word, then more words) is one; the SDKs' wire messages a
+ * script compares against are not. The files below still hold their own English: the list may only shrink.
+ */
+describe("words come from the catalogues", () => {
+  const wire = new Set(["Field is not optional", "Email is invalid"]);
+  const stillEnglish = new Set([
+    "account/mail.ts", "http/pages/assets/inbox.js", "http/pages/assets/refusal-words.js", "http/pages/assets/refusal.js",
+    "mail/account-templates.ts", "mail/html-layout.ts", "methods/passwordless/mail.ts", "methods/passwordless/pages/passwordless.js",
+    "methods/passwordless/pages/sign-in-code.js", "methods/passwordless/pages/sign-in-link.js", "methods/third-party/mail.ts",
+    "methods/third-party/pages/callback.js", "methods/third-party/pages/providers.js", "methods/totp/mail.ts", "methods/totp/pages/mfa.js",
+    "methods/totp/pages/recovery-codes.js", "methods/totp/pages/second-factor.js", "methods/webauthn/mail.ts", "methods/webauthn/pages/passkey-list.js",
+    "methods/webauthn/pages/passkeys.js", "oauth-provider/pages/connected-apps.js",
+  ]);
+  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  const scanned = walk(src).map((f) => relative(src, f).split("\\").join("/"))
+    .filter((f) => !f.startsWith("cli/") && (/\/pages\/[\w-]+\.js$/.test(f) || /^http\/pages\/assets\/[\w-]+\.js$/.test(f) || /(^|\/)mail\.ts$/.test(f) || /^mail\/(kernel-mail|account-templates|html-layout)\.ts$/.test(f)));
+  const sentences = (file: string): string[] => {
+    const code = readFileSync(join(src, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "").replace(/label: "[^"]*"/g, "");
+    return [...code.matchAll(/(["'`])((?:(?!\1)[^\\\n]|\\.)*)\1/g)].map((m) => m[2])
+      .filter((s) => !wire.has(s) && /(^|[>\s])[A-Z][a-z]+,?\s+[a-z]+/.test(s.replace(/\$\{[^}]*\}/g, "")));
+  };
+
+  it("page scripts and mail templates hold no sentence of their own", () => {
+    expect(scanned.length).toBeGreaterThan(30);
+    const offenders = scanned.filter((f) => !stillEnglish.has(f) && sentences(f).length > 0).map((f) => `${f}: ${sentences(f)[0]}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("the list of files that still hold English only shrinks (a file made clean leaves it)", () => {
+    expect([...stillEnglish].filter((f) => !scanned.includes(f) || sentences(f).length === 0)).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 // The load generator, run as its own process so it never shares the server's event loop.
 // Usage: node scripts/bench-lib/load.mjs '<json spec>'  → prints one JSON result on stdout.
-// spec: { mode: "throughput" | "latency", url, kind: "get" | "hello" | "signin" | "signup" | "refresh" | "token",
+// spec: { mode: "throughput" | "latency", url, kind: "get" | "hello" | "page" | "signin" | "signup" | "refresh" | "token",
 //         connections, seconds, warmupSeconds, access?, email?, password?, refreshTokens?, rate?, basic?, form? }
 import { Agent, request } from "node:http";
 import autocannon from "autocannon";
@@ -14,6 +14,7 @@ let signups = 0;
 function requestsFor(kind) {
   switch (kind) {
     case "hello": return [{ method: "GET", path: "/" }];
+    case "page": return [{ method: "GET", path: spec.path, headers: spec.headers ?? {} }];
     case "get": return [{ method: "GET", path: "/auth/user/email/verify", headers: { authorization: `Bearer ${spec.access}` } }];
     case "signin": return [{ method: "POST", path: "/auth/signin", headers: { ...json, "st-auth-mode": "header" }, setupRequest: (req) => ({ ...req, body: creds(pickEmail()) }) }];
     case "signup": return [{ method: "POST", path: "/auth/signup", headers: { ...json, "st-auth-mode": "header" }, setupRequest: (req) => ({ ...req, body: creds(`load-${process.pid}-${Date.now()}-${signups++}@example.com`) }) }];

@@ -2,7 +2,7 @@
 // to /account/... with the session (refreshed once on a 401), and the rooms' parts. Opened from a
 // mail (a token taken out of the address bar by token.js): confirms an email change, or keeps an
 // account (?action=cancel-deletion).
-import { call, callWithSession, checkRequired, say, setBusy, showFieldErrors, showView } from "./api.js";
+import { call, callWithSession, checkRequired, say, setBusy, showFieldErrors, showView, words } from "./api.js";
 
 const token = window.authsvcToken;
 const action = new URLSearchParams(window.location.search).get("action");
@@ -119,6 +119,8 @@ onSubmit("email-form", "email-error", () => callWithSession("POST", "/account/em
   say("email-status", `We sent a link to ${to}. Open it to confirm your new address.`);
 });
 
+onSubmit("locale-form", "locale-error", () => callWithSession("POST", "/account/locale", { locale: value("mail-locale") }, "session"), () => say("locale-status", words("account.js.localeSaved")));
+
 document.getElementById("delete-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   say("delete-error", "");
@@ -148,7 +150,10 @@ async function useToken() {
 /** Whose account this is (GET /account/me); false when nobody is signed in. */
 async function showWho() {
   const r = await callWithSession("GET", "/account/me", undefined, "session");
-  if (r.status === 200) document.getElementById("account-email").textContent = r.json.user.email;
+  if (r.status === 200) {
+    document.getElementById("account-email").textContent = r.json.user.email;
+    document.getElementById("mail-locale").value = r.json.user.locale;
+  }
   return r.status !== 401;
 }
 

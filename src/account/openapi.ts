@@ -12,9 +12,16 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
     get: {
       operationId: "getMe", tags, summary: "Who is signed in: the person's id, primary address and when they joined (the hosted pages show it)", security: withSession,
       responses: {
-        200: json("the signed-in person", statusOnly("OK", { user: { type: "object", required: ["id", "email", "timeJoined"], properties: { id: { type: "string" }, email: { type: "string" }, timeJoined: { type: "integer" } } } }, ["user"])),
+        200: json("the signed-in person", statusOnly("OK", { user: { type: "object", required: ["id", "email", "timeJoined"], properties: { id: { type: "string" }, email: { type: "string" }, timeJoined: { type: "integer" }, locale: { type: "string", description: "the locale my mail is written in (stored, else --default-locale)" } } } }, ["user"])),
         ...errorsFor(401),
       },
+    },
+  },
+  "/account/locale": {
+    post: {
+      operationId: "changeMyLocale", tags, summary: "The language my mail is written in: one of the offered locales (--locales); anything else is a 400 and changes nothing", security: withSession,
+      requestBody: body(strings("locale")),
+      responses: { 200: json("the locale stored", statusOnly("OK", { locale: { type: "string" } }, ["locale"])), ...bodyErrors(401) },
     },
   },
   "/account/sessions": {

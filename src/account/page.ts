@@ -35,7 +35,7 @@ const otherPages = (c: Readonly<Config>, parts: readonly AccountPagePart[]) => `
  * ?action=cancel-deletion keeps an account whose deletion is scheduled. Every change is a POST
  * from account.js or a room's module.
  */
-export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
+export const accountPage = (deps: HttpDeps) => hostedPage((c, _deps, w) => ({
   title: "My account",
   script: "account.js",
   takesToken: true,
@@ -71,15 +71,26 @@ export const accountPage = (deps: HttpDeps) => hostedPage((c) => ({
     <div class="password"><input id="logins-password" name="logins-password" type="password" autocomplete="current-password"><button type="button" class="reveal secondary" aria-controls="logins-password">Show<span class="sr-only"> password</span></button></div>
   </div>
 
-  ${accountSlot(deps.tables.accountPage, "after-logins", c, "\n\n  ")}
+  ${accountSlot(deps.tables.accountPage, "after-logins", c, "\n\n  ", w)}
 
   <h2>Change your email address</h2>
   <p id="email-status" class="status" role="status" aria-live="polite"></p>
   <p id="email-error" class="error" role="alert"></p>
   <form id="email-form" method="post" novalidate>
-    ${field({ id: "new-email", label: "New email address", type: "email", autocomplete: "email", empty: "Enter the new address." })}
-    ${accountSlot(deps.tables.accountPage, "email-proof", c, "\n    ")}
+    ${field({ id: "new-email", label: "New email address", type: "email", autocomplete: "email", empty: "Enter the new address." }, w)}
+    ${accountSlot(deps.tables.accountPage, "email-proof", c, "\n    ", w)}
     <button type="submit">Send a confirmation link</button>
+  </form>
+
+  <h2>${w.html("account.locale.title")}</h2>
+  <p id="locale-status" class="status" role="status" aria-live="polite"></p>
+  <p id="locale-error" class="error" role="alert"></p>
+  <form id="locale-form" method="post" novalidate>
+    <div class="field">
+      <label for="mail-locale">${w.html("account.locale.label")}</label>
+      <select id="mail-locale" name="mail-locale">${deps.ctx.words.offered.map((l) => `<option value="${l}" lang="${l}">${escapeHtml(new Intl.DisplayNames([l], { type: "language" }).of(l) ?? l)}</option>`).join("")}</select>
+    </div>
+    <button type="submit">${w.html("account.locale.save")}</button>
   </form>
 
   <h2>Delete your account</h2>

@@ -7,6 +7,7 @@ import { accountSettings } from "./settings.js";
 import { cancelDeletionOnJoin } from "./deletion.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
 import { accountMail } from "./mail.js";
+import { accountWords } from "./words/index.js";
 
 /** The self-service account (email, password, sessions, deletion) and its hosted page. */
 export const accountRoom: Room = {
@@ -16,6 +17,7 @@ export const accountRoom: Room = {
     "user.deletion_cancelled": { type: "user.deletion_cancelled" },
   },
   mail: accountMail,
+  words: accountWords,
   mergePerson: cancelDeletionOnJoin,
   settings: [accountSettings],
   routes: accountRoutes,

@@ -1,5 +1,5 @@
 import type { Route } from "../http/route.js";
-import { cancelMyDeletion, changeMyEmail, changeMyPassword, confirmMyEmail, deleteMyAccount, me, mySessions, revokeSessions } from "./handlers/account.js";
+import { cancelMyDeletion, changeMyEmail, changeMyLocale, changeMyPassword, confirmMyEmail, deleteMyAccount, me, mySessions, revokeSessions } from "./handlers/account.js";
 import { myLogins, removeLogin } from "./handlers/logins.js";
 
 const tokenSubmission = ["invalid-token-ip", "token-ip"] as const;
@@ -7,6 +7,7 @@ const tokenSubmission = ["invalid-token-ip", "token-ip"] as const;
 /** The self-service account's slice of the route table (http/routes.ts lists it with the others). */
 export const accountRoutes: readonly Route[] = [
   { method: "GET", path: "/account/me", session: "required+db", handler: me },
+  { method: "POST", path: "/account/locale", session: "required+db", handler: changeMyLocale },
   { method: "GET", path: "/account/sessions", session: "required+db", handler: mySessions },
   { method: "POST", path: "/account/sessions/revoke", session: "required+db", handler: revokeSessions },
   // A wrong current password is a guess like a failed sign-in: the same per-IP bucket.

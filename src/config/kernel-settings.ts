@@ -7,6 +7,18 @@ import { limitSetting as limit } from "./limit-defaults.js";
 import { adminKey, basePath, bool, cidrList, database, duration, fail, int, kindOf, megabytes, oneOf, optStr, origin, originList, parseLogoUrl, parsePathList, smtpUrl, str } from "./parsers.js";
 import { ConfigError, type Config } from "./types.js";
 import { fitWorkers } from "./worker-fit.js";
+import { isLocale, shippedLocales } from "../words/locales.js";
+
+/** A comma-separated list of shipped locales, each once. */
+const localeList = kindOf("locales", (v: unknown): unknown => {
+  const list = (Array.isArray(v) ? v.map(String) : String(v).split(",")).map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((l) => !isLocale(l));
+  if (bad.length || !list.length) fail(`expected shipped locales (${shippedLocales.join(", ")}), comma-separated`);
+  return [...new Set(list)];
+});
+/** One shipped locale. */
+const localeList1 = kindOf("locale", (v: unknown): unknown => (isLocale(String(v).trim()) ? String(v).trim() : fail(`expected one of ${shippedLocales.join(", ")}`)));
+
 
 /**
  * The words the rooms declare for a kernel setting's description (Room.settingWords), in the rooms'
@@ -82,6 +94,10 @@ export const kernelSettings = (words: SettingWords): readonly Setting[] => [
   { key: "pagesProductName", flag: "pages-product-name", env: "AUTHSVC_PAGES_PRODUCT_NAME", parse: kindOf("text", (v: unknown) => { const s = str(v) as string; return s.length <= 60 ? s : fail("expected at most 60 characters"); }), default: () => "authsvc", doc: "product name shown on the hosted pages" },
   { key: "pagesLogoUrl", flag: "pages-logo-url", env: "AUTHSVC_PAGES_LOGO_URL", parse: kindOf("url|path", parseLogoUrl), default: () => undefined, doc: "logo on the hosted pages: an https URL, or a path on this server (its origin is added to the pages' img-src)" },
   { key: "pagesRedirectPaths", flag: "pages-redirect-paths", env: "AUTHSVC_PAGES_REDIRECT_PATHS", parse: kindOf("paths", parsePathList), default: () => ["/"], doc: "comma-separated paths on the website URL a hosted sign-in may return to (?redirectToPath=); the first is the default; a trailing * allows a prefix" },
+  // Words (issue 48)
+  { key: "locales", flag: "locales", env: "AUTHSVC_LOCALES", parse: localeList, default: () => [...shippedLocales], doc: `comma-separated locales the hosted pages and mails are offered in (default: all shipped: ${shippedLocales.join(", ")})` },
+  { key: "defaultLocale", flag: "default-locale", env: "AUTHSVC_DEFAULT_LOCALE", parse: localeList1, default: (c) => (!c.locales || c.locales.includes("en") ? "en" : c.locales[0]), doc: "the locale of a page when neither ?lang=, the cookie nor Accept-Language names an offered one, and of mail to a person with none stored (default: en)" },
+  { key: "wordsDir", flag: "words-dir", env: "AUTHSVC_WORDS_DIR", parse: optStr, default: () => undefined, doc: "folder of word overrides, one <locale>.json of message ids and ICU messages per locale (see docs/words.md)" },
   // Rate limits: one block, docs/security.md "Rate limits" explains each bucket.
   { key: "rateLimits", flag: "rate-limits", env: "AUTHSVC_RATE_LIMITS", parse: bool, default: () => true, doc: "rate limits on (false switches every bucket off)" },
   { key: "trustedProxies", flag: "trusted-proxies", env: "AUTHSVC_TRUSTED_PROXIES", parse: cidrList, default: () => [], doc: "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (default: none, the socket's address counts)" },
@@ -107,6 +123,9 @@ export const kernelSettings = (words: SettingWords): readonly Setting[] => [
 
 /** The kernel's checks that span settings; each room adds its own (Room.settingsCheck). */
 export const kernelChecks: readonly SettingsCheck[] = [
+  (c) => {
+    if (!c.locales.includes(c.defaultLocale)) throw new ConfigError(`invalid value for defaultLocale (--default-locale): ${c.defaultLocale} is not among the offered locales (--locales ${c.locales.join(",")})`);
+  },
   (c, sources) => {
     if (c.mode !== "production") return;
     const refusal = describeProductionRefusal(c, sources);

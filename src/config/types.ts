@@ -1,3 +1,4 @@
+import type { Locale } from "../words/locales.js";
 /**
  * Every setting of authsvc, resolved once at start: flag > environment (AUTHSVC_*) > config file
  * (--config FILE, JSON) > default. Validated with an error naming the setting and the bad value, then
@@ -74,6 +75,10 @@ export interface Config {
   pagesProductName: string;
   pagesLogoUrl: string | undefined;
   pagesRedirectPaths: readonly string[];
+  // Words (issue 48): the locales the pages and mails are offered in, the default, the operator's overrides.
+  locales: readonly Locale[];
+  defaultLocale: Locale;
+  wordsDir: string | undefined;
   // Rate limits (docs/security.md "Rate limits"). Budgets are "N/duration" text, or "off"; see parseLimitSpec.
   rateLimits: boolean;
   trustedProxies: readonly string[];

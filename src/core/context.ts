@@ -4,6 +4,7 @@ import type { TemplateOverrides } from "../mail/templates.js";
 import type { Store } from "../store/database.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
+import type { WordsTable } from "../words/words.js";
 import type { MetricsSink } from "../util/metrics.js";
 import type { KeyRing } from "./signing-keys.js";
 import type { DeferredWork } from "./deferred-work.js";
@@ -39,6 +40,8 @@ export interface CoreContext extends RoomState {
   mail: MailTable;
   /** Operator overrides of the mail templates (config.mailTemplatesDir), loaded once at start. */
   mailTemplates?: TemplateOverrides;
+  /** Every sentence a person reads, per locale: the rooms' catalogues and the operator's overrides (words/). */
+  words: WordsTable;
   /** Cached signing keys (JWT signing, verification, JWKS). */
   keys: KeyRing;
   /** Jobs run after the HTTP answer (drained before the store closes), see deferred-work.ts. */

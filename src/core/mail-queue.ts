@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
+import { templateIn } from "../mail/kinds.js";
 import { renderMail, type MailKind, type MailVars } from "../mail/templates.js";
+import { findLocaleByEmail } from "../store/person-locales.js";
 import type { DB } from "../store/schema.js";
 import { insertOutboxMessage } from "../store/outbox.js";
 import { createId } from "../util/random.js";
@@ -9,13 +11,17 @@ import type { CoreContext } from "./context.js";
  * Renders a mail and queues it in the outbox inside the caller's transaction, so the mail exists if
  * and only if the change that caused it committed. The worker sends it after commit; call
  * `notifyOutbox(ctx)` once the transaction has committed. Returns the outbox id.
+ * It is written in the recipient's stored locale (person_locales, by their current address), else
+ * in `locale` (the request's, for an address with no account yet), else the default locale.
  */
-export async function queueMail(tx: Kysely<DB>, ctx: CoreContext, m: { kind: MailKind; to: string; vars: Omit<MailVars, "email" | "websiteUrl"> }): Promise<string> {
+export async function queueMail(tx: Kysely<DB>, ctx: CoreContext, m: { kind: MailKind; to: string; vars: Omit<MailVars, "email" | "websiteUrl">; locale?: string }): Promise<string> {
   const kind = ctx.mail.kind(m.kind);
-  const rendered = renderMail(kind.template, { ...m.vars, email: m.to, websiteUrl: ctx.config.websiteUrl }, ctx.mailTemplates?.[m.kind]);
+  const w = ctx.words.of((await findLocaleByEmail(tx, m.to)) ?? m.locale);
+  const { template, lang } = templateIn(kind, w);
+  const rendered = renderMail(template, { ...m.vars, email: m.to, websiteUrl: ctx.config.websiteUrl }, ctx.mailTemplates?.[m.kind], lang);
   const id = createId();
-  // What tail-mail and mail filters see in X-Authsvc-Action.
-  const headers: Record<string, string> = { "X-Authsvc-Action": kind.action };
+  // What tail-mail and mail filters see in X-Authsvc-Action; the language the mail is written in.
+  const headers: Record<string, string> = { "X-Authsvc-Action": kind.action, "Content-Language": lang };
   if (m.vars.expiresAt !== undefined) headers["X-Authsvc-Expires-At"] = new Date(m.vars.expiresAt).toISOString();
   const now = ctx.clock.now();
   await insertOutboxMessage(tx, {

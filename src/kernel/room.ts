@@ -27,6 +27,7 @@ import type { SessionOpened } from "../core/session-opened.js";
 import type { EventHook } from "../store/events.js";
 import type { Clock } from "../util/clock.js";
 import type { Logger } from "../util/logger.js";
+import type { Catalogue } from "../words/catalogue.js";
 
 /**
  * What a room (a sign-in method or a feature) may declare, on one screen: a name, then groups by
@@ -35,7 +36,7 @@ import type { Logger } from "../util/logger.js";
  * models are better-auth's plugin type and Kratos' strategies, which implement the same small
  * interfaces). Each group is described below; docs/architecture.md says what each field does.
  */
-export interface Room extends RoomSettings, RoomContext, RoomApi, RoomPages, RoomDashboard, RoomPeople, RoomWaysIn, RoomMail, RoomEvents, RoomCommands {
+export interface Room extends RoomSettings, RoomContext, RoomApi, RoomPages, RoomDashboard, RoomPeople, RoomWaysIn, RoomMail, RoomEvents, RoomCommands, RoomWords {
   /** Its name: unique in the list. */
   id: string;
 }
@@ -170,6 +171,14 @@ export interface RoomEvents {
   eventHook?: EventHook;
   /** Work of its own whenever a session opens, in its transaction (core/session-opened.ts): a new device's mail. */
   sessionOpened?: SessionOpened;
+}
+
+/**
+ * Words: every sentence its pages, page scripts and mails say, by id, in every shipped locale (its
+ * words/ folder: en.ts and one file per locale); the kernel merges the rooms' catalogues (words/).
+ */
+export interface RoomWords {
+  words?: Catalogue;
 }
 
 /** Commands: its operator commands and how `authsvc users create` makes a user of its kind (core/commands.ts). */

@@ -2,6 +2,7 @@ import { kernelAdminRoutes } from "../http/admin/routes.js";
 import { adminArea, healthArea, keysArea, sessionArea } from "../http/openapi/document.js";
 import { kernelPageRoutes } from "../http/pages/routes.js";
 import type { Room } from "./room.js";
+import { kernelWords } from "../words/kernel/index.js";
 import { kernelRoutes } from "../http/routes.js";
 import { sessionWays } from "../core/session-ways.js";
 
@@ -17,5 +18,5 @@ export const kernel = {
   /** Users, sessions and links under /admin/v1. */
   admin: { id: "admin", adminRoutes: kernelAdminRoutes, adminOpenapi: adminArea },
   /** Hosted pages (sign-in, verify, reset …) and the development pages. */
-  pages: { id: "pages", pages: kernelPageRoutes },
+  pages: { id: "pages", pages: kernelPageRoutes, words: kernelWords },
 } satisfies Record<string, Room>;

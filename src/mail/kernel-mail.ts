@@ -2,7 +2,7 @@ import type { TokenPurpose } from "../store/one-time-tokens.js";
 import { findToken } from "../store/one-time-tokens.js";
 import { hashToken } from "../util/random.js";
 import { accountTemplates } from "./account-templates.js";
-import { renderMailLayout } from "./html-layout.js";
+import { mailLanguage, renderMailLayout } from "./html-layout.js";
 import type { MailBlock, TokenExpiry } from "./kinds.js";
 
 /** A mail whose link carries a one-time token of this purpose: valid while the token's row exists. */
@@ -23,15 +23,19 @@ export const kernelMail: readonly MailBlock[] = [
     position: 0,
     actions: [{ action: "verify-email", label: "Verify email", linkPathEnd: "/verify-email", expiry: oneTimeTokenExpiry("email_verification") }],
     kinds: [
-      { kind: "email_verification", stem: "email-verification", action: "verify-email", template: {
-          subject: "Verify your email address",
-          text: "Hello,\n\nplease confirm that {{email}} is your email address by opening this link:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, you can ignore this mail.\n",
+      { kind: "email_verification", stem: "email-verification", action: "verify-email", template: (w) => {
+        const v = { email: "{{email}}", validFor: "{{validFor}}", expiresAt: "{{expiresAt}}" };
+        return {
+          subject: w.t("mail.verify.subject"),
+          text: `${w.t("mail.hello")}\n\n${w.t("mail.verify.introText", v)}\n\n{{link}}\n\n${w.t("mail.validOnce", v)}\n${w.t("mail.ignore")}\n`,
           html: renderMailLayout({
-            title: "Verify your email address",
-            intro: ["Hello,", "please confirm that <strong>{{email}}</strong> is your email address."],
-            button: "Verify my email address",
-            outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, you can ignore this mail."],
+            ...mailLanguage(w),
+            title: w.html("mail.verify.subject"),
+            intro: [w.html("mail.hello"), w.html("mail.verify.intro", { email: "<strong>{{email}}</strong>" })],
+            button: w.html("mail.verify.button"),
+            outro: [`${w.html("mail.validOnce", v)} ${w.html("mail.ignore")}`],
           }),
+        };
       } },
     ],
   },

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DB } from "../store/schema.js";
+import type { Words } from "../words/words.js";
 
 /**
  * The kinds of mail, each declared by the room that sends it (Room.mail) beside the kernel's own:
@@ -17,8 +18,17 @@ export type MailKind = keyof MailKinds & string;
 
 export interface MailTemplate { subject: string; text: string; html: string }
 
-/** One kind of mail: its built-in template, its file stem (templates folder) and its action. */
-export interface MailKindDecl { kind: MailKind; stem: string; action: string; template: MailTemplate }
+/**
+ * One kind of mail: its built-in template, its file stem (templates folder) and its action. A
+ * template written with words (a function of the recipient's locale's words, words/) is built per
+ * locale; a fixed one is English whatever the locale.
+ */
+export interface MailKindDecl { kind: MailKind; stem: string; action: string; template: MailTemplate | ((w: Words) => MailTemplate) }
+
+/** A kind's template in the words of a locale, and the language it is then written in. */
+export function templateIn(decl: MailKindDecl, w: Words): { template: MailTemplate; lang: string } {
+  return typeof decl.template === "function" ? { template: decl.template(w), lang: w.lang } : { template: decl.template, lang: "en" };
+}
 
 /** What a caught mail's token or link is worth: its expiry while it works, undefined once used or gone, null when the mail carries none. */
 export type TokenExpiry = (db: Kysely<DB>, mail: { link: string | null; token: string | null }) => Promise<number | undefined | null>;

@@ -4,7 +4,7 @@
  * Values are HTML-escaped in the HTML part, and control characters are removed from the subject, so
  * no value can inject markup or a header.
  */
-import { describeDurationInWords } from "../util/duration.js";
+import { describeDuration, describeInstant } from "../words/durations.js";
 import type { MailKind, MailTemplate } from "./kinds.js";
 
 export type { MailKind } from "./kinds.js";
@@ -35,9 +35,9 @@ export type TemplateOverrides = Partial<Record<MailKind, TemplateOverride>>;
 export const placeholders = ["email", "link", "expiresAt", "validFor", "provider", "code", "details", "websiteUrl"] as const;
 
 /** Renders one mail; parts missing from `override` come from the built-in template (its kind's, MailTable.kind). */
-export function renderMail(template: MailTemplate, vars: MailVars, override: TemplateOverride = {}): RenderedMail {
+export function renderMail(template: MailTemplate, vars: MailVars, override: TemplateOverride = {}, locale = "en"): RenderedMail {
   const t = { ...template, ...override };
-  const values = valuesOf(vars);
+  const values = valuesOf(vars, locale);
   return {
     // eslint-disable-next-line no-control-regex
     subject: fill(t.subject, values, (v) => v).replace(/[\x00-\x1f\x7f]+/g, " ").trim(),
@@ -60,12 +60,12 @@ export function escapeHtml(s: string): string {
 /** "1 hour", "1 day", "90 minutes": how long a token lives, for the mail text (the pages say it too). */
 export { describeDurationInWords as describeValidity } from "../util/duration.js";
 
-function valuesOf(v: MailVars): Record<string, string> {
+function valuesOf(v: MailVars, locale: string): Record<string, string> {
   return {
     email: v.email,
     link: v.link,
-    expiresAt: v.expiresAt === undefined ? "" : new Date(v.expiresAt).toISOString().replace(/\.\d{3}Z$/, "Z").replace("T", " ").replace("Z", " UTC"),
-    validFor: v.validForMs === undefined ? "" : describeDurationInWords(v.validForMs),
+    expiresAt: v.expiresAt === undefined ? "" : describeInstant(v.expiresAt, locale),
+    validFor: v.validForMs === undefined ? "" : describeDuration(v.validForMs, locale),
     provider: v.provider ?? "",
     code: v.code ?? "",
     details: v.details ?? "",

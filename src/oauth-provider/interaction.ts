@@ -8,6 +8,7 @@ import type { HttpDeps } from "../http/deps.js";
 import { readHeader } from "../http/headers.js";
 import { setPageHeaders } from "../http/pages/headers.js";
 import { escapeHtml, renderPage } from "../http/pages/layout.js";
+import { pageLocale } from "../http/pages/locale.js";
 import { insertEvent } from "../store/events.js";
 import { isDocumentClientId } from "./client-documents.js";
 import { interactionPath } from "./provider.js";
@@ -62,7 +63,7 @@ ${resources.length ? `<p>Access to: ${resources.map((r) => `<strong>${escapeHtml
 ${scopes.length ? `<p>It asks for:</p><ul>${scopes.map((s) => `<li>${escapeHtml(describeScope(s))}</li>`).join("")}</ul>` : ""}
 <form method="post" action="${escapeHtml(interactionPath(uid))}/confirm"><button type="submit" id="allow">Allow</button></form>
 <form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">Deny</button></form>`;
-  const html = renderPage(deps.ctx.config, { title: "Allow access", assets: `${deps.ctx.config.websiteBasePath}/_assets`, main }, deps.tables.assets);
+  const html = renderPage(deps.ctx.config, { title: "Allow access", assets: `${deps.ctx.config.websiteBasePath}/_assets`, main }, deps.tables.assets, deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words)));
   setPageHeaders(event, deps.ctx.config);
   allowFormToClient(event, redirect.href);
   return html;
@@ -140,7 +141,7 @@ function showVerifyFirst(event: H3Event, deps: HttpDeps, uid: string, details: {
 <p>Before an app may use your account, prove that the address you signed up with is yours: open the link in the verification mail we sent you${c.hostedPages ? `, or ask for a new one on <a href="${escapeHtml(websiteLink(deps.ctx, "verify-email"))}">the verification page</a>` : ""}.</p>
 <p>Then go back to the app and try again.</p>
 <form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">Back to the app</button></form>`;
-  const html = renderPage(c, { title: "Verify your email first", assets: `${c.websiteBasePath}/_assets`, main }, deps.tables.assets);
+  const html = renderPage(c, { title: "Verify your email first", assets: `${c.websiteBasePath}/_assets`, main }, deps.tables.assets, deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words)));
   setPageHeaders(event, c);
   allowFormToClient(event, String(details.params.redirect_uri));
   setResponseStatus(event, 403);

@@ -2,7 +2,7 @@ import { hostedPage } from "../http/pages/hosted-pages.js";
 import { escapeHtml, liveRegions } from "../http/pages/layout.js";
 
 /** GET {websiteBasePath}/connected-apps: the apps the signed-in person allowed, each with Disconnect. */
-export const connectedAppsPage = hostedPage((c) => ({
+export const connectedAppsPage = hostedPage((c, _deps, w) => ({
   title: "Connected apps",
   script: "connected-apps.js",
   main: `<section id="view-list" hidden aria-labelledby="list-title">

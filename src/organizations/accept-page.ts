@@ -11,7 +11,7 @@ const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
  * link proves the mailbox: verified, joined, signed in, no other mail), and someone whose address
  * has an account is asked to sign in with it first.
  */
-export const acceptInvitationPage = hostedPage((c) => ({
+export const acceptInvitationPage = hostedPage((c, _deps, w) => ({
   title: "Join an organization",
   script: "accept-invitation.js",
   takesToken: true,
@@ -24,7 +24,7 @@ export const acceptInvitationPage = hostedPage((c) => ({
   <p>You are invited as <strong class="invited-role"></strong>. Create your account for <strong class="invited-email"></strong> to accept: the invitation already confirms this address.</p>
   <p id="sign-up-error" class="error" role="alert"></p>
   <form id="sign-up-form" method="post" novalidate>
-    ${field({ id: "password", label: "Choose a password", type: "password", autocomplete: "new-password", empty: "Choose a password.", hint: passwordHint(c) })}
+    ${field({ id: "password", label: "Choose a password", type: "password", autocomplete: "new-password", empty: "Choose a password.", hint: passwordHint(c, w) }, w)}
     <button type="submit" id="sign-up">Create my account and join</button>
   </form>
 </section>

@@ -31,7 +31,7 @@ function acceptLink(ctx: CoreContext, token: string): string {
 }
 
 async function queueInvitation(tx: Kysely<DB>, ctx: CoreContext, org: store.OrganizationRow, inv: { email: string; role: string }, token: string, expiresAt: number) {
-  await queueMail(tx, ctx, { kind: "organization_invitation", to: inv.email, vars: { link: acceptLink(ctx, token), expiresAt, validForMs: ctx.config.organizationInvitationLifetimeMs, details: `${org.name} (role: ${inv.role})` } });
+  await queueMail(tx, ctx, { kind: "organization_invitation", to: inv.email, vars: { link: acceptLink(ctx, token), expiresAt, validForMs: ctx.config.organizationInvitationLifetimeMs, details: `${org.name} (${inv.role})` } });
 }
 
 /** The acting member's role in `tx` (undefined for the operator); 404 when they are not a member. */

@@ -1,5 +1,6 @@
-import { renderMailLayout } from "../mail/html-layout.js";
-import type { MailBlock } from "../mail/kinds.js";
+import { mailLanguage, renderMailLayout } from "../mail/html-layout.js";
+import type { MailBlock, MailTemplate } from "../mail/kinds.js";
+import type { Words } from "../words/words.js";
 
 declare module "../mail/kinds.js" {
   interface MailKinds { organization_invitation: true }
@@ -7,23 +8,25 @@ declare module "../mail/kinds.js" {
 
 /**
  * The invitation to an organization (src/organizations/): {{details}} names the organization and
- * the role ("Acme (role: admin)"); the link carries the invitation's token.
+ * the role ("Acme (admin)"); the link carries the invitation's token. Written in the invitee's words.
  */
-const templates = {
-  organization_invitation: {
-    subject: "You are invited to join {{details}}",
-    text: "Hello,\n\nyou are invited to join {{details}}. To accept, open this link and sign in (or sign up) with {{email}}:\n\n{{link}}\n\nThe invitation is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not expect it, you can ignore this mail.\n",
+const invitation = (w: Words): MailTemplate => {
+  const v = { details: "{{details}}", email: "{{email}}", validFor: "{{validFor}}", expiresAt: "{{expiresAt}}" };
+  return {
+    subject: w.t("org.mail.invite.subject", v),
+    text: `${w.t("mail.hello")}\n\n${w.t("org.mail.invite.introText", v)}\n\n{{link}}\n\n${w.t("org.mail.invite.valid", v)}\n`,
     html: renderMailLayout({
-      title: "You are invited to join {{details}}",
-      intro: ["Hello,", "you are invited to join <strong>{{details}}</strong>. To accept, sign in (or sign up) with <strong>{{email}}</strong>."],
-      button: "Accept the invitation",
-      outro: ["The invitation is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not expect it, you can ignore this mail."],
+      ...mailLanguage(w),
+      title: w.html("org.mail.invite.subject", v),
+      intro: [w.html("mail.hello"), w.html("org.mail.invite.intro", { details: "<strong>{{details}}</strong>", email: "<strong>{{email}}</strong>" })],
+      button: w.html("org.mail.invite.button"),
+      outro: [w.html("org.mail.invite.valid", v)],
     }),
-  },
-} as const;
+  };
+};
 
 export const organizationMail: MailBlock = {
   position: 110,
   actions: [{ action: "organization-invitation", label: "Organization invitation" }],
-  kinds: [{ kind: "organization_invitation", stem: "organization-invitation", action: "organization-invitation", template: templates.organization_invitation }],
+  kinds: [{ kind: "organization_invitation", stem: "organization-invitation", action: "organization-invitation", template: invitation }],
 };

@@ -20,7 +20,7 @@ const roleField = (id: string, label: string) => `<div class="field">
  * one, and for one I may manage: its members (change a role, remove) and open invitations (invite,
  * resend, revoke). Every change is a call of my-organizations.js (served as organizations.js) to /organizations with the session.
  */
-export const organizationsPage = hostedPage((c) => ({
+export const organizationsPage = hostedPage((c, _deps, w) => ({
   title: "My organizations",
   script: "organizations.js",
   wide: true,
@@ -43,7 +43,7 @@ export const organizationsPage = hostedPage((c) => ({
 
   <h2>Create an organization</h2>
   <form id="create-form" method="post" novalidate>
-    ${field({ id: "org-name", label: "Name", type: "text", autocomplete: "organization", empty: "Enter a name.", hint: "Its short name in addresses (the slug) is made from it." })}
+    ${field({ id: "org-name", label: "Name", type: "text", autocomplete: "organization", empty: "Enter a name.", hint: "Its short name in addresses (the slug) is made from it." }, w)}
     <button type="submit">Create</button>
   </form>
 
@@ -55,7 +55,7 @@ export const organizationsPage = hostedPage((c) => ({
       <h2>Invitations</h2>
       <p id="invite-status" class="status" role="status" aria-live="polite"></p>
       <form id="invite-form" method="post" novalidate>
-        ${field({ id: "invite-email", label: "Email address to invite", type: "email", autocomplete: "off", empty: "Enter the address to invite." })}
+        ${field({ id: "invite-email", label: "Email address to invite", type: "email", autocomplete: "off", empty: "Enter the address to invite." }, w)}
         ${roleField("invite-role", "Role")}
         <button type="submit">Send the invitation</button>
       </form>

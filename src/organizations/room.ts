@@ -17,6 +17,7 @@ import { invitedSignUpRoutes } from "./invited-sign-up.js";
 import { organizationSettings } from "./settings.js";
 import { organizationMail } from "./mail.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
+import { organizationWords } from "./words/index.js";
 
 /** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
 export const organizationsRoom: Room = {
@@ -38,6 +39,7 @@ export const organizationsRoom: Room = {
     "organization.domain_removed": { type: "organization.domain_removed" },
   },
   mail: organizationMail,
+  words: organizationWords,
   importer: organizationsImport,
   settings: [organizationSettings],
   routes: [...organizationRoutes, ...invitedSignUpRoutes],

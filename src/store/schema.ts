@@ -191,6 +191,8 @@ export interface UserRolesTable { user_id: string; role: string; created_at: num
 /** The app's JSON object for a person (src/metadata/). */
 export interface UserMetadataTable { user_id: string; data: string; updated_at: number }
 /** A self-service deletion waiting for its grace period to pass (src/account/). */
+/** The locale a person reads their mail in (022-person-locales): one row per person. */
+export interface PersonLocalesTable { user_id: string; locale: string; updated_at: number }
 export interface AccountDeletionsTable { user_id: string; requested_at: number; delete_at: number; cancel_token_hash: string }
 
 /** Every table; a sign-in method adds its tables here from its room (declare module). */
@@ -213,6 +215,7 @@ export interface DB {
   user_roles: UserRolesTable;
   user_metadata: UserMetadataTable;
   account_deletions: AccountDeletionsTable;
+  person_locales: PersonLocalesTable;
   moved_refresh_tokens: MovedRefreshTokensTable;
   moved_refresh_keys: MovedRefreshKeysTable;
 }

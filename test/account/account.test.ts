@@ -40,7 +40,7 @@ describe.each(backends)("self-service account ($name)", (backend) => {
     const r = await call(t, "GET", "/account/me", mine);
     expect(r.status).toBe(200);
     expect(r.headers.get("cache-control")).toBe("no-store");
-    expect(r.body).toEqual({ status: "OK", user: { id, email: "ada@example.com", timeJoined: expect.any(Number) } });
+    expect(r.body).toEqual({ status: "OK", user: { id, email: "ada@example.com", timeJoined: expect.any(Number), locale: "en" } });
     expect((await call(t, "GET", "/account/me")).status).toBe(401);
     await call(t, "POST", "/account/sessions/revoke", other, { sessionHandle: jwtPayload(mine.access).sessionHandle });
     expect((await call(t, "GET", "/account/me", mine)).status).toBe(401);

@@ -5,6 +5,8 @@ import { signUpWithPassword } from "../../src/methods/email-password/accounts.js
 import { renderMail } from "../../src/mail/templates.js";
 import { mail } from "../../src/rooms.js";
 import { changedPixelShare, expectAccessible, expectNoHorizontalScroll, fill, openTab, SCREENSHOT_TOLERANCE, screenshot, usePagesSuite, waitForText, waitVisible } from "./harness.js";
+import { templateIn } from "../../src/mail/kinds.js";
+import { wordsIn } from "../helpers/words.js";
 
 /** What a screen reader would call the element: its accessible name, from Chromium's accessibility tree. */
 async function accessibleName(page: Page, selector: string): Promise<string | undefined> {
@@ -100,7 +102,7 @@ describe("page and mail polish (Chromium)", () => {
 
   it.each(mail.kinds)("the %s mail renders in a phone-width window: nothing runs out of the frame, no serious accessibility fault", async (kind) => {
     const link = `${suite.s.url}/auth/${kind === "email_verification" ? "verify-email" : "reset-password"}?token=${"A".repeat(43)}&tenantId=public`;
-    const rendered = renderMail(mail.kind(kind).template, { email: "a.rather.long.address@example.com", link, provider: "GitHub", code: "123456", expiresAt: Date.UTC(2030, 0, 1), validForMs: 3_600_000, websiteUrl: suite.s.url });
+    const rendered = renderMail(templateIn(mail.kind(kind), wordsIn("en")).template, { email: "a.rather.long.address@example.com", link, provider: "GitHub", code: "123456", expiresAt: Date.UTC(2030, 0, 1), validForMs: 3_600_000, websiteUrl: suite.s.url });
     const page = await openTab(suite.browser, "about:", { width: 320, height: 640 });
     await page.setJavaScriptEnabled(false); // as a mail client shows it
     await page.setContent(rendered.html);

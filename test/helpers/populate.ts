@@ -9,6 +9,7 @@ import { generateCode } from "../../src/methods/totp/secrets.js";
 import { createPasswordlessUser } from "../../src/methods/passwordless/consume.js";
 import { upsertThirdPartyUser } from "../../src/methods/third-party/sign-in-up.js";
 import { updateMetadata } from "../../src/metadata/metadata.js";
+import { setPersonLocale } from "../../src/store/person-locales.js";
 import { createClient, createResource } from "../../src/oauth-provider/clients.js";
 import { addDomain } from "../../src/organizations/domains.js";
 import { createInvitation } from "../../src/organizations/invitations.js";
@@ -110,6 +111,8 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   await putRole(ctx, "editor", ["notes:write"]);
   await setUserRole(ctx, adaId, "editor");
   await updateMetadata(ctx, adaId, { plan: "pro" });
+  // The locale her mail is written in (022-person-locales).
+  await setPersonLocale(app.store.db, adaId, "de", clock.now());
   // A second factor: a device verified by a code, a wrong code, the recovery codes, a session that completed it.
   const tim = await signUp(url, "tim@example.com", "header");
   const device = await postWithSession(url, "/totp/device", tim.tokens, {});

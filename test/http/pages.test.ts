@@ -66,7 +66,9 @@ describe.each(backends)("hosted pages and development pages over HTTP ($name)", 
         expect(res.headers.get("cache-control")).toBe("no-store");
         const html = await res.text();
         // Every script is a file of this origin; no inline handler or style attribute either.
-        for (const tag of html.match(/<script[^>]*>/g) ?? []) expect(tag).toMatch(/ src="\/auth\/_assets\/[a-z-]+\.js\?v=[\w-]+"/);
+        // …but the page's words for its scripts, a JSON block no browser runs.
+        for (const tag of html.match(/<script[^>]*>/g) ?? []) if (tag !== '<script type="application/json" id="page-words">') expect(tag).toMatch(/ src="\/auth\/_assets\/[a-z-]+\.js\?v=[\w-]+"/);
+        expect(html.match(/<script type="application\/json"/g) ?? []).toHaveLength(1);
         expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
         // The referenced assets exist, are not empty, and say what they are.
         for (const [, src] of html.matchAll(/(?:src|href)="(\/auth\/_assets\/[^"]+)"/g)) {

@@ -6,9 +6,11 @@ import { describeValidity, renderMail as render, type MailKind, type MailVars, t
 import { viewCaughtMail } from "../../src/mail/caught-mail-view.js";
 import { mail } from "../../src/rooms.js";
 import { loadTemplateOverrides } from "../../src/mail/template-files.js";
+import { templateIn } from "../../src/mail/kinds.js";
+import { wordsIn } from "../helpers/words.js";
 
 // The templates as the rooms declare them (Room.mail), by kind.
-const renderMail = (kind: MailKind, v: MailVars, o?: TemplateOverride) => render(mail.kind(kind).template, v, o);
+const renderMail = (kind: MailKind, v: MailVars, o?: TemplateOverride) => render(templateIn(mail.kind(kind), wordsIn("en")).template, v, o);
 
 const vars = { email: "ada@example.com", link: "http://localhost:3000/auth/reset-password?token=T&tenantId=public", expiresAt: Date.UTC(2030, 0, 1, 12, 0, 0), validForMs: 3_600_000, websiteUrl: "http://localhost:3000" };
 
@@ -48,7 +50,7 @@ describe("mail templates", () => {
   it.each(mail.kinds.filter((k) => k !== "passwordless_code"))("%s: a styled, accessible HTML part (table layout, inline styles, a button and the plain URL that wraps) beside the text part", (kind) => {
     const long = `http://localhost:3000/auth/reset-password?token=${"x".repeat(120)}&tenantId=public`;
     const m = renderMail(kind, { ...vars, link: long, provider: "GitHub" });
-    expect(m.html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(m.html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     expect(m.html).toContain(`<title>${m.subject}</title>`);
     expect(m.html).not.toMatch(/<style|<link /); // inline styles only: many clients drop style sheets
     // Every layout table is presentational; there is no table without it.

@@ -55,7 +55,7 @@ describe.each(backends)("sign-up by invitation ($name)", (backend) => {
     // The invitation was the one mail: nothing else is queued or caught for the address.
     await eventually(nothingPending);
     expect(await queuedTo("new.person@else.test")).toEqual(["organization_invitation"]);
-    expect(await mailsTo("new.person@else.test")).toEqual(["You are invited to join Team Rocket (role: admin)"]);
+    expect(await mailsTo("new.person@else.test")).toEqual(["You are invited to join Team Rocket (admin)"]);
 
     // The link works once.
     expect((await post("/organizations/invitations/signup", { token, password: "another long passphrase here" })).json).toEqual({ status: "INVITATION_INVALID_TOKEN_ERROR" });

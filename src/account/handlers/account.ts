@@ -11,6 +11,8 @@ import { changePassword } from "../password.js";
 import { requireString, type AccountSubject } from "../reauth.js";
 import { listMySessions, revokeMySession, signOutEverywhereElse } from "../sessions.js";
 import { countEnded } from "../../core/ways-in.js";
+import { findPersonLocale } from "../../store/person-locales.js";
+import { setMyLocale } from "../locale.js";
 
 /** The signed-in person (the routes check the session row: a revoked session cannot act). */
 function subject(event: H3Event) {
@@ -29,7 +31,16 @@ export const me = (deps: HttpDeps) =>
     setResponseHeader(event, "cache-control", "no-store");
     const user = await getUser(deps.ctx, who.personId);
     if (!user) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });
-    return { status: "OK", user: { id: user.id, email: user.email, timeJoined: user.timeJoined } };
+    const locale = (await findPersonLocale(deps.ctx.store.db, who.personId)) ?? deps.ctx.words.defaultLocale;
+    return { status: "OK", user: { id: user.id, email: user.email, timeJoined: user.timeJoined, locale } };
+  });
+
+/** POST /account/locale {locale}: the language my mail is written in (one of the offered locales). */
+export const changeMyLocale = (deps: HttpDeps) =>
+  defineEventHandler(async (event) => {
+    const { who } = await subject(event);
+    const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
+    return { status: "OK", locale: await setMyLocale(deps.ctx, who, body.locale) };
   });
 
 /** GET /account/sessions: my live sessions with where they started and when they were last used. */

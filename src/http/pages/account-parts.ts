@@ -1,4 +1,5 @@
 import type { Config } from "../../config/types.js";
+import type { Words } from "../../words/words.js";
 
 /**
  * Where a room's link goes in the account page's list of other pages, top to bottom:
@@ -41,7 +42,7 @@ export type AccountSlot = "after-logins" | "email-proof";
  */
 export interface AccountPagePart {
   links?(config: Readonly<Config>): readonly AccountLink[];
-  markup?: Partial<Record<AccountSlot, (config: Readonly<Config>) => string>>;
+  markup?: Partial<Record<AccountSlot, (config: Readonly<Config>, w: Words) => string>>;
   script?: string;
 }
 
@@ -51,8 +52,8 @@ export function accountLinksAt(parts: readonly AccountPagePart[], place: Account
 }
 
 /** The markup the rooms put in one slot, in their order, joined by `separator` (the line break and indent where the slot sits). */
-export function accountSlot(parts: readonly AccountPagePart[], slot: AccountSlot, config: Readonly<Config>, separator: string): string {
-  return parts.flatMap((p) => p.markup?.[slot]?.(config) ?? []).join(separator);
+export function accountSlot(parts: readonly AccountPagePart[], slot: AccountSlot, config: Readonly<Config>, separator: string, w: Words): string {
+  return parts.flatMap((p) => p.markup?.[slot]?.(config, w) ?? []).join(separator);
 }
 
 /** The rooms' account modules, for the page's data-account-parts. */

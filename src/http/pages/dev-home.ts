@@ -62,6 +62,6 @@ ${pages}
 ${rows ? `<div class="table-wrap" tabindex="0" role="region" aria-label="Last events (scrolls sideways)"><table class="events"><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Data</th></tr></thead><tbody>
 ${rows}
 </tbody></table></div>` : "<p>No events yet.</p>"}`,
-    }, deps.tables.assets);
+    }, deps.tables.assets, deps.ctx.words.of("en"));
   });
 };

@@ -50,7 +50,7 @@ export const inboxPage = (deps: HttpDeps): EventHandler => {
     <iframe id="d-html" class="mail-html" sandbox="" title="The mail as HTML"></iframe>
   </section>
 </div>`,
-  }, deps.tables.assets);
+  }, deps.tables.assets, deps.ctx.words.of("en"));
   return defineEventHandler((event) => {
     setPageHeaders(event, config, { frames: true });
     return html;

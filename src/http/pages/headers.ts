@@ -11,7 +11,7 @@ export interface PageSources { script?: readonly string[]; style?: readonly stri
  * (pages may carry a token in their URL until the script removes it) and never cached.
  * `frames` lets the inbox show a mail's HTML from its own sandboxed route on this origin.
  */
-export function setPageHeaders(event: H3Event, config: Readonly<Config>, opts: { frames?: boolean; sources?: PageSources } = {}): void {
+export function setPageHeaders(event: H3Event, config: Readonly<Config>, opts: { frames?: boolean; sources?: PageSources; lang?: string } = {}): void {
   const img = ["'self'", "data:"];
   const logo = config.pagesLogoUrl && /^https?:/.test(config.pagesLogoUrl) ? new URL(config.pagesLogoUrl).origin : undefined;
   if (logo) img.push(logo);
@@ -36,6 +36,8 @@ export function setPageHeaders(event: H3Event, config: Readonly<Config>, opts: {
     "referrer-policy": "no-referrer",
     "cache-control": "no-store",
     "cross-origin-opener-policy": "same-origin",
+    // A page's words follow ?lang=, the cookie and Accept-Language (http/pages/locale.ts).
+    ...(opts.lang ? { "content-language": opts.lang, vary: "Accept-Language, Cookie" } : {}),
   });
 }
 

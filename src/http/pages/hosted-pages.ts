@@ -1,7 +1,9 @@
 import { defineEventHandler, getRequestHeader, setResponseHeader, type EventHandler, type H3Event } from "h3";
 import type { Config } from "../../config/types.js";
 import type { HttpDeps } from "../deps.js";
+import type { Words } from "../../words/words.js";
 import { setPageHeaders } from "./headers.js";
+import { pageLocale } from "./locale.js";
 import { devInboxHint, escapeHtml, liveRegions, renderPage, type PageSpec } from "./layout.js";
 import { signInScripts, signInSlot } from "./sign-in-parts.js";
 
@@ -21,33 +23,43 @@ export function pageData(config: Readonly<Config>, returnPaths: readonly string[
 }
 
 /**
- * A hosted page handler: same headers and layout for all; `main` is built once per config. The
+ * A hosted page handler: same headers and layout for all; the page is built once per config and
+ * locale (on its first request in that locale, then kept), in the locale pageLocale picks. The
  * page's own `data` (what its script needs beyond pageData) is added to the body's.
  */
-export function hostedPage(build: (config: Readonly<Config>, deps: HttpDeps) => Omit<PageSpec, "assets">) {
+export function hostedPage(build: (config: Readonly<Config>, deps: HttpDeps, w: Words) => Omit<PageSpec, "assets">) {
   return (deps: HttpDeps): EventHandler => {
     const config = deps.ctx.config;
-    const spec = build(config, deps);
-    const data = { ...pageData(config, deps.tables.returnPaths(config), signInScripts(deps.tables.signIn)), ...deps.tables.requestHookData(config), ...spec.data };
-    const html = renderPage(config, { ...spec, assets: `${config.websiteBasePath}/_assets`, data }, deps.tables.assets);
+    const base = { ...pageData(config, deps.tables.returnPaths(config), signInScripts(deps.tables.signIn)), ...deps.tables.requestHookData(config) };
+    const pages = new Map<string, string>();
+    const pageIn = (w: Words): string => {
+      let html = pages.get(w.locale);
+      if (html === undefined) {
+        const spec = build(config, deps, w);
+        html = renderPage(config, { ...spec, assets: `${config.websiteBasePath}/_assets`, data: { ...base, ...spec.data } }, deps.tables.assets, w);
+        pages.set(w.locale, html);
+      }
+      return html;
+    };
     const sources = deps.tables.pageSources(config);
     return defineEventHandler((event) => {
-      setPageHeaders(event, config, { sources });
-      return html;
+      const w = deps.ctx.words.of(pageLocale(event, config, deps.ctx.words));
+      setPageHeaders(event, config, { sources, lang: w.lang });
+      return pageIn(w);
     });
   };
 }
 
 /** The hint under a new password's field (the sign-up form, the reset page). */
-export const passwordHint = (c: Readonly<Config>) => `At least ${c.passwordMinLength} characters.`;
+export const passwordHint = (c: Readonly<Config>, w: Words) => w.t("page.password.hint", { min: c.passwordMinLength });
 
 /** Signed in but not verified yet: the view the sign-in page and a provider's callback page end in. */
-export const checkMailView = (c: Readonly<Config>) => `<section id="view-check-mail" hidden aria-labelledby="check-mail-title">
-  <h1 id="check-mail-title" tabindex="-1">Check your email</h1>
-  <p>We sent a link to <strong id="check-mail-address">your address</strong>. Open it to verify your email address.</p>
+export const checkMailView = (c: Readonly<Config>, w: Words) => `<section id="view-check-mail" hidden aria-labelledby="check-mail-title">
+  <h1 id="check-mail-title" tabindex="-1">${w.html("checkMail.title")}</h1>
+  <p>${w.html("checkMail.text", { address: `<strong id="check-mail-address">${w.html("checkMail.yourAddress")}</strong>` })}</p>
   <p id="resend-status" class="status" role="status" aria-live="polite"></p>
-  <button type="button" id="resend">Send the mail again</button>
-  ${devInboxHint(c)}
+  <button type="button" id="resend">${w.html("checkMail.resend")}</button>
+  ${devInboxHint(c, w)}
 </section>`;
 
 /**
@@ -55,22 +67,22 @@ export const checkMailView = (c: Readonly<Config>) => `<section id="view-check-m
  * switch and the live regions; each room puts its way in where it belongs (Room.signIn: the
  * address form, provider buttons, passkeys, a code by mail) and sign-in.js mounts its module.
  */
-export const signInPage = hostedPage((c, deps) => {
-  const slot = (name: Parameters<typeof signInSlot>[1]) => signInSlot(deps.tables.signIn, name, c);
+export const signInPage = hostedPage((c, deps, w) => {
+  const slot = (name: Parameters<typeof signInSlot>[1]) => signInSlot(deps.tables.signIn, name, c, w);
   return {
-    title: "Sign in",
+    title: w.t("signIn.title"),
     script: "sign-in.js",
     // Hidden until the script knows there is no live session to resume (see sign-in.js).
     main: `<section id="view-form" aria-labelledby="form-title" hidden>
-  <h1 id="form-title" tabindex="-1">Sign in</h1>
-  <p class="switch"><span id="switch-text">No account yet?</span> <button type="button" class="link" id="switch">Sign up</button></p>
+  <h1 id="form-title" tabindex="-1">${w.html("signIn.title")}</h1>
+  <p class="switch"><span id="switch-text">${w.html("signIn.noAccount")}</span> <button type="button" class="link" id="switch">${w.html("signIn.signUp")}</button></p>
   ${slot("top")}
   ${liveRegions}
   ${slot("form")}
   ${slot("choices")}
   ${slot("links")}
 </section>
-${checkMailView(c)}`,
+${checkMailView(c, w)}`,
   };
 });
 
@@ -102,18 +114,18 @@ export function isSameOriginNavigation(event: H3Event, origin: string): boolean 
   try { return new URL(referer).origin === origin; } catch { return false; }
 }
 
-const signOutVariant = (atOnce: boolean) => hostedPage((c) => ({
-  title: "Sign out",
+const signOutVariant = (atOnce: boolean) => hostedPage((c, _deps, w) => ({
+  title: w.t("signOut.title"),
   script: "sign-out.js",
   data: atOnce ? { "sign-out-at-once": "1" } : ({} as Record<string, string>),
   main: `<section id="view-progress" aria-labelledby="progress-title">
-  <h1 id="progress-title" tabindex="-1">${atOnce ? "Signing out…" : "Sign out?"}</h1>
+  <h1 id="progress-title" tabindex="-1">${w.html(atOnce ? "signOut.progress" : "signOut.question")}</h1>
   ${liveRegions}
   <form id="sign-out-form" method="post" novalidate${atOnce ? " hidden" : ""}>
-    <button type="submit" id="sign-out">Sign out</button>
+    <button type="submit" id="sign-out">${w.html("signOut.button")}</button>
   </form>
-  <p class="aside"${atOnce ? " hidden" : ""}><a id="stay" href="${escapeHtml(c.websiteBasePath)}">Stay signed in</a></p>
-  <p id="retry" hidden><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
+  <p class="aside"${atOnce ? " hidden" : ""}><a id="stay" href="${escapeHtml(c.websiteBasePath)}">${w.html("signOut.stay")}</a></p>
+  <p id="retry" hidden><a href="${escapeHtml(c.websiteBasePath)}">${w.html("page.backToSignIn")}</a></p>
 </section>`,
 }));
 
@@ -122,32 +134,32 @@ const signOutVariant = (atOnce: boolean) => hostedPage((c) => ({
  * GET itself. Without a session it asks the person to sign in right there, with the rooms' forms
  * that sign in in place (SignInPart.inPlace).
  */
-export const verifyEmailPage = hostedPage((c, deps) => ({
-  title: "Verify your email",
+export const verifyEmailPage = hostedPage((c, deps, w) => ({
+  title: w.t("verify.title"),
   script: "verify-email.js",
   takesToken: true,
   main: `<section id="view-progress" aria-labelledby="progress-title">
-  <h1 id="progress-title" tabindex="-1">Verify your email</h1>
+  <h1 id="progress-title" tabindex="-1">${w.html("verify.title")}</h1>
   ${liveRegions}
-  <button type="button" id="verify" hidden>Verify my email</button>
+  <button type="button" id="verify" hidden>${w.html("verify.button")}</button>
 </section>
 <section id="view-done" hidden aria-labelledby="done-title">
-  <h1 id="done-title" tabindex="-1">Email verified</h1>
-  <p>Thank you: your email address is verified.</p>
-  <p><a class="button" id="continue" href="/">Continue</a></p>
+  <h1 id="done-title" tabindex="-1">${w.html("verify.done.title")}</h1>
+  <p>${w.html("verify.done.text")}</p>
+  <p><a class="button" id="continue" href="/">${w.html("verify.continue")}</a></p>
 </section>
 <section id="view-invalid" hidden aria-labelledby="invalid-title">
-  <h1 id="invalid-title" tabindex="-1">This link no longer works</h1>
-  <p id="invalid-text">The link has expired, has already been used, or was replaced by a newer one.</p>
+  <h1 id="invalid-title" tabindex="-1">${w.html("page.invalid.title")}</h1>
+  <p id="invalid-text">${w.html("page.invalid.text")}</p>
   <p id="resend-status" role="status" aria-live="polite"></p>
-  <button type="button" id="resend">Send me a new link</button>
+  <button type="button" id="resend">${w.html("verify.resend")}</button>
 </section>
 <section id="view-sign-in" hidden aria-labelledby="sign-in-title">
-  <h1 id="sign-in-title" tabindex="-1">Sign in to finish</h1>
-  <p>To verify your email, sign in with the account the mail was sent to.</p>
+  <h1 id="sign-in-title" tabindex="-1">${w.html("verify.signIn.title")}</h1>
+  <p>${w.html("verify.signIn.text")}</p>
   <p id="sign-in-error" class="error" role="alert"></p>
-  ${deps.tables.signIn.flatMap((p) => p.inPlace?.(c) ?? []).join("\n  ")}
-  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Sign in another way</a></p>
+  ${deps.tables.signIn.flatMap((p) => p.inPlace?.(c, w) ?? []).join("\n  ")}
+  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">${w.html("verify.signIn.other")}</a></p>
 </section>`,
 }));
 

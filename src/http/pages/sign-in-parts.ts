@@ -1,5 +1,6 @@
 import type { Config } from "../../config/types.js";
 import type { LinkRefusalCodes } from "../../core/linking.js";
+import type { Words } from "../../words/words.js";
 
 /**
  * The places of the hosted sign-in page (GET {websiteBasePath}) a room can fill, top to bottom:
@@ -20,14 +21,14 @@ export type SignInSlot = "top" | "form" | "choices" | "links";
  * A module does nothing when imported: only these functions act.
  */
 export interface SignInPart {
-  markup?: Partial<Record<SignInSlot, (config: Readonly<Config>) => string>>;
+  markup?: Partial<Record<SignInSlot, (config: Readonly<Config>, w: Words) => string>>;
   script?: string;
   /**
    * A form that signs in without leaving another page (the verify page's "Sign in to finish"); its
    * module's `mountInPlace({ errorId, done })` submits it, says a failure in `errorId`, and calls
    * `done()` once signed in.
    */
-  inPlace?(config: Readonly<Config>): string;
+  inPlace?(config: Readonly<Config>, w: Words): string;
   /**
    * Its account-linking refusals, which refusal-words.js (every hosted page's api.js reads it) tells
    * apart: its codes of the kernel's shared kinds, and its own kinds with their sentences.
@@ -62,8 +63,8 @@ export function linkRefusalKinds(...triples: readonly LinkRefusalCodes[]): Refus
 }
 
 /** The markup the rooms put in one slot, in their order. */
-export function signInSlot(parts: readonly SignInPart[], slot: SignInSlot, config: Readonly<Config>): string {
-  return parts.flatMap((p) => p.markup?.[slot]?.(config) ?? []).join("\n  ");
+export function signInSlot(parts: readonly SignInPart[], slot: SignInSlot, config: Readonly<Config>, w: Words): string {
+  return parts.flatMap((p) => p.markup?.[slot]?.(config, w) ?? []).join("\n  ");
 }
 
 /** The rooms' sign-in modules, for the pages' data-sign-in-parts. */

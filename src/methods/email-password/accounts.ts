@@ -4,6 +4,7 @@ import { isUniqueViolation } from "../../store/database.js";
 import { classifyOutage, CommitOutcomeUnknownError } from "../../store/outage.js";
 import * as tokens from "../../store/one-time-tokens.js";
 import { insertEvent } from "../../store/events.js";
+import { setPersonLocale } from "../../store/person-locales.js";
 import * as users from "../../store/users.js";
 import { createId } from "../../util/random.js";
 import type { CoreContext } from "../../core/context.js";
@@ -66,7 +67,7 @@ export function validateSignUp(ctx: CoreContext, rawEmail: string, password: str
  * `within`: the caller's own change (joining an organization by invitation), in the same
  * transaction before the session opens; what it throws rolls the sign-up back.
  */
-export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession; movedIn?: MovedIn; start?: SessionStart; within?: (tx: Kysely<DB>, personId: string) => Promise<void> }): Promise<SignUpResult> {
+export async function signUpWithPassword(ctx: CoreContext, input: { email: string; password: string; verified?: boolean; source?: string; session?: LinkingSession; movedIn?: MovedIn; start?: SessionStart; within?: (tx: Kysely<DB>, personId: string) => Promise<void>; locale?: string }): Promise<SignUpResult> {
   const { email, errors } = validateSignUp(ctx, input.email, input.password, input.movedIn === undefined);
   if (errors.length) return { status: "FIELD_ERROR", formFields: errors };
   // The rooms' checks (a breached-password lookup) after the form is otherwise valid: a lookup
@@ -97,6 +98,8 @@ export async function signUpWithPassword(ctx: CoreContext, input: { email: strin
       await credentials.insertCredential(tx, { user_id: id, email, password_hash: hash, created_at: now, updated_at: now });
       // Joining a person needs the address verified on their side: it counts for this login too.
       if (input.verified || d.kind === "join") await users.markEmailVerified(tx, id, email, now);
+      // A new person's locale (the page's, or the browser's), which their mail is written in; one joined to a person keeps theirs.
+      if (input.locale && d.kind !== "join") await setPersonLocale(tx, id, input.locale, now);
       if (input.movedIn) await insertPersonTop(tx, ctx.importParts, input.movedIn.top, { id, joined: now }, { now, secret: ctx.config.secret });
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "emailpassword", recipeUserId: id, source: input.source ?? "api" } });
       if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source: input.source ?? "api" });

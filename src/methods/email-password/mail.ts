@@ -1,4 +1,4 @@
-import { renderMailLayout } from "../../mail/html-layout.js";
+import { mailLanguage, renderMailLayout } from "../../mail/html-layout.js";
 import { oneTimeTokenExpiry } from "../../mail/kernel-mail.js";
 import type { MailBlock } from "../../mail/kinds.js";
 
@@ -17,25 +17,30 @@ export const emailPasswordMail: MailBlock = {
     { action: "password-changed", label: "Password changed" },
   ],
   kinds: [
-    { kind: "password_reset", stem: "password-reset", action: "reset-password", template: {
-        subject: "Reset your password",
-        text: "Hello,\n\nsomeone (hopefully you) asked to reset the password of the account {{email}}. Choose a new password here:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, ignore this mail: your password stays as it is.\n",
-        html: renderMailLayout({
-          title: "Reset your password",
-          intro: ["Hello,", "someone (hopefully you) asked to reset the password of the account <strong>{{email}}</strong>."],
-          button: "Choose a new password",
-          outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, ignore this mail: your password stays as it is."],
-        }),
+    { kind: "password_reset", stem: "password-reset", action: "reset-password", template: (w) => {
+        const v = { email: "{{email}}", validFor: "{{validFor}}", expiresAt: "{{expiresAt}}" };
+        return {
+          subject: w.t("password.mail.reset.subject"),
+          text: `${w.t("mail.hello")}\n\n${w.t("password.mail.reset.introText", v)}\n\n{{link}}\n\n${w.t("mail.validOnce", v)}\n${w.t("password.mail.reset.ignore")}\n`,
+          html: renderMailLayout({
+            ...mailLanguage(w),
+            title: w.html("password.mail.reset.subject"),
+            intro: [w.html("mail.hello"), w.html("password.mail.reset.intro", { email: "<strong>{{email}}</strong>" })],
+            button: w.html("password.mail.reset.button"),
+            outro: [`${w.html("mail.validOnce", v)} ${w.html("password.mail.reset.ignore")}`],
+          }),
+        };
     } },
-    { kind: "password_changed", stem: "password-changed", action: "password-changed", template: {
-        subject: "Your password was changed",
-        text: "Hello,\n\nthe password of the account {{email}} was just changed: every device signed in to it was signed out, and every app you had allowed to use it must ask you again.\n\nIf this was not you, reset your password at once:\n\n{{link}}\n",
+    { kind: "password_changed", stem: "password-changed", action: "password-changed", template: (w) => ({
+        subject: w.t("password.mail.changed.subject"),
+        text: `${w.t("mail.hello")}\n\n${w.t("password.mail.changed.intro", { email: "{{email}}" })}\n\n${w.t("password.mail.changed.notYouText")}\n\n{{link}}\n`,
         html: renderMailLayout({
-          title: "Your password was changed",
-          intro: ["Hello,", "the password of the account <strong>{{email}}</strong> was just changed: every device signed in to it was signed out, and every app you had allowed to use it must ask you again.", "If this was not you, reset your password at once."],
-          button: "Reset my password",
-          outro: ["If it was you, there is nothing to do."],
+          ...mailLanguage(w),
+          title: w.html("password.mail.changed.subject"),
+          intro: [w.html("mail.hello"), w.html("password.mail.changed.intro", { email: "<strong>{{email}}</strong>" }), w.html("password.mail.changed.notYou")],
+          button: w.html("password.mail.changed.button"),
+          outro: [w.html("password.mail.changed.wasYou")],
         }),
-    } },
+    }) },
   ],
 };

@@ -9,6 +9,7 @@ import { passwordLogins } from "./logins.js";
 import { passwordImport } from "./import.js";
 import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
 import { emailPasswordMail } from "./mail.js";
+import { emailPasswordWords } from "./words/index.js";
 import { passwordAccountPage, passwordSignIn, resetPasswordPage } from "./pages.js";
 import accountPasswordJs from "./pages/account-password.js?raw";
 import passwordSignInJs from "./pages/password-sign-in.js?raw";
@@ -21,6 +22,7 @@ export const emailPasswordRoom: SignInMethod = {
   factors: [{ id: "emailpassword", proves: "email", amr: "pwd", refusal: { status: "SIGN_IN_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED } }],
   events: { "password_reset.completed": { type: "user.password_reset" } },
   mail: emailPasswordMail,
+  words: emailPasswordWords,
   logins: passwordLogins,
   importer: passwordImport,
   settings: [lazyMigrationSettings],

@@ -12,9 +12,9 @@ import { PASSWORDLESS_CODES } from "./refusals.js";
 export const codeSignIn: SignInPart = {
   script: "passwordless.js",
   markup: {
-    choices: () => `<div id="passwordless" class="passwordless" hidden>
-    <p class="or">or without a password</p>
-    <button type="button" class="secondary" id="passwordless-start">Email me a sign-in code</button>
+    choices: (_c, w) => `<div id="passwordless" class="passwordless" hidden>
+    <p class="or">${w.html("code.js.or")}</p>
+    <button type="button" class="secondary" id="passwordless-start">${w.html("code.js.emailCode")}</button>
   </div>`,
   },
   // What every hosted page says for its refusals (refusals.ts): a code for an address another account
@@ -33,7 +33,7 @@ const restartView = (c: Readonly<Config>) => `<section id="view-restart" hidden 
 </section>`;
 
 /** GET {websiteBasePath}/sign-in-code: type the mailed code (the sign-in page started the flow). */
-export const signInCodePage = hostedPage((c) => ({
+export const signInCodePage = hostedPage((c, _deps, w) => ({
   title: "Enter your code",
   script: "sign-in-code.js",
   main: `<section id="view-code" hidden aria-labelledby="code-title">
@@ -41,7 +41,7 @@ export const signInCodePage = hostedPage((c) => ({
   <p>We sent a mail to <strong id="code-address"></strong>. <span id="code-text"></span> It works for ${escapeHtml(describeDurationInWords(c.passwordlessCodeLifetimeMs))}.</p>
   ${liveRegions}
   <form id="code-form" method="post" novalidate>
-    ${field({ id: "code", label: "Code", type: "text", autocomplete: "one-time-code", empty: "Enter the 6-digit code from the mail." })}
+    ${field({ id: "code", label: "Code", type: "text", autocomplete: "one-time-code", empty: "Enter the 6-digit code from the mail." }, w)}
     <button type="submit">Sign in</button>
   </form>
   <p id="send-again-status" class="status" role="status" aria-live="polite"></p>
@@ -49,14 +49,14 @@ export const signInCodePage = hostedPage((c) => ({
     <button type="button" class="secondary" id="send-again">Send a new mail</button>
     <a class="restart" href="${escapeHtml(c.websiteBasePath)}">Use another address</a>
   </div>
-  ${devInboxHint(c)}
+  ${devInboxHint(c, w)}
 </section>
 ${restartView(c)}
-${checkMailView(c)}`,
+${checkMailView(c, w)}`,
 }));
 
 /** GET {websiteBasePath}/verify?preAuthSessionId=…#linkCode: the mailed link's landing page. */
-export const signInLinkPage = hostedPage((c) => ({
+export const signInLinkPage = hostedPage((c, _deps, w) => ({
   title: "Sign in",
   script: "sign-in-link.js",
   main: `<section id="view-progress" aria-labelledby="progress-title">
@@ -73,5 +73,5 @@ export const signInLinkPage = hostedPage((c) => ({
   <p>The link has expired, has already been used, or was replaced by a newer sign-in.</p>
   <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>
-${checkMailView(c)}`,
+${checkMailView(c, w)}`,
 }));

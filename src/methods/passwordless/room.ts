@@ -16,6 +16,7 @@ import { codeLoginImport } from "./import.js";
 import { expiredCodes } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { passwordlessMail } from "./mail.js";
+import { passwordlessWords } from "./words/index.js";
 
 /** A passwordless sign-in refused by a person gate (a ban): the SDKs' generic refusal. */
 const refusal = { status: "SIGN_IN_UP_NOT_ALLOWED", reason: PASSWORDLESS_REASONS.signIn };
@@ -29,6 +30,7 @@ export const passwordlessRoom: SignInMethod = {
     { id: "otp-phone", proves: "phone", amr: "sms", refusal }, { id: "link-phone", proves: "phone", amr: "sms", refusal },
   ],
   mail: passwordlessMail,
+  words: passwordlessWords,
   logins: codeLogins,
   importer: codeLoginImport,
   purge: [expiredCodes],

@@ -18,7 +18,7 @@ export const providerSignIn: SignInPart = {
 };
 
 /** GET {websiteBasePath}/callback/:thirdPartyId: where a provider sends the browser back. */
-export const callbackPage = hostedPage((c) => ({
+export const callbackPage = hostedPage((c, _deps, w) => ({
   title: "Signing in",
   script: "callback.js",
   main: `<section id="view-progress" aria-labelledby="progress-title">
@@ -26,5 +26,5 @@ export const callbackPage = hostedPage((c) => ({
   ${liveRegions}
   <p id="retry" hidden><a id="retry-link" href="#">Back to sign in</a></p>
 </section>
-${checkMailView(c)}`,
+${checkMailView(c, w)}`,
 }));

@@ -32,7 +32,7 @@ const codesView = `<section id="view-codes" hidden aria-labelledby="codes-title"
  * confirm, then the recovery codes) when the user has no device yet, else a code from the app, or
  * a recovery code instead. `?setup=true` adds a device to a complete session (from the manage page).
  */
-export const mfaPage = hostedPage((c) => ({
+export const mfaPage = hostedPage((c, _deps, w) => ({
   title: "Second factor",
   script: "mfa.js",
   main: `<section id="view-loading" aria-labelledby="loading-title">
@@ -75,7 +75,7 @@ ${codesView}
 }));
 
 /** GET {websiteBasePath}/second-factor: a signed-in user manages their second factor (devices, recovery codes). */
-export const secondFactorPage = hostedPage((c) => ({
+export const secondFactorPage = hostedPage((c, _deps, w) => ({
   title: "Your second factor",
   script: "second-factor.js",
   main: `<section id="view-manage" aria-labelledby="manage-title">

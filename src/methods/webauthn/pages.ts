@@ -13,12 +13,12 @@ import { SIGN_IN_LINK_CODES, SIGN_IN_NOT_ALLOWED_CODE, SIGN_UP_LINK_CODES, SIGN_
 export const passkeySignIn: SignInPart = {
   script: "passkeys.js",
   markup: {
-    top: () => `<div id="passkey" class="providers" hidden>
-    <button type="button" class="provider" id="passkey-sign-in">Sign in with a passkey</button>
-    <button type="button" class="provider" id="passkey-sign-up" hidden>Create a passkey</button>
-    <p class="or">or with your email and password</p>
+    top: (_c, w) => `<div id="passkey" class="providers" hidden>
+    <button type="button" class="provider" id="passkey-sign-in">${w.html("passkey.js.signIn")}</button>
+    <button type="button" class="provider" id="passkey-sign-up" hidden>${w.html("passkey.js.create")}</button>
+    <p class="or">${w.html("passkey.js.orPassword")}</p>
   </div>`,
-    links: (c) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">Lost your passkey?</a></p>`,
+    links: (c, w) => `<p class="aside" id="lost-passkey"><a href="${escapeHtml(c.websiteBasePath)}/webauthn/recover">${w.html("passkey.lost")}</a></p>`,
   },
   // What every hosted page says for its refusals (refusals.ts): a passkey whose address another
   // account has (ERR_CODE_030; passkeys.js offers the recovery beside it), a passkey sign-up for an
@@ -37,7 +37,7 @@ export const passkeyAccountPage: AccountPagePart = {
 };
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */
-export const passkeysPage = hostedPage((c) => ({
+export const passkeysPage = hostedPage((c, _deps, w) => ({
   title: "Your passkeys",
   script: "passkey-list.js",
   main: `<section id="view-list" hidden aria-labelledby="list-title">
@@ -54,15 +54,15 @@ export const passkeysPage = hostedPage((c) => ({
 }));
 
 /** GET {websiteBasePath}/webauthn/recover[?token=…]: ask for a recovery link, or create a new passkey with it. */
-export const passkeyRecoverPage = hostedPage((c) => ({
+export const passkeyRecoverPage = hostedPage((c, _deps, w) => ({
   title: "Recover your account",
   script: "passkey-recover.js",
   takesToken: true,
-  main: `${requestLinkView(c.websiteBasePath, "Lost your passkey?", "Enter your email address and we will send you a link to create a new passkey.")}
+  main: `${requestLinkView(c.websiteBasePath, "Lost your passkey?", "Enter your email address and we will send you a link to create a new passkey.", w)}
 <section id="view-sent" hidden aria-labelledby="sent-title">
   <h1 id="sent-title" tabindex="-1">Check your email</h1>
   <p>If a passkey account exists for <strong id="sent-address"></strong>, we sent it a link to create a new passkey. The link works for ${escapeHtml(describeDurationInWords(c.webauthnRecoveryTokenLifetimeMs))}.</p>
-  ${devInboxHint(c)}
+  ${devInboxHint(c, w)}
   <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
 </section>
 <section id="view-new" hidden aria-labelledby="new-title">
@@ -75,5 +75,5 @@ export const passkeyRecoverPage = hostedPage((c) => ({
   <h1 id="done-title" tabindex="-1">Your new passkey is ready</h1>
   <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in with it</a></p>
 </section>
-${invalidLinkView(`${c.websiteBasePath}/webauthn/recover`)}`,
+${invalidLinkView(`${c.websiteBasePath}/webauthn/recover`, w)}`,
 }));

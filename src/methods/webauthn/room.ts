@@ -15,6 +15,7 @@ import { passkeyLogins } from "./logins.js";
 import { expiredOptions } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { webauthnMail } from "./mail.js";
+import { webauthnWords } from "./words/index.js";
 
 /** Sign-in with a passkey (WebAuthn): the room's declaration (src/kernel/room.ts). */
 export const webauthnRoom: SignInMethod = {
@@ -26,6 +27,7 @@ export const webauthnRoom: SignInMethod = {
     "webauthn.account_recovered": { type: "user.account_recovered", data: { method: "webauthn" } },
   },
   mail: webauthnMail,
+  words: webauthnWords,
   logins: passkeyLogins,
   purge: [expiredOptions],
   settings: [webauthnSettings],

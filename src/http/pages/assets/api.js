@@ -5,6 +5,38 @@ import { resolveRedirectTarget } from "./redirect-target.js";
 import { describeRefusal } from "./refusal-words.js";
 
 const data = document.body.dataset;
+
+/**
+ * The page's words (the server writes them, in the page's locale, into a JSON block: layout.ts),
+ * so no script holds a sentence of its own. `words(id, values)` formats an ICU message's subset
+ * the scripts use: `{name}` and `{n, plural, one {…} other {…}}` (`#` is the number), with the
+ * plural category from the browser's Intl.PluralRules for the page's language.
+ */
+const pageWords = JSON.parse(document.getElementById("page-words")?.textContent || "{}");
+const plurals = new Intl.PluralRules(pageWords.lang || "en");
+export function words(id, values = {}) {
+  const text = (pageWords.words || {})[id];
+  return text === undefined ? id : formatWords(text, values);
+}
+function formatWords(text, values) {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== "{") { out += text[i]; continue; }
+    let depth = 1, j = i + 1;
+    while (j < text.length && depth) { if (text[j] === "{") depth++; else if (text[j] === "}") depth--; j++; }
+    const inner = text.slice(i + 1, j - 1);
+    const [name, kind] = inner.split(",").map((x) => x.trim());
+    if (kind === "plural") {
+      const n = Number(values[name]);
+      const forms = {};
+      for (const m of inner.slice(inner.indexOf("plural") + 7).matchAll(/(=?\w+)\s*\{([^{}]*)\}/g)) forms[m[1]] = m[2];
+      const form = forms[`=${n}`] ?? forms[plurals.select(n)] ?? forms.other ?? "";
+      out += form.replace(/#/g, new Intl.NumberFormat(pageWords.lang || "en").format(n));
+    } else out += String(values[name] ?? "");
+    i = j - 1;
+  }
+  return out;
+}
 export const apiBase = data.apiBase;
 export const webBase = data.webBase;
 
@@ -29,7 +61,7 @@ export async function call(method, path, body, rid, again = false) {
   try {
     res = await fetch(apiBase + path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    return { status: 0, json: null, message: "Cannot reach the server. Check your connection and try again." };
+    return { status: 0, json: null, message: words("js.offline") };
   }
   rememberFrontToken(res);
   let json = null;
@@ -55,7 +87,7 @@ function rememberFrontToken(res) {
 function mayHaveSession() {
   return document.cookie.split(";").some((c) => c.trim().startsWith(`${FRONT_TOKEN}=`));
 }
-const SIGNED_OUT = { status: 401, json: null, message: "You are not signed in." };
+const SIGNED_OUT = { status: 401, json: null, message: words("js.signedOut") };
 
 /**
  * Like call(), but a session call: on a 401 the session is refreshed once and the call repeated.
@@ -79,22 +111,22 @@ function messageFor(res, json) {
   if (res.status === 200) return "";
   if (res.status === 429) {
     const wait = Number(res.headers.get("retry-after"));
-    return "Too many attempts. " + (wait > 0 ? `Please wait ${wait} second${wait === 1 ? "" : "s"} and try again.` : "Please wait a moment and try again.");
+    return wait > 0 ? words("js.tooManyWait", { seconds: wait }) : words("js.tooMany");
   }
-  if (res.status >= 500) return "Something went wrong on our side. Please try again in a moment.";
-  if (res.status === 401) return "You are not signed in.";
-  return (json && typeof json.message === "string" && json.message) || `The request failed (HTTP ${res.status}).`;
+  if (res.status >= 500) return words("js.serverError");
+  if (res.status === 401) return words("js.signedOut");
+  return (json && typeof json.message === "string" && json.message) || words("js.httpError", { status: res.status });
 }
 
 /** The FDI's business outcomes as sentences (everything else shows the server's own message). */
 export function describeStatus(json) {
   const s = json && json.status;
-  if (s === "WRONG_CREDENTIALS_ERROR") return "The email or the password is not correct.";
+  if (s === "WRONG_CREDENTIALS_ERROR") return words("js.wrongCredentials");
   const refusal = describeRefusal(json);
   if (refusal) return refusal;
-  if (s === "NO_EMAIL_GIVEN_BY_PROVIDER") return "The provider did not tell us your email address, so we cannot sign you in with it.";
-  if (s === "GENERAL_ERROR") return json.message || "Something went wrong.";
-  return (json && (json.reason || json.message)) || "Something went wrong. Please try again.";
+  if (s === "NO_EMAIL_GIVEN_BY_PROVIDER") return words("js.noEmailFromProvider");
+  if (s === "GENERAL_ERROR") return json.message || words("js.somethingWrong");
+  return (json && (json.reason || json.message)) || words("js.tryAgainLater");
 }
 
 /** Shows one <section> of the page, hides the others, and moves focus to its heading. */
@@ -136,8 +168,8 @@ export function showFieldErrors(form, errors) {
 }
 
 function humanFieldError(input, error) {
-  if (error === "Field is not optional") return input.dataset.empty || "Fill in this field.";
-  if (error === "Email is invalid") return "Enter an email address such as name@example.com.";
+  if (error === "Field is not optional") return input.dataset.empty || words("js.fillIn");
+  if (error === "Email is invalid") return words("js.emailInvalid");
   return error;
 }
 
@@ -160,7 +192,7 @@ for (const button of document.querySelectorAll("button.reveal")) {
     const input = document.getElementById(button.getAttribute("aria-controls"));
     const show = input.type === "password";
     input.type = show ? "text" : "password";
-    button.firstChild.textContent = show ? "Hide" : "Show";
+    button.firstChild.textContent = words(show ? "js.reveal.hide" : "js.reveal.show");
     input.focus();
   });
 }
@@ -205,6 +237,6 @@ export async function finishSignIn(email, target) {
     const again = await callWithSession("POST", "/user/email/verify/token", undefined, "emailverification");
     resend.disabled = false;
     if (again.status === 200 && again.json && again.json.status === "EMAIL_ALREADY_VERIFIED_ERROR") window.location.assign(target);
-    else say("resend-status", again.status === 200 ? "We sent the mail again." : again.message);
+    else say("resend-status", again.status === 200 ? words("js.mailSentAgain") : again.message);
   };
 }

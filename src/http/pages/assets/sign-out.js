@@ -3,7 +3,7 @@
 // from any site could otherwise) until the person's click. Either way POST /signout from this page
 // (with `rid`, like the SDKs) revokes the session and clears the cookies, and then the browser goes
 // to the allowed redirect (?redirectToPath=, as on the sign-in page). "Stay signed in" goes there untouched.
-import { callWithSession, redirectTarget, say, setBusy } from "./api.js";
+import { callWithSession, redirectTarget, say, setBusy, words } from "./api.js";
 
 const target = redirectTarget(new URLSearchParams(window.location.search).get("redirectToPath"));
 const form = document.getElementById("sign-out-form");
@@ -14,7 +14,7 @@ async function signOut() {
   const r = await callWithSession("POST", "/signout", undefined, "session");
   // 401: there was no live session (signed out already, or expired): nothing is left to revoke.
   if (r.status === 200 || r.status === 401) {
-    say("status", "You are signed out.");
+    say("status", words("js.signedOutDone"));
     window.location.replace(target);
     return;
   }

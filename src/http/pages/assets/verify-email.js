@@ -1,7 +1,7 @@
 // Verify-email page. The link's GET only loads this page (mail scanners prefetch links and must
 // not use the token up); the token is sent by POST from here. Needs the user's session: when there
 // is none, the page asks to sign in (the rooms' in-place forms: their modules' mountInPlace) and then finishes.
-import { callWithSession, redirectTarget, say, showView } from "./api.js";
+import { callWithSession, redirectTarget, say, showView, words } from "./api.js";
 
 const token = window.authsvcToken;
 const button = document.getElementById("verify");
@@ -10,14 +10,14 @@ document.getElementById("continue").href = redirectTarget(null);
 async function verify() {
   button.hidden = true;
   say("form-error", "");
-  say("status", "Verifying your email…");
+  say("status", words("js.verifying"));
   const r = await callWithSession("POST", "/user/email/verify", { method: "token", token }, "emailverification");
   say("status", "");
   if (r.status === 200 && r.json.status === "OK") return showView("view-done");
   if (r.status === 200 || r.status === 400) return showInvalid();
   if (r.status === 401) return showView("view-sign-in");
   say("form-error", r.message);
-  button.textContent = "Try again";
+  button.textContent = words("js.tryAgain");
   button.hidden = false;
   button.focus();
 }
@@ -26,8 +26,8 @@ async function verify() {
 async function showInvalid() {
   const state = await callWithSession("GET", "/user/email/verify", undefined, "emailverification");
   if (state.status === 200 && state.json.isVerified) {
-    document.getElementById("invalid-title").textContent = "Your email is already verified";
-    document.getElementById("invalid-text").textContent = "This link was already used or replaced, but there is nothing left to do.";
+    document.getElementById("invalid-title").textContent = words("js.alreadyVerified.title");
+    document.getElementById("invalid-text").textContent = words("js.alreadyVerified.text");
     document.getElementById("resend").hidden = true;
   }
   showView("view-invalid");
@@ -40,7 +40,7 @@ document.getElementById("resend").addEventListener("click", async (e) => {
   b.disabled = false;
   if (r.status === 401) return showView("view-sign-in");
   if (r.status !== 200) return say("resend-status", r.message);
-  say("resend-status", r.json.status === "EMAIL_ALREADY_VERIFIED_ERROR" ? "Your email is already verified." : "We sent you a new link. Check your email.");
+  say("resend-status", words(r.json.status === "EMAIL_ALREADY_VERIFIED_ERROR" ? "js.alreadyVerified" : "js.newLinkSent"));
 });
 
 /** Signed in on this page: verify now, or (came here to ask for a new link) send it. */
@@ -57,7 +57,7 @@ for (const m of await Promise.all(names.map((name) => import(`./${name}`)))) if 
 button.addEventListener("click", verify);
 if (token) verify();
 else {
-  document.getElementById("invalid-title").textContent = "This link is incomplete";
-  document.getElementById("invalid-text").textContent = "The address has no verification token. Open the link from the mail again, or ask for a new one.";
+  document.getElementById("invalid-title").textContent = words("js.incomplete.title");
+  document.getElementById("invalid-text").textContent = words("js.incomplete.text");
   showView("view-invalid");
 }

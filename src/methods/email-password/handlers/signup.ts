@@ -8,6 +8,7 @@ import { parseFormFields } from "../../../http/form-fields.js";
 import { attachNewSession, sessionStartOf } from "../../../http/session-guard.js";
 import { selectCreationMode } from "../../../http/session-transport.js";
 import { readLinkingSessionUser } from "../../../http/linking-session.js";
+import { requestLocale } from "../../../http/pages/locale.js";
 
 /**
  * POST /signup (seed #1): create an email/password user and start a session in the requested mode.
@@ -19,7 +20,7 @@ export const signUp = (deps: HttpDeps) =>
     const { email, password } = parseFormFields(body, ["email", "password"]);
     const session = await readLinkingSessionUser(event, deps, body);
     const mode = selectCreationMode(event, deps.ctx.config);
-    const r = await signUpWithPassword(deps.ctx, { email, password, session, start: sessionStartOf(event, deps, "emailpassword") });
+    const r = await signUpWithPassword(deps.ctx, { email, password, session, start: sessionStartOf(event, deps, "emailpassword"), locale: requestLocale(event, deps.ctx.words) });
     if (r.status !== "OK") return r;
     // The account is committed: an outage from here on must not read as "nothing happened".
     const tokens = await issueSession(deps.ctx, r.opened!).catch((err) => { throw describeInterruptedSignUp(err, true); });

@@ -1,6 +1,6 @@
 // The sign-in page's address and password form (Room.signIn of email-password): POST /signin or
 // /signup, and what a refused sign-in offers (a reset link proves the address).
-import { call, checkRequired, describeStatus, finishSignIn, say, setBusy, showFieldErrors, webBase } from "./api.js";
+import { call, checkRequired, describeStatus, finishSignIn, say, setBusy, showFieldErrors, webBase, words } from "./api.js";
 import { sayRefusal } from "./refusal.js";
 
 /** Submits the form as a sign-in or a sign-up (whichever the page shows). */
@@ -14,7 +14,7 @@ export function mountSignIn({ target, signingUp }) {
     const signUp = signingUp();
     const email = document.getElementById("email").value.trim();
     setBusy(form, true);
-    say("status", signUp ? "Creating your account…" : "Signing in…");
+    say("status", words(signUp ? "password.js.creating" : "password.js.signingIn"));
     const r = await call("POST", signUp ? "/signup" : "/signin", { formFields: [{ id: "email", value: email }, { id: "password", value: password.value }] }, "emailpassword");
     setBusy(form, false);
     say("status", "");
@@ -29,7 +29,7 @@ export function mountSignIn({ target, signingUp }) {
   });
   return {
     show(signUp) {
-      document.getElementById("submit").textContent = signUp ? "Sign up" : "Sign in";
+      document.getElementById("submit").textContent = words(signUp ? "js.signUp" : "js.signIn");
       password.autocomplete = signUp ? "new-password" : "current-password";
       document.getElementById("password-hint").hidden = !signUp;
       document.getElementById("forgot").hidden = signUp;
@@ -62,13 +62,13 @@ export function mountInPlace({ errorId, done }) {
 
 /** Beside a refusal: the address is taken (choose a password by reset), or unverified (the reset link proves it). */
 export function refusalActions(kind, { email }) {
-  if (kind === "taken") return [{ link: "Forgot your password?", href: `${webBase}/reset-password` }];
-  if (kind === "unverified") return [{ button: "Send me the link", work: () => sendResetLink(email) }];
+  if (kind === "taken") return [{ link: words("password.js.forgot"), href: `${webBase}/reset-password` }];
+  if (kind === "unverified") return [{ button: words("password.js.sendMeLink"), work: () => sendResetLink(email) }];
   return [];
 }
 
 /** The reset link proves the address; the reset then joins the account that has it verified. */
 async function sendResetLink(email) {
   const r = await call("POST", "/user/password/reset/token", { formFields: [{ id: "email", value: email }] }, "emailpassword");
-  return r.status === 200 && r.json.status === "OK" ? `We sent the link to ${email}. Open it to continue.` : (r.message || "The mail could not be sent. Please try again.");
+  return r.status === 200 && r.json.status === "OK" ? words("password.js.linkSent", { email }) : (r.message || words("password.js.mailFailed"));
 }

@@ -1,6 +1,6 @@
 // Reset-password page: without a token, ask for the link (POST /user/password/reset/token); with
 // one (taken out of the address bar by token.js), choose the new password (POST /user/password/reset).
-import { call, checkRequired, describeStatus, say, setBusy, showFieldErrors, showView } from "./api.js";
+import { call, checkRequired, describeStatus, say, setBusy, showFieldErrors, showView, words } from "./api.js";
 
 const token = window.authsvcToken;
 
@@ -40,8 +40,8 @@ document.getElementById("send-again").addEventListener("click", async (e) => {
   b.disabled = true;
   const r = await requestLink(document.getElementById("sent-address").textContent);
   b.disabled = false;
-  if (r.error || r.fieldErrors) return say("sent-error", r.error || "Something went wrong. Please try again.");
-  say("sent-status", "We sent the link again.");
+  if (r.error || r.fieldErrors) return say("sent-error", r.error || words("js.tryAgainLater"));
+  say("sent-status", words("password.js.sentAgain"));
 });
 
 document.getElementById("other-address").addEventListener("click", () => {
@@ -55,7 +55,7 @@ newForm.addEventListener("submit", async (e) => {
   say("new-error", "");
   const errors = checkRequired(newForm);
   const password = document.getElementById("password").value;
-  if (!errors.length && password !== document.getElementById("confirm").value) errors.push({ id: "confirm", error: "The two passwords are not the same." });
+  if (!errors.length && password !== document.getElementById("confirm").value) errors.push({ id: "confirm", error: words("password.js.notSame") });
   if (showFieldErrors(newForm, errors)) return;
   setBusy(newForm, true);
   const r = await call("POST", "/user/password/reset", { method: "token", token, formFields: [{ id: "password", value: password }] }, "emailpassword");

@@ -1,7 +1,7 @@
 // Passwordless sign-in on the hosted pages (docs/passwordless.md): the sign-in page's "email me a
 // code" button, and the attempt kept in localStorage (like the SDK), so the code page can send
 // the code with its deviceId and the link page knows whether it was opened in this browser.
-import { call, checkRequired, describeStatus, say, showFieldErrors, webBase } from "./api.js";
+import { call, checkRequired, describeStatus, say, showFieldErrors, webBase, words } from "./api.js";
 
 const KEY = "authsvc.passwordless";
 
@@ -44,7 +44,7 @@ export function mountSignIn({ target }) {
 export async function refusalActions(kind, { email, target }) {
   if ((kind !== "taken" && kind !== "elsewhere") || !email) return [];
   const { code, link } = await offered();
-  return code || link ? [{ button: "Email me a sign-in code", work: async () => requestCode(email, target) }] : [];
+  return code || link ? [{ button: words("code.js.emailCode"), work: async () => requestCode(email, target) }] : [];
 }
 
 async function offerPasswordless(target) {
@@ -53,7 +53,7 @@ async function offerPasswordless(target) {
   if (!box || !button) return;
   const { code, link } = await offered();
   if (!code && !link) return;
-  button.textContent = link && !code ? "Email me a sign-in link" : "Email me a sign-in code";
+  button.textContent = words(link && !code ? "code.js.emailLink" : "code.js.emailCode");
   box.hidden = false;
   button.addEventListener("click", async () => {
     const form = document.getElementById("form");

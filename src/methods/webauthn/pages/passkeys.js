@@ -1,7 +1,7 @@
 // Passkeys on the hosted pages (docs/passkeys.md): the browser's WebAuthn calls with the options
 // the API hands out, turned into the JSON shape @simplewebauthn/browser sends (what the API reads),
 // and the sign-in page's two buttons: "Sign in with a passkey" and "Create a passkey".
-import { call, describeStatus, finishSignIn, say, webBase } from "./api.js";
+import { call, describeStatus, finishSignIn, say, webBase, words } from "./api.js";
 import { sayRefusal } from "./refusal.js";
 
 const toBuffer = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4)), (c) => c.charCodeAt(0)).buffer;
@@ -124,11 +124,11 @@ export function mountSignIn({ target }) {
       signUpButton.hidden = !signUp;
       if (lost) lost.hidden = signUp;
       if (signUp) {
-        or.textContent = "or, instead of a password, for the address above";
+        or.textContent = words("passkey.js.orInstead");
         box.prepend(or);
         form.after(box);
       } else {
-        or.textContent = "or with your email and password";
+        or.textContent = words("passkey.js.orPassword");
         box.append(or);
         anchor.after(box);
       }
