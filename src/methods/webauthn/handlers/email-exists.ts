@@ -1,5 +1,5 @@
 import { defineEventHandler, getQuery } from "h3";
-import { canonicalEmail } from "../../../core/emails.js";
+import { canonicalEmail, isValidEmail } from "../../../core/emails.js";
 import { badInput } from "../../../core/errors.js";
 import type { HttpDeps } from "../../../http/deps.js";
 import { passkeyEmailExists } from "../accounts.js";
@@ -10,5 +10,7 @@ export const passkeyEmailExistsHandler = (deps: HttpDeps) =>
     const email = getQuery(event).email;
     if (typeof email !== "string" || email.trim() === "") throw badInput("Please provide the email as a GET param");
     if (email.length > 1024) throw badInput("The email is too long");
-    return { status: "OK", exists: await passkeyEmailExists(deps.ctx, canonicalEmail(email)) };
+    // An address that cannot be one (a NUL byte PostgreSQL refuses, say) has no passkey: no lookup.
+    const canonical = canonicalEmail(email);
+    return { status: "OK", exists: isValidEmail(canonical) && (await passkeyEmailExists(deps.ctx, canonical)) };
   });
