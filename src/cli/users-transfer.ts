@@ -109,7 +109,8 @@ function printReport(io: CliIO, file: string, r: ImportReport): void {
     io.out(`${r.dryRun ? "dry run of" : "imported"} ${name}: ${r.created} ${r.dryRun ? "would be created" : "created"}, ${r.skipped} skipped (duplicates), ${r.refused} refused`);
   }
   const issues = [...r.conflictRows.map((x) => ({ ...x, what: "conflict" })), ...r.refusedRows.map((x) => ({ ...x, what: "refused" })), ...r.skippedRows.map((x) => ({ ...x, what: "skipped" }))].sort((a, b) => a.line - b.line);
-  for (const x of issues) io.out(`  line ${x.line}: ${x.what}: ${x.reason}`);
+  // A row from a source (--from) is named by its file and line or record, once; a plain file's by its line.
+  for (const x of issues) io.out(`  ${x.where ?? `line ${x.line}`}: ${x.what}: ${x.reason}`);
   const unlisted = r.skipped - r.skippedRows.length + r.refused - r.refusedRows.length + r.conflicts - r.conflictRows.length;
   if (unlisted > 0) io.out(`  … and ${unlisted} more (use --json for the first 1000 of each)`);
   if (r.dryRun) io.out("dry run: nothing was written");

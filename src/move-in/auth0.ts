@@ -72,7 +72,7 @@ export const auth0: MoveInSource = {
     for (const { where, user: u } of people) {
       n++;
       // A blocked user moved in would be let in: the block must be lifted (or the user left out) first.
-      if (u.blocked === true) { yield { line: n, refused: `${where}: user ${String(u.user_id ?? u.email)} is blocked in Auth0 (blocked: true): unblock them there first, or leave them out` }; continue; }
+      if (u.blocked === true) { yield { line: n, where, refused: `user ${String(u.user_id ?? u.email)} is blocked in Auth0 (blocked: true): unblock them there first, or leave them out` }; continue; }
       const email = typeof u.email === "string" ? u.email : undefined;
       const secrets = byId.get(String(u.user_id)) ?? (email ? byEmail.get(email.toLowerCase()) : undefined);
       yield toInput(n, where, toPerson(u, email, secrets));

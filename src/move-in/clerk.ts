@@ -45,13 +45,13 @@ export const clerk: MoveInSource = {
         const where = `${file} line ${line}`;
         n++;
         const email = (u.primary_email_address ?? "").trim().toLowerCase() || undefined;
-        if (!email) { yield { line: n, refused: `${where}: user ${u.id} has no primary_email_address (authsvc signs people in by address; phone numbers and usernames alone do not move)` }; continue; }
+        if (!email) { yield { line: n, where, refused: `user ${u.id} has no primary_email_address (authsvc signs people in by address; phone numbers and usernames alone do not move)` }; continue; }
         const verifiedList = addresses(u.verified_email_addresses);
         const verified = verifiedList.includes(email);
         const facts: ImportFact[] = [];
         if (u.password_digest) {
           const d = digest((u.password_hasher || "bcrypt").trim(), u.password_digest.trim());
-          if ("refused" in d) { yield { line: n, refused: `${where}: ${d.refused}` }; continue; }
+          if ("refused" in d) { yield { line: n, where, refused: d.refused }; continue; }
           facts.push({ fact: "password-hash", email, verified, hash: d.hash });
         } else {
           facts.push({ fact: "address-only", email, verified });

@@ -90,7 +90,7 @@ export const keycloak: MoveInSource = {
         const where = `${file} users[${i}]${u && text(u.username) ? ` (${u.username as string})` : ""}`;
         n++;
         const person = u ? toPerson(u, doc.realm, options) : "not a JSON object";
-        yield (typeof person === "string" ? { line: n, refused: `${where}: ${person}` } : { line: n, where, person }) satisfies MovedInput;
+        yield (typeof person === "string" ? { line: n, where, refused: person } : { line: n, where, person }) satisfies MovedInput;
       }
     }
   },

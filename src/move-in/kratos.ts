@@ -79,7 +79,7 @@ async function* toRows(identities: AsyncIterable<{ where: string; identity: Sour
   for await (const { where, identity } of identities) {
     const person = identity ? kratosPerson(identity) : "not a JSON object";
     n++;
-    yield typeof person === "string" ? { line: n, refused: `${where}: ${person}` } : { line: n, where, person };
+    yield typeof person === "string" ? { line: n, where, refused: person } : { line: n, where, person };
   }
 }
 

@@ -31,7 +31,7 @@ const authsvc: MoveInSource = {
         if (text.trim() === "") continue;
         const read = readImportLine(text);
         n++;
-        yield "refused" in read ? { line: n, refused: `${file} line ${line}: ${read.refused}` } : { line: n, where: `${file} line ${line}`, record: read.record };
+        yield "refused" in read ? { line: n, where: `${file} line ${line}`, refused: read.refused } : { line: n, where: `${file} line ${line}`, record: read.record };
       }
     }
   },
@@ -53,7 +53,7 @@ export async function* readSource(source: MoveInSource, files: string[], options
       made = { line: row.line, where: row.where, record: recordOf(parts, row.person) };
     } catch (err) {
       if (!(err instanceof ImportRefusal)) throw err;
-      made = { line: row.line, refused: `${row.where}: ${err.message}` };
+      made = { line: row.line, where: row.where, refused: err.message };
     }
     yield made;
   }

@@ -8,7 +8,8 @@ import { findExistingUserIds, insertImportRows, type ImportRows } from "../store
 import { createId } from "../util/random.js";
 import { addressesOf, parseImportRecord, readImportLine, type ImportUser } from "./user-record.js";
 
-export interface RowIssue { line: number; reason: string }
+/** A row the import did not write: its line (or record) number, where it came from (a source's file and line or record, `--from`), and why. */
+export interface RowIssue { line: number; where?: string; reason: string }
 
 export interface ImportReport {
   dryRun: boolean;
@@ -28,13 +29,14 @@ export interface ImportReport {
 export const MAX_LISTED = 1000;
 
 /**
- * One row to import: a record (the import format, user-record.ts; validated by the import, a refusal
- * prefixed with `where` when given), or refused with its reason; `line` is its line (or record) number.
+ * One row to import: a record (the import format, user-record.ts; validated by the import), or
+ * refused with its reason; `line` is its line (or record) number, `where` (a source's file and line
+ * or record) is kept apart from the reason, so a refusal names its place once.
  */
-export type ImportInput = { line: number; record: Record<string, unknown>; where?: string } | { line: number; refused: string };
+export type ImportInput = { line: number; record: Record<string, unknown>; where?: string } | { line: number; where?: string; refused: string };
 
 /** A row validated against the rooms' parts. */
-type ParsedInput = { line: number; user: ImportUser } | { line: number; refused: string };
+type ParsedInput = { line: number; where?: string; user: ImportUser } | { line: number; where?: string; refused: string };
 
 interface Pending { line: number; user: ImportUser; id: string; ownId: boolean; addresses: string[] }
 
@@ -175,29 +177,31 @@ function rereadable(input: ImportSource): () => Promise<AsyncIterable<ImportInpu
   };
 }
 
-/** A row validated by the rooms' parts, its refusal saying where it came from. */
+/** A row validated by the rooms' parts, keeping where it came from. */
 function parse(parts: readonly ImportPart[], r: ImportInput): ParsedInput {
   if ("refused" in r) return r;
   const parsed = parseImportRecord(parts, r.record);
-  if (!("refused" in parsed)) return { line: r.line, user: parsed };
-  return { line: r.line, refused: r.where === undefined ? parsed.refused : `${r.where}: ${parsed.refused}` };
+  return "refused" in parsed ? { line: r.line, where: r.where, refused: parsed.refused } : { line: r.line, where: r.where, user: parsed };
 }
 
 /** A row ready to check, or undefined when it is refused (counted and noted in the report). */
 function pending(ctx: CoreContext, r: ParsedInput, report: ImportReport, note: (list: RowIssue[], issue: RowIssue) => void): Pending | undefined {
   if ("refused" in r) {
     report.refused++;
-    note(report.refusedRows, { line: r.line, reason: r.refused });
+    note(report.refusedRows, withWhere(r, r.refused));
     return undefined;
   }
   const refused = settingsRefusal(ctx, r.user);
   if (refused !== undefined) {
     report.refused++;
-    note(report.refusedRows, { line: r.line, reason: refused });
+    note(report.refusedRows, withWhere(r, refused));
     return undefined;
   }
   return toPending(ctx.importParts, r.line, r.user);
 }
+
+/** A refusal as the report lists it: `where` only when the row has one (plain JSON lines have their line). */
+const withWhere = (r: ParsedInput, reason: string): RowIssue => (r.where === undefined ? { line: r.line, reason } : { line: r.line, where: r.where, reason });
 
 /** Why this server's settings refuse a row the parts read (the first part's reason), or undefined. */
 function settingsRefusal(ctx: CoreContext, user: ImportUser): string | undefined {

@@ -81,24 +81,30 @@ async function manage(o, focus = true) {
   el("manage-name").textContent = o.name;
   el("manage").hidden = false;
   const can = (p) => o.permissions.includes(p);
+  // The role choices (a member's new role, an invitation's): the roles I may hand out here.
+  const roles = can("members:update") || can("invitations:create") ? (await rolesToHandOut(o)) ?? [] : [];
   const r = await api("GET", `/${o.id}/members`);
   if (r.status !== 200) return say("members-status", why(r));
-  el("members").replaceChildren(...r.json.members.map((m, i) => memberItem(o, m, i, can)));
+  el("members").replaceChildren(...r.json.members.map((m, i) => memberItem(o, m, i, can, roles)));
   el("invitations-part").hidden = !can("invitations:read");
   if (can("invitations:read")) await loadInvitations();
   el("invite-form").hidden = !can("invitations:create");
-  if (can("invitations:create")) await loadRoles(o);
+  if (can("invitations:create")) el("invite-role").replaceChildren(...roleOptions(roles, "member"));
   if (focus) el("manage-title").focus();
 }
 
-/** The invitation's role choice: the roles I may hand out here, member first chosen. */
-async function loadRoles(o) {
+/** GET /organizations/{id}/roles: the roles I may hand out here, or undefined (the reason is shown; the members still are). */
+async function rolesToHandOut(o) {
   const r = await api("GET", `/${o.id}/roles`);
-  if (r.status !== 200) return say("invite-status", why(r));
-  el("invite-role").replaceChildren(...r.json.roles.map((name) => Object.assign(document.createElement("option"), { value: name, textContent: name, selected: name === "member" })));
+  if (r.status === 200) return r.json.roles;
+  say("members-status", why(r));
+  return undefined;
 }
 
-function memberItem(o, m, i, can) {
+/** A role choice's options, `chosen` selected. */
+const roleOptions = (roles, chosen) => roles.map((name) => Object.assign(document.createElement("option"), { value: name, textContent: name, selected: name === chosen }));
+
+function memberItem(o, m, i, can, roles) {
   const controls = [];
   const error = document.createElement("p");
   error.className = "field-error";
@@ -109,14 +115,15 @@ function memberItem(o, m, i, can) {
     label.htmlFor = `member-${i}-role`;
     label.className = "sr-only";
     label.textContent = `Role of ${m.email}`;
-    const input = document.createElement("input");
-    Object.assign(input, { id: label.htmlFor, type: "text", value: m.role, autocomplete: "off", spellcheck: false });
-    input.setAttribute("list", "role-names");
+    // A choice among the roles I may hand out; their role now is shown (chosen) even when it is not one of them.
+    const input = document.createElement("select");
+    input.id = label.htmlFor;
+    input.replaceChildren(...roleOptions(roles.includes(m.role) ? roles : [m.role, ...roles], m.role));
     input.setAttribute("aria-describedby", error.id);
     input.className = "member-role";
     controls.push(label, input, button("Change role", "secondary change-role", async () => {
       error.textContent = "";
-      const res = await api("PUT", `/${o.id}/members/${encodeURIComponent(m.userId)}`, { role: input.value.trim() });
+      const res = await api("PUT", `/${o.id}/members/${encodeURIComponent(m.userId)}`, { role: input.value });
       if (res.status !== 200) { input.setAttribute("aria-invalid", "true"); error.textContent = why(res); return input.focus(); }
       say("members-status", `${m.email} is now ${res.json.member.role}.`);
       await loadOrganizations();

@@ -1,7 +1,6 @@
 import type { Config } from "../config/types.js";
 import { hostedPage } from "../http/pages/hosted-pages.js";
 import { escapeHtml, field, liveRegions } from "../http/pages/layout.js";
-import { builtInRoles } from "./org-roles.js";
 
 const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
 
@@ -17,8 +16,8 @@ const roleField = (id: string, label: string) => `<div class="field">
 
 /**
  * GET {websiteBasePath}/my-organizations: my organizations (role, the active one, switch), create
- * one, and for one I may manage: its members (change a role, remove) and open invitations (invite,
- * resend, revoke). Every change is a call of my-organizations.js (served as organizations.js) to /organizations with the session.
+ * one, and for one I may manage: its members (change a role, chosen among the roles I may hand
+ * out, remove) and open invitations (invite, resend, revoke). Every change is a call of my-organizations.js (served as organizations.js) to /organizations with the session.
  */
 export const organizationsPage = hostedPage((c, _deps, w) => ({
   title: "My organizations",
@@ -35,7 +34,6 @@ export const organizationsPage = hostedPage((c, _deps, w) => ({
 <section id="view-organizations" hidden aria-labelledby="organizations-title">
   <h1 id="organizations-title" tabindex="-1">My organizations</h1>
   <p class="aside"><a href="${b(c)}/account">My account</a></p>
-  <datalist id="role-names">${builtInRoles.map((r) => `<option value="${r}"></option>`).join("")}</datalist>
   <p id="orgs-status" class="status" role="status" aria-live="polite"></p>
   <p id="orgs-error" class="error" role="alert"></p>
   <p id="orgs-empty">You are not a member of any organization yet.</p>

@@ -99,17 +99,22 @@ describe("the hosted organizations page (Chromium)", () => {
     await clickIn(page, "#orgs", "Acme Crew", ".manage-org");
     await waitForText(page, "#members", /crew@example\.com: member/);
     expect(await page.$eval("#invitations-empty", (e) => (e as HTMLElement).hidden)).toBe(false);
-    const crewRow = await row(page, "#members", "crew@example.com");
-    const roleInput = (await crewRow.asElement()!.$(".member-role"))!;
-    await roleInput.click({ count: 3 });
-    await roleInput.type("admin");
+    // A member's new role is chosen, as the invitation's, among the roles the owner may hand out; their role now is chosen.
+    const roleChoices = (p: Page, email: string) => p.evaluate((e) => {
+      const li = Array.from(document.querySelectorAll("#members > li")).find((l) => l.textContent!.includes(e))!;
+      return Array.from(li.querySelectorAll<HTMLOptionElement>(".member-role option")).map((o) => [o.value, o.selected]);
+    }, email);
+    expect(await roleChoices(page, "crew@example.com")).toEqual([["owner", false], ["admin", false], ["member", true]]);
+    expect(await page.$eval("#members .member-role", (e) => e.tagName)).toBe("SELECT");
+    const chooseRole = async (p: Page, email: string, role: string) => {
+      const select = (await (await row(p, "#members", email)).asElement()!.$(".member-role"))!;
+      await select.select(role);
+    };
+    await chooseRole(page, "crew@example.com", "admin");
     await clickIn(page, "#members", "crew@example.com", ".change-role");
     await waitForText(page, "#members-status", /crew@example\.com is now admin/);
     await waitForText(page, "#members", /crew@example\.com: admin/);
-    const leadRow = await row(page, "#members", "lead@example.com");
-    const leadRole = (await leadRow.asElement()!.$(".member-role"))!;
-    await leadRole.click({ count: 3 });
-    await leadRole.type("member");
+    await chooseRole(page, "lead@example.com", "member");
     await clickIn(page, "#members", "lead@example.com", ".change-role");
     await waitForText(page, "#members", /always keeps one owner: make another member owner first/);
     await check(page, "organizations page, a refusal");
@@ -119,6 +124,9 @@ describe("the hosted organizations page (Chromium)", () => {
     await waitForText(crew, "#orgs", /Acme Crew \(acme-crew\), your role: admin/);
     await clickIn(crew, "#orgs", "Acme Crew", ".manage-org");
     await waitForText(crew, "#members", /lead@example\.com: owner/);
+    // An admin is offered only what an admin may hand out; the owner's row still shows their role.
+    expect(await roleChoices(crew, "crew@example.com")).toEqual([["admin", true], ["member", false]]);
+    expect(await roleChoices(crew, "lead@example.com")).toEqual([["owner", true], ["admin", false], ["member", false]]);
     await clickIn(crew, "#members", "lead@example.com", ".remove-member");
     await waitForText(crew, "#members", /Your role here does not allow that/);
     await check(crew, "organizations page, an admin");

@@ -91,16 +91,19 @@ export function importHarness(app: () => TestApp) {
     verified: async (id: string) => (await db().selectFrom("verified_emails").select("email").where("user_id", "=", id).orderBy("email").execute()).map((r) => r.email),
     /**
      * As dryRunThenImport, for a source with rows that are refused: the dry run and the import say
-     * so (exit code 1, the other rows imported) and list each refusal's reason.
+     * so (exit code 1, the other rows imported) and list each refusal as `where: refused: reason`,
+     * its place (file and line or record) named once; --json gives the same place and reason apart.
      */
-    async dryRunThenImportRefusing(args: string[], created: number, reasons: string[]) {
+    async dryRunThenImportRefusing(args: string[], created: number, refusals: Array<[where: string, reason: string]>) {
       const dry = JSON.parse((await cli([...args, "--dry-run", "--json"])).stdout);
-      expect(dry).toMatchObject({ dryRun: true, created, refused: reasons.length, conflicts: 0 });
+      expect(dry).toMatchObject({ dryRun: true, created, refused: refusals.length, conflicts: 0 });
+      expect(dry.refusedRows).toEqual(refusals.map(([where, reason]) => ({ line: expect.any(Number), where, reason: expect.stringContaining(reason) })));
       const real = await cli(args);
       expect(real.code).toBe(1);
-      expect(real.stdout).toContain(`${created} created, 0 skipped (duplicates), ${reasons.length} refused`);
-      for (const reason of reasons) expect(real.stdout).toContain(reason);
-      expect(JSON.parse((await cli([...args, "--json"])).stdout)).toMatchObject({ created: 0, skipped: created, refused: reasons.length });
+      expect(real.stdout).toContain(`${created} created, 0 skipped (duplicates), ${refusals.length} refused`);
+      const listed = real.stdout.split("\n").filter((l) => l.includes(": refused: "));
+      expect(listed.map((l, i) => l.startsWith(`  ${refusals[i]![0]}: refused: ${refusals[i]![1]}`) || l)).toEqual(refusals.map(() => true));
+      expect(JSON.parse((await cli([...args, "--json"])).stdout)).toMatchObject({ created: 0, skipped: created, refused: refusals.length });
     },
     /** A dry run reports and writes nothing; the import creates; a second run creates nothing. */
     async dryRunThenImport(args: string[], created: number) {

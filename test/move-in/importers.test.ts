@@ -76,6 +76,21 @@ describe.each(backends)("users import --from: sample exports in each source's do
     expect(jwtPayload(plain.tokens!.access)["st-mfa"]).toMatchObject({ v: true });
   });
 
+  it("--from authsvc: a refused line is named once, by its file and line, on the terminal and in --json", async () => {
+    const file = join(tempDir(), "u.jsonl");
+    writeFileSync(file, [
+      JSON.stringify({ id: "from-ok", email: "from-ok@example.com", passwordHash: "$2b$04$xCsijdpnR5qx/hDdqXeiEeFutIiAY.x4d9cVo2FxFtxCj2Qlej/FK" }),
+      "",
+      "{not json",
+      JSON.stringify({ id: "from-bad", passwordHash: "$2b$04$xCsijdpnR5qx/hDdqXeiEeFutIiAY.x4d9cVo2FxFtxCj2Qlej/FK" }),
+    ].join("\n"));
+    await h.dryRunThenImportRefusing(["--from", "authsvc", file], 1, [[`${file} line 3`, "not valid JSON"], [`${file} line 4`, "email is missing or not a string"]]);
+    // The same file without --from: its own line numbers, once.
+    const plain = await cli([file, "--dry-run"]);
+    expect(plain.stdout.split("\n").filter((l) => l.includes(": refused: "))).toEqual(["  line 3: refused: not valid JSON", "  line 4: refused: email is missing or not a string"]);
+    expect(await user("from-ok")).toMatchObject({ email: "from-ok@example.com" });
+  });
+
   it("stops with a list before writing anything when one address would belong to two people", async () => {
     const file = join(tempDir(), "users.jsonl");
     writeFileSync(file, [

@@ -19,8 +19,8 @@ describe.each(backends)("users import --from keycloak: a realm export ($name)", 
   it("keeps ids, every credential algorithm, OTP, required actions, federated identities, realm roles and groups as organizations", async () => {
     const realm = fixture("keycloak-realm.json");
     await h.dryRunThenImportRefusing(["--from", "keycloak", realm, "--groups-as-organizations"], 6, [
-      `${realm} users[6] (gone): user gone is disabled in Keycloak (enabled: false)`,
-      `${realm} users[7] (svc-robot): user svc-robot has no email`,
+      [`${realm} users[6] (gone)`, "user gone is disabled in Keycloak (enabled: false)"],
+      [`${realm} users[7] (svc-robot)`, "user svc-robot has no email"],
     ]);
     // Argon2 (Keycloak 25's default) with an OTP credential: the password, then its authenticator app.
     await h.expectPasswordMoved("ada@example.com", PASSWORD, ADA);

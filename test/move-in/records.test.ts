@@ -87,11 +87,11 @@ describe("users import --from: the records each source writes", () => {
   it("refuses a person with something no room here takes, saying what, and moves the others", async () => {
     const withoutSecrets = parts.filter((p) => !p.takes?.["authenticator-secret"]);
     const clerk = (await lines("clerk", [fixture("clerk-users.csv")], {}, withoutSecrets)).split("\n");
-    expect(clerk[0]).toBe(`{"line":1,"refused":"<fixtures>/clerk-users.csv line 2: an authenticator app's secret cannot move: no sign-in method on this server takes it"}`);
+    expect(clerk[0]).toBe(`{"line":1,"where":"<fixtures>/clerk-users.csv line 2","refused":"an authenticator app's secret cannot move: no sign-in method on this server takes it"}`);
     expect(clerk.slice(1).join("\n")).toBe((await lines("clerk", [fixture("clerk-users.csv")])).split("\n").slice(1).join("\n"));
     const withoutProviders = parts.filter((p) => !p.takes?.["provider-identity"]);
     expect(await lines("auth0", [fixture("auth0-users.json"), fixture("auth0-passwords.json")], {}, withoutProviders)).toContain(
-      `{"line":2,"refused":"<fixtures>/auth0-users.json line 2: an identity at a provider for grace@gmail.com cannot move: no sign-in method on this server takes it"}`);
+      `{"line":2,"where":"<fixtures>/auth0-users.json line 2","refused":"an identity at a provider for grace@gmail.com cannot move: no sign-in method on this server takes it"}`);
   });
 
   it("keycloak, the auth0 import file and kratos: passwords as their objects, authenticator secrets, roles, groups, refusals", async () => {

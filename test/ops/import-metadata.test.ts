@@ -36,8 +36,9 @@ describe.each(backends)("users import: the record's metadata ($name)", (backend)
       { line: 2, reason: "metadata must be a JSON object" },
       { line: 3, reason: 'loginMethods[0].recipeId must be "emailpassword", "thirdparty" or "passwordless"' },
       { line: 4, reason: "email d@example.com is not the address of any of its login methods (other@example.com)" },
-      { line: 5, reason: "metadata is 211 bytes of JSON; the limit is 128 (--metadata-max-bytes)" },
-      { line: 6, reason: "people.json line 6: metadata is longer than 65536 characters of JSON" },
+      // A source's row says where it came from apart from the reason, for a check of the record and of this server's settings alike.
+      { line: 5, where: "people.json line 5", reason: "metadata is 211 bytes of JSON; the limit is 128 (--metadata-max-bytes)" },
+      { line: 6, where: "people.json line 6", reason: "metadata is longer than 65536 characters of JSON" },
       { line: 10, reason: "id must be 1–128 letters, digits or . _ : | - (no @)" },
     ]);
     expect({ created: report.created, refused: report.refused, skipped: report.skipped }).toEqual({ created: 4, refused: 7, skipped: 0 });
