@@ -79,7 +79,7 @@ describe("authsvc config", () => {
     expect(r.code).toBe(2);
     expect(existsSync(never)).toBe(false);
     expect(r.stderr).toMatch(/^authsvc: configuration error: production mode: the public URL http:\/\/auth\.example\.com is plain http: .*; and the default sender "authsvc <no-reply@localhost>" is not an address at a real domain/);
-    const ok = await runCli(["config", "--production", "--public-url", "http://auth.example.com", "--allow-http-public-url", "--mail-from", "Shop <no-reply@shop.example>"], { env });
+    const ok = await runCli(["config", "--production", "--public-url", "http://auth.example.com", "--allow-http-public-url", "--mail-from", "Shop <no-reply@shop.example>", "--website-url", "http://shop.example"], { env });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^allowHttpPublicUrl +true {2}\[flag\]$/m);
   });
