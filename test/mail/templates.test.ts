@@ -49,7 +49,7 @@ describe("mail templates", () => {
   // The passwordless code-only mail has no link (its code is checked in test/passwordless and page-polish).
   it.each(mail.kinds.filter((k) => k !== "passwordless_code"))("%s: a styled, accessible HTML part (table layout, inline styles, a button and the plain URL that wraps) beside the text part", (kind) => {
     const long = `http://localhost:3000/auth/reset-password?token=${"x".repeat(120)}&tenantId=public`;
-    const m = renderMail(kind, { ...vars, link: long, provider: "GitHub" });
+    const m = renderMail(kind, { ...vars, link: long, provider: "GitHub", details: "Acme (member)" });
     expect(m.html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     expect(m.html).toContain(`<title>${m.subject}</title>`);
     expect(m.html).not.toMatch(/<style|<link /); // inline styles only: many clients drop style sheets
