@@ -42,7 +42,7 @@ describe.each(backends)("purge of dead tokens and sessions ($name)", (backend) =
     const eventsBefore = (await listEvents(ctx.store.db)).length;
 
     const r = await purgeDeadData(ctx, { batchSize: 2 }); // several batches of each kind
-    expect(r).toEqual({ oneTimeTokens: 5, sessions: 2, refreshTokens: 5, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0, captchaSolutions: 0 }); // expired + signedOut (1 token each), live's first three
+    expect(r).toEqual({ oneTimeTokens: 5, sessions: 2, refreshTokens: 5, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0, captchaSolutions: 0, auditEntries: 0, expiredBans: 0 }); // expired + signedOut (1 token each), live's first three
 
     const sessions = await ctx.store.db.selectFrom("sessions").select("handle").execute();
     expect(sessions.map((s) => s.handle).sort()).toEqual([recent.sessionHandle, live.sessionHandle, busy.sessionHandle].sort());
