@@ -3,7 +3,7 @@ import type { en } from "./en.js";
 
 export const ja: Translation<typeof en> = {
   "bans.mail.subject": "アカウントが停止されました",
-  "bans.mail.intro": "お客様のアカウント（{email}）は{details}停止されました。サインインはできません。このアカウントでサインインしていたすべてのデバイスとアプリからサインアウトされています。",
+  "bans.mail.intro": "お客様のアカウント（{email}）は{details}利用停止になりました。サインインはできません。このアカウントでサインインしていたすべてのデバイスとアプリからサインアウトされています。",
   "bans.mail.button": "サポートに連絡",
   "bans.mail.outro": "お心当たりがない場合は、このメールに返信するか、サポートまでご連絡ください。",
   "bans.mail.outroText": "お心当たりがない場合は、このメールに返信するか、サポートまでご連絡ください：",
