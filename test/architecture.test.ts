@@ -186,8 +186,6 @@ describe("words come from the catalogues", () => {
     "methods/third-party/pages/callback.js", "methods/third-party/pages/providers.js", "methods/totp/mail.ts", "methods/totp/pages/mfa.js",
     "methods/totp/pages/recovery-codes.js", "methods/totp/pages/second-factor.js", "methods/webauthn/mail.ts", "methods/webauthn/pages/passkey-list.js",
     "methods/webauthn/pages/passkeys.js", "oauth-provider/pages/connected-apps.js",
-    // Merged beside the words layer on the same day, not yet translated:
-    "bans/mail.ts", "security-mails/mail.ts", "security-mails/pages/not-me.js",
   ]);
   const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
   const scanned = walk(src).map((f) => relative(src, f).split("\\").join("/"))

@@ -6,6 +6,9 @@ import { countEnded, endWaysIn, type EndedWaysIn } from "../core/ways-in.js";
 import { afterCommit } from "../store/after-commit.js";
 import { insertEvent } from "../store/events.js";
 import * as people from "../store/people.js";
+import { findLocaleByEmail } from "../store/person-locales.js";
+import { describeInstant } from "../words/durations.js";
+import type { Words } from "../words/words.js";
 import * as repo from "./store.js";
 
 /**
@@ -61,7 +64,10 @@ export async function banPerson(ctx: CoreContext, userId: string, input: BanInpu
     let mailed = 0;
     if (input.mail) {
       const to = [...new Set((await people.findVerifiedAddresses(tx, personId)).map((a) => a.email))];
-      for (const address of to) await queueMail(tx, ctx, { kind: "account_banned", to: address, vars: { link: ctx.config.websiteUrl, details: describeBan(row) } });
+      for (const address of to) {
+        const w = ctx.words.of(await findLocaleByEmail(tx, address));
+        await queueMail(tx, ctx, { kind: "account_banned", to: address, vars: { link: ctx.config.websiteUrl, details: describeBanIn(w, row) } });
+      }
       mailed = to.length;
       if (mailed > 0) afterCommit(tx, () => notifyOutbox(ctx));
     }
@@ -88,6 +94,12 @@ export async function unbanPerson(ctx: CoreContext, userId: string, source: stri
 export function describeBan(b: { until: number | null; reason: string | null }): string {
   const when = b.until === null ? "until further notice" : `until ${new Date(b.until).toUTCString().replace(/:\d\d GMT$/, " UTC")}`;
   return b.reason ? `${when} (reason: ${b.reason})` : when;
+}
+
+/** describeBan in a person's words, for the mail ("bis auf Weiteres (Grund: Spam)"); the reason is the operator's, as written. */
+export function describeBanIn(w: Words, b: { until: number | null; reason: string | null }): string {
+  const when = b.until === null ? w.t("bans.mail.untilFurtherNotice") : w.t("bans.mail.until", { until: describeInstant(b.until, w.locale) });
+  return b.reason ? w.t("bans.mail.withReason", { when, reason: b.reason }) : when;
 }
 
 /** This process changed a ban: read them all again at the next use of a session. */

@@ -1,21 +1,29 @@
-import { renderMailLayout } from "../mail/html-layout.js";
-import type { MailBlock } from "../mail/kinds.js";
+import { mailLanguage, renderMailLayout } from "../mail/html-layout.js";
+import type { MailBlock, MailTemplate } from "../mail/kinds.js";
+import type { Words } from "../words/words.js";
 
 declare module "../mail/kinds.js" {
   interface MailKinds { account_banned: true }
 }
 
-/** The notice an operator may send with a ban (`--mail`): {{details}} says until when and why; {{link}} is the website. */
-const template = {
-  subject: "Your account has been suspended",
-  text: "Hello,\n\nyour account ({{email}}) has been suspended {{details}}. You cannot sign in, and every device and app signed in with it has been signed out.\n\nIf you think this is a mistake, reply to this mail or contact support:\n\n{{link}}\n",
-  html: renderMailLayout({
-    title: "Your account has been suspended",
-    intro: ["Hello,", "your account (<strong>{{email}}</strong>) has been suspended {{details}}. You cannot sign in, and every device and app signed in with it has been signed out."],
-    button: "Contact support",
-    outro: ["If you think this is a mistake, reply to this mail or contact support."],
-  }),
-} as const;
+/**
+ * The notice an operator may send with a ban (`--mail`), in the person's words: {{details}} says
+ * until when and why (bans.ts writes it in the same words); {{link}} is the website.
+ */
+const template = (w: Words): MailTemplate => {
+  const v = { email: "{{email}}", details: "{{details}}" };
+  return {
+    subject: w.t("bans.mail.subject"),
+    text: `${w.t("mail.hello")}\n\n${w.t("bans.mail.intro", v)}\n\n${w.t("bans.mail.outroText")}\n\n{{link}}\n`,
+    html: renderMailLayout({
+      ...mailLanguage(w),
+      title: w.html("bans.mail.subject"),
+      intro: [w.html("mail.hello"), w.html("bans.mail.intro", { email: "<strong>{{email}}</strong>", details: "{{details}}" })],
+      button: w.html("bans.mail.button"),
+      outro: [w.html("bans.mail.outro")],
+    }),
+  };
+};
 
 export const bansMail: MailBlock = {
   position: 120,

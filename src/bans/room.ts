@@ -5,6 +5,7 @@ import { banCommand, unbanCommand } from "./commands.js";
 import { bansMail } from "./mail.js";
 import { bansAdminArea } from "./openapi.js";
 import { expiredBans, mergeBans } from "./purge.js";
+import { banWords } from "./words/index.js";
 
 /**
  * Bans (docs/security.md, "Bans"): the operator shuts a person out from the CLI, the admin API or
@@ -20,6 +21,7 @@ export const bansRoom: Room = {
   adminOpenapi: bansAdminArea,
   personPage: bansPersonPage,
   mail: bansMail,
+  words: banWords,
   purge: [expiredBans],
   mergePerson: mergeBans,
   commands: [banCommand, unbanCommand],

@@ -5,6 +5,7 @@ import { findPeopleByAddress } from "../core/logins.js";
 import { issueSession, type OpenedSession, type SessionStart } from "../core/sessions.js";
 import { toUserJson, type FieldError, type UserView } from "../core/users.js";
 import { readJsonBody } from "../http/body.js";
+import { requestLocale } from "../http/pages/locale.js";
 import type { Route } from "../http/route.js";
 import { attachNewSession, sessionStartOf } from "../http/session-guard.js";
 import { selectCreationMode } from "../http/session-transport.js";
@@ -53,8 +54,11 @@ export async function describeInvitation(ctx: CoreContext, token: unknown): Prom
   return { status: "OK", email: inv.email, organization: { name: org.name }, role: inv.role, expiresAt: Number(inv.expires_at), hasAccount };
 }
 
-/** Signs the invited address up with `password` (verified, joined, first session opened): one transaction. */
-export async function signUpByInvitation(ctx: CoreContext, input: { token: unknown; password: unknown; start: SessionStart }): Promise<InvitedSignUpResult> {
+/**
+ * Signs the invited address up with `password` (verified, joined, first session opened): one
+ * transaction. `locale` (the page's) is stored for the new person's mail, as a password sign-up does.
+ */
+export async function signUpByInvitation(ctx: CoreContext, input: { token: unknown; password: unknown; start: SessionStart; locale?: string }): Promise<InvitedSignUpResult> {
   const token = tokenOf(input.token);
   if (typeof input.password !== "string") throw badInput("password is required");
   const now = ctx.clock.now();
@@ -64,7 +68,7 @@ export async function signUpByInvitation(ctx: CoreContext, input: { token: unkno
   let joined: { organizationId: string; role: string } | undefined;
   try {
     const r = await signUpWithPassword(ctx, {
-      email: inv.email, password: input.password, verified: true, source: "invitation", start: input.start,
+      email: inv.email, password: input.password, verified: true, source: "invitation", start: input.start, locale: input.locale,
       within: async (tx, personId) => {
         // Taken again inside the transaction: a second click, or a revoke meanwhile, loses here.
         const open = await findOpenInvitationByToken(tx, token, now);
@@ -93,7 +97,7 @@ export const invitedSignUpRoutes: readonly Route[] = [
   { method: "POST", path: "/organizations/invitations/signup", session: "none", limits: ["signup-ip", "invalid-token-ip", "token-ip"], handler: (deps) => defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const mode = selectCreationMode(event, deps.ctx.config);
-    const r = await signUpByInvitation(deps.ctx, { token: body.token, password: body.password, start: sessionStartOf(event, deps, "emailpassword") });
+    const r = await signUpByInvitation(deps.ctx, { token: body.token, password: body.password, start: sessionStartOf(event, deps, "emailpassword"), locale: requestLocale(event, deps.ctx.words) });
     setResponseHeader(event, "cache-control", "no-store");
     if (r.status !== "OK") return r;
     // The account is committed: an outage from here on must not read as "nothing happened".

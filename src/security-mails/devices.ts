@@ -5,6 +5,9 @@ import { notifyOutbox, queueMail } from "../core/mail-queue.js";
 import { afterCommit } from "../store/after-commit.js";
 import * as people from "../store/people.js";
 import { insertToken } from "../store/one-time-tokens.js";
+import { findLocaleByEmail } from "../store/person-locales.js";
+import { describeInstant } from "../words/durations.js";
+import type { Words } from "../words/words.js";
 import { createSecretToken, hashToken } from "../util/random.js";
 import "./tables.js";
 
@@ -22,13 +25,13 @@ export function networkOf(ip: string | undefined): string {
 /** A device and network, as a hash: what known_devices keeps (no address, no User-Agent in the clear). */
 export const deviceKey = (client: { ip?: string; userAgent?: string }) => createHash("sha256").update(`${client.userAgent ?? ""}\n${networkOf(client.ip)}`).digest("hex");
 
-/** "Firefox on Linux" from a User-Agent; "an unknown browser" when it says nothing we know. */
-export function describeBrowser(ua: string | undefined): string {
+/** "Firefox on Linux" from a User-Agent, in the person's words; "an unknown browser" when it says nothing we know. */
+export function describeBrowser(ua: string | undefined, w: Words): string {
   const u = ua ?? "";
   const browser = /Edg\//.test(u) ? "Edge" : /OPR\//.test(u) ? "Opera" : /Firefox\//.test(u) ? "Firefox" : /Chrome\//.test(u) ? "Chrome" : /Safari\//.test(u) ? "Safari" : undefined;
   const os = /iPhone|iPad/.test(u) ? "iOS" : /Android/.test(u) ? "Android" : /Windows/.test(u) ? "Windows" : /Mac OS X|Macintosh/.test(u) ? "macOS" : /Linux/.test(u) ? "Linux" : undefined;
-  if (!browser) return os ? `a browser on ${os}` : "an unknown browser";
-  return os ? `${browser} on ${os}` : browser;
+  if (!browser) return os ? w.t("secMail.aBrowserOn", { os }) : w.t("secMail.unknownBrowser");
+  return os ? w.t("secMail.browserOn", { browser, os }) : browser;
 }
 
 /**
@@ -56,7 +59,10 @@ export const rememberDevice: SessionOpened = async (tx, ctx, s) => {
   const token = createSecretToken();
   await insertToken(tx, { token_hash: hashToken(token), purpose: "not_me", user_id: s.personId, email: to[0], created_at: s.now, expires_at: s.now + NOT_ME_LIFETIME_MS });
   const link = `${ctx.config.hostedPages ? ctx.config.publicUrl : ctx.config.websiteUrl}${ctx.config.websiteBasePath}/not-me?token=${encodeURIComponent(token)}`;
-  const details = `${new Date(s.now).toUTCString().replace(/:\d\d GMT$/, " UTC")}, ${describeBrowser(s.client.userAgent)}`;
-  for (const address of to) await queueMail(tx, ctx, { kind: "new_sign_in", to: address, vars: { link, details, expiresAt: s.now + NOT_ME_LIFETIME_MS, validForMs: NOT_ME_LIFETIME_MS } });
+  for (const address of to) {
+    const w = ctx.words.of(await findLocaleByEmail(tx, address));
+    const details = w.t("secMail.details", { when: describeInstant(s.now, w.locale), device: describeBrowser(s.client.userAgent, w) });
+    await queueMail(tx, ctx, { kind: "new_sign_in", to: address, vars: { link, details, expiresAt: s.now + NOT_ME_LIFETIME_MS, validForMs: NOT_ME_LIFETIME_MS } });
+  }
   afterCommit(tx, () => notifyOutbox(ctx));
 };

@@ -1,21 +1,29 @@
-import { renderMailLayout } from "../mail/html-layout.js";
-import type { MailBlock } from "../mail/kinds.js";
+import { mailLanguage, renderMailLayout } from "../mail/html-layout.js";
+import type { MailBlock, MailTemplate } from "../mail/kinds.js";
+import type { Words } from "../words/words.js";
 
 declare module "../mail/kinds.js" {
   interface MailKinds { new_sign_in: true }
 }
 
-/** A sign-in from a device and network not seen for this person: {{details}} says when and with what; {{link}} is "this wasn't me". */
-const template = {
-  subject: "A new sign-in to your account",
-  text: "Hello,\n\nsomeone signed in to your account ({{email}}) from a device or network we had not seen before: {{details}}.\n\nIf this was you, there is nothing to do.\nIf it was not you, open this link: it signs every device and app out of your account at once and asks you to choose a new password.\n\n{{link}}\n\nThe link works once, for {{validFor}}.\n",
-  html: renderMailLayout({
-    title: "A new sign-in to your account",
-    intro: ["Hello,", "someone signed in to your account (<strong>{{email}}</strong>) from a device or network we had not seen before: {{details}}.", "If this was you, there is nothing to do."],
-    button: "This wasn't me",
-    outro: ["The button signs every device and app out of your account at once and asks you to choose a new password. It works once, for {{validFor}}."],
-  }),
-} as const;
+/**
+ * A sign-in from a device and network not seen for this person, in their words: {{details}} says
+ * when and with what (devices.ts writes it in the same words); {{link}} is "this wasn't me".
+ */
+const template = (w: Words): MailTemplate => {
+  const v = { email: "{{email}}", details: "{{details}}", validFor: "{{validFor}}" };
+  return {
+    subject: w.t("secMail.subject"),
+    text: `${w.t("mail.hello")}\n\n${w.t("secMail.intro", v)}\n\n${w.t("secMail.ifYou")}\n${w.t("secMail.ifNotText")}\n\n{{link}}\n\n${w.t("secMail.validText", v)}\n`,
+    html: renderMailLayout({
+      ...mailLanguage(w),
+      title: w.html("secMail.subject"),
+      intro: [w.html("mail.hello"), w.html("secMail.intro", { email: "<strong>{{email}}</strong>", details: "{{details}}" }), w.html("secMail.ifYou")],
+      button: w.html("secMail.button"),
+      outro: [w.html("secMail.outro", { validFor: "{{validFor}}" })],
+    }),
+  };
+};
 
 export const securityMail: MailBlock = {
   position: 115,

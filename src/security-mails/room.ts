@@ -7,6 +7,7 @@ import { securityMailsOpenapi } from "./openapi.js";
 import notMeJs from "./pages/not-me.js?raw";
 import { notMePage } from "./page.js";
 import { securityMailSettings } from "./settings.js";
+import { securityMailWords } from "./words/index.js";
 
 /**
  * Security mails (docs/security.md, "Security mails"): a sign-in from a device and network not seen
@@ -18,6 +19,7 @@ export const securityMailsRoom: Room = {
   settings: [securityMailSettings],
   sessionOpened: rememberDevice,
   mail: securityMail,
+  words: securityMailWords,
   routes: securityMailRoutes,
   openapi: securityMailsOpenapi,
   assets: { "not-me.js": notMeJs },

@@ -6,7 +6,7 @@ import { webhookEvents } from "../../src/rooms.js";
 import { backends } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
 import { createTestAdmin, dashboardSession } from "../helpers/dashboard.js";
-import { CookieJar, signUpInto, startOauthServer, type OauthServer } from "../helpers/oauth.js";
+import { CookieJar, signUpInto, startOauthServer, verifyInto, type OauthServer } from "../helpers/oauth.js";
 import { CONFIDENTIAL, signInWithProvider, startOidcProvider, type TestIdp } from "../helpers/oidc-provider.js";
 import { pwPost } from "../helpers/passwordless.js";
 import { authHeaders, credentials, modeHeaders, postJson, readTokens, refresh, type Tokens } from "../helpers/session-client.js";
@@ -192,6 +192,24 @@ describe.each(backends)("bans ($name)", (backend) => {
     expect(un.stdout).toBe(`lifted the ban on ${email}\n`);
     expect((await passwordSignIn(s, email)).json.status).toBe("OK");
     expect((await cli(s, ["users", "unban", email])).stdout).toBe(`${email} was not banned\n`);
+  });
+
+  it("the ban mail is written in the person's language: German for someone who signed up in German", async () => {
+    const email = `banned-de-${backend.name}@example.com`;
+    const jar = new CookieJar();
+    const signedUp = await postJson(`${s.url}/auth/signup`, credentials(email, PASSWORD), { "accept-language": "de-DE,de;q=0.9" });
+    expect(signedUp.status).toBe(200);
+    const userId = ((await signedUp.json()) as { user: { id: string } }).user.id;
+    jar.take(signedUp);
+    await verifyInto(jar, s.url);
+    expect((await adminApi(s, "POST", `/users/${userId}/ban`, { reason: "Spam", mail: true })).status).toBe(200);
+    const [mail] = await listOutboxMessages(s.app.store.db, { kind: "account_banned", to: email });
+    expect(mail.subject).toBe("Dein Konto wurde gesperrt");
+    expect(mail.text_body).toContain(`dein Konto (${email}) wurde bis auf Weiteres (Grund: Spam) gesperrt.`);
+    expect(mail.text_body).not.toMatch(/suspended|until further notice|reason:/);
+    expect(JSON.parse(mail.headers!)["Content-Language"]).toBe("de");
+    expect(mail.html_body).toContain('<html lang="de"');
+    expect(mail.html_body).toContain("Support kontaktieren");
   });
 
   it("the dashboard's person page bans with a reason and lifts the ban", async () => {

@@ -62,6 +62,22 @@ describe.each(backends)("sign-up by invitation ($name)", (backend) => {
     expect((await post("/organizations/invitations/describe", { token })).json).toEqual({ status: "INVITATION_INVALID_TOKEN_ERROR" });
   });
 
+  it("the invitation page's language is stored for the new person: their next mail is in it", async () => {
+    const ada = await newPerson(t, "ada-lang@team.test");
+    const org = (await call(t, "POST", "/organizations", ada, { name: "Sprachclub" })).json.organization;
+    expect((await call(t, "POST", `/organizations/${org.id}/invitations`, ada, { email: "lena@else.test" })).json.status).toBe("OK");
+    const { token } = await invitationToken(t, "lena@else.test");
+    // The hosted page's language cookie (the page was read in German), whatever the browser sends.
+    const up = await post("/organizations/invitations/signup", { token, password: "a long and unusual passphrase" }, { cookie: "authsvc-lang=de", "accept-language": "en" });
+    expect(up.json.status).toBe("OK");
+    const me = await fetch(`${t.url}/auth/account/me`, { headers: { authorization: `Bearer ${up.res.headers.get("st-access-token")}` } });
+    expect(await me.json()).toMatchObject({ user: { locale: "de" } });
+    // Asked from an English browser, the reset mail follows her stored German.
+    await post("/user/password/reset/token", { formFields: [{ id: "email", value: "lena@else.test" }] }, { "accept-language": "en" });
+    await eventually(async () => (await mailsTo("lena@else.test")).length === 2);
+    expect(await mailsTo("lena@else.test")).toContain("Setze dein Passwort zurück");
+  });
+
   it("an address that has an account signs in and accepts instead; an unknown token and bad input are refused", async () => {
     const owner = await newPerson(t, "owner@team.test");
     const org = (await call(t, "POST", "/organizations", owner, { name: "Known Ones" })).json.organization;

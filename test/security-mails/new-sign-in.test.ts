@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listEvents } from "../../src/store/events.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { backends } from "../helpers/backends.js";
-import { CookieJar, signUpInto, startOauthServer, type OauthServer } from "../helpers/oauth.js";
+import { CookieJar, signUpInto, startOauthServer, verifyInto, type OauthServer } from "../helpers/oauth.js";
 import { credentials, postJson, readTokens, refresh, type Tokens } from "../helpers/session-client.js";
 import { PASSWORD } from "../helpers/ways-in.js";
 
@@ -45,8 +45,32 @@ describe.each(backends)("new sign-in mails ($name)", (backend) => {
     expect(all.map((m) => m.subject)).toEqual(["A new sign-in to your account", "A new sign-in to your account"]);
     const chrome = all.find((m) => m.text_body!.includes("Chrome on Windows"))!;
     expect(all.find((m) => m.text_body!.includes("Firefox on Linux"))).toBeDefined();
-    expect(chrome.text_body).toContain(new Date(s.clock.now()).toUTCString().slice(0, 16)); // the day it happened
+    expect(chrome.text_body).toContain(new Date(s.clock.now()).toISOString().slice(0, 10)); // the day it happened
     expect(chrome.text_body).toMatch(new RegExp(`${s.url}/auth/not-me\\?token=[A-Za-z0-9_-]{43}`));
+  });
+
+  it("the mail is written in the person's language: German for someone who signed up in German", async () => {
+    const email = `devices-de-${backend.name}@example.com`;
+    const jar = new CookieJar();
+    const signedUp = await postJson(`${s.url}/auth/signup`, credentials(email, PASSWORD), { "accept-language": "de-DE,de;q=0.9" });
+    expect(signedUp.status).toBe(200);
+    jar.take(signedUp);
+    await verifyInto(jar, s.url);
+    await signIn(s, email, FIREFOX);
+    const [mail] = await mails(s, email);
+    expect(mail.subject).toBe("Neue Anmeldung bei deinem Konto");
+    expect(mail.text_body).toContain(`jemand hat sich von einem Gerät oder Netzwerk, das wir noch nicht kannten, bei deinem Konto (${email}) angemeldet:`);
+    expect(mail.text_body).toContain("Firefox unter Linux");
+    expect(mail.text_body).toContain("Der Link funktioniert einmal, 7 Tage lang.");
+    expect(mail.text_body).not.toMatch(/signed in|Firefox on|UTC,? Firefox on/);
+    expect(JSON.parse(mail.headers!)["Content-Language"]).toBe("de");
+    expect(mail.html_body).toContain('<html lang="de"');
+    expect(mail.html_body).toContain("Das war ich nicht");
+    // The not-me page it links to, in the browser's German.
+    const link = /https?:\/\/\S+not-me\S+/.exec(mail.text_body!)![0];
+    const page = await (await fetch(link, { headers: { "accept-language": "de" } })).text();
+    expect(page).toContain("Hat sich jemand anderes angemeldet?");
+    expect(page).toContain('"notMe.js.busy":"Alles wird abgemeldet …"');
   });
 
   it("\"this wasn't me\" ends every way in at once, once, and points at the new password", async () => {

@@ -1,5 +1,5 @@
 // The "this wasn't me" page (src/security-mails/page.ts): signs everything out with the mailed token.
-import { call, say, showView } from "./api.js";
+import { call, say, showView, words } from "./api.js";
 
 const token = window.authsvcToken;
 const button = document.getElementById("not-me");
@@ -7,7 +7,7 @@ const button = document.getElementById("not-me");
 button.addEventListener("click", async () => {
   if (!token) return showView("view-refused");
   button.disabled = true;
-  say("status", "Signing everything out…");
+  say("status", words("notMe.js.busy"));
   const r = await call("POST", "/security/not-me", { token }, "session");
   button.disabled = false;
   if (r.status === 200 && r.json.status === "OK") {
