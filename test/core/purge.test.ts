@@ -49,7 +49,7 @@ describe.each(backends)("purge of dead tokens and sessions ($name)", (backend) =
     expect(await ctx.store.db.selectFrom("refresh_tokens").select("token_hash").where("session_handle", "=", live.sessionHandle).execute()).toHaveLength(1);
     expect(await ctx.store.db.selectFrom("one_time_tokens").select("token_hash").execute()).toHaveLength(1);
     expect((await listEvents(ctx.store.db)).length).toBe(eventsBefore); // the audit log stays whole
-    expect(await purgeDeadData(ctx)).toEqual({ oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0, captchaSolutions: 0 });
+    expect(await purgeDeadData(ctx)).toEqual({ oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0, captchaSolutions: 0, auditEntries: 0, expiredBans: 0 });
 
     // What survived still works: the live session refreshes, the reset link resets...
     expect((await refreshSession(ctx, l3.refreshToken)).sessionHandle).toBe(live.sessionHandle);
