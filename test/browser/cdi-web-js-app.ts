@@ -1,9 +1,9 @@
 // The frontend of the CDI's browser test: supertokens-web-js against an app backend on
 // supertokens-node whose core is authsvc (test/fixtures/cdi/express-app.mjs), in header mode; bundled by test/browser/cdi-web-js.test.ts.
 import SuperTokens from "supertokens-web-js";
-import EmailPassword from "supertokens-web-js/recipe/emailpassword";
-import EmailVerification from "supertokens-web-js/recipe/emailverification";
-import Session from "supertokens-web-js/recipe/session";
+import EmailPassword from "supertokens-web-js/recipe/emailpassword/index.js";
+import EmailVerification from "supertokens-web-js/recipe/emailverification/index.js";
+import Session from "supertokens-web-js/recipe/session/index.js";
 
 const apiDomain = "http://localhost:3001";
 SuperTokens.init({
