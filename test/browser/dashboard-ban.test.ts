@@ -1,9 +1,11 @@
 import type { Page } from "puppeteer-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signUpWithPassword } from "../../src/methods/email-password/accounts.js";
+import { listCaughtMail } from "../../src/store/caught-mail.js";
 import { listOutboxMessages } from "../../src/store/outbox.js";
 import { markEmailVerified } from "../../src/store/users.js";
 import { createTestAdmin, signInToDashboard, type TestAdmin } from "../helpers/dashboard.js";
+import { eventually } from "../helpers/mail.js";
 import { credentials, postJson } from "../helpers/session-client.js";
 import { expectAccessible, expectNoHorizontalScroll, fill, openTab, usePagesSuite } from "./harness.js";
 
@@ -61,8 +63,12 @@ describe("the admin dashboard's ban (Chromium)", () => {
 
     expect((await signIn()).json.status).toBe("SIGN_IN_NOT_ALLOWED");
     expect((await fetch(`${suite.s.url}/auth/user/email/verify`, { headers: { authorization: `Bearer ${access}` } })).status).toBe(401);
-    const [mail] = await listOutboxMessages(suite.s.app.store.db, { kind: "account_banned", to: "bea@example.com" });
-    expect(mail.text_body).toContain("(reason: Chargebacks on three orders)");
+    // The mail as it arrived in the catcher (the outbox forgets a body once it is sent).
+    const [queued] = await listOutboxMessages(suite.s.app.store.db, { kind: "account_banned", to: "bea@example.com" });
+    expect(queued.subject).toBe("Your account has been suspended");
+    const arrived = async () => (await listCaughtMail(suite.s.app.store.db, { to: "bea@example.com" })).map((m) => m.text_body ?? "").join("\n");
+    await eventually(async () => (await arrived()).includes("(reason:"));
+    expect(await arrived()).toContain("(reason: Chargebacks on three orders)");
 
     await Promise.all([page.waitForNavigation(), page.click('form[action$="/unban"] button')]);
     expect(await flash(page)).toBe("The ban is lifted: they may sign in again.");

@@ -93,7 +93,7 @@ describe.each(backends)("an MCP client signs in through authsvc ($name) to the e
     await waitVisible(page, "#allow");
     const consent = await page.$eval("main", (el) => el.textContent ?? "");
     expect(consent).toContain("Allow MCP test client?");
-    expect(consent).toContain(mcpUrl);
+    expect(consent).toContain("Access to: Example MCP"); // the resource's registered name, not its URL
     expect(consent).toMatch(/a program on this computer/);
     await Promise.all([page.waitForNavigation(), page.click("#allow")]);
     expect(page.url()).toMatch(new RegExp(`^${callback.url}\\?`));

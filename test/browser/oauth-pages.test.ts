@@ -49,7 +49,7 @@ describe("the consent and connected-apps pages (Chromium, 360 px)", () => {
     expect(consent).toContain("Allow Notes desktop?");
     expect(consent).toContain(new URL(redirect).host);
     expect(consent).toMatch(/a program on this computer/);
-    expect(consent).toContain(MCP);
+    expect(consent).toContain("Access to: Notes MCP"); // the resource's registered name, not its URL
     expect(consent).toContain("Your email address");
     expect(consent).toContain("notes:write");
     await expectAccessible(page, "consent page");
