@@ -12,7 +12,10 @@ function niceByThread(): Map<number, number> {
     try {
       stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") continue; // a thread that ended since the listing (an idle hashing thread, say)
+      // A thread that ended since the listing (an idle hashing thread, say): gone (ENOENT), or gone
+      // between the open and the read (ESRCH).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ESRCH") continue;
       throw err;
     }
     out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]));

@@ -23,7 +23,8 @@ describe.each(backends)("the organizations page over HTTP ($name)", (backend) =>
     expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
     const html = await page.text();
     expect(html).toMatch(/<script type="module" src="\/auth\/_assets\/organizations\.js\?v=[\w-]+"><\/script>/);
-    expect(html).toContain('<option value="owner"></option><option value="admin"></option><option value="member"></option>');
+    // No fixed list of role names in the page: its script fills the role choices from GET /organizations/{id}/roles.
+    expect(html).not.toContain("<datalist");
     const script = await fetch(`${t.url}${/src="([^"]*organizations\.js[^"]*)"/.exec(html)![1]}`);
     expect(script.status).toBe(200);
     expect(await script.text()).toContain('api("PUT", "/active"');
