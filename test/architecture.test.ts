@@ -183,8 +183,8 @@ describe("words come from the catalogues", () => {
     "account/mail.ts", "http/pages/assets/inbox.js", "http/pages/assets/refusal-words.js", "http/pages/assets/refusal.js",
     "mail/account-templates.ts", "mail/html-layout.ts",
     "methods/third-party/mail.ts",
-    "methods/third-party/pages/callback.js", "methods/third-party/pages/providers.js", "methods/totp/mail.ts", "methods/totp/pages/mfa.js",
-    "methods/totp/pages/recovery-codes.js", "methods/totp/pages/second-factor.js", "methods/webauthn/mail.ts", "methods/webauthn/pages/passkey-list.js",
+    "methods/third-party/pages/callback.js", "methods/third-party/pages/providers.js",
+    "methods/webauthn/mail.ts", "methods/webauthn/pages/passkey-list.js",
     "methods/webauthn/pages/passkeys.js", "oauth-provider/pages/connected-apps.js",
   ]);
   const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
