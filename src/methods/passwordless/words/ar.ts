@@ -5,6 +5,7 @@ export const ar: Translation<typeof en> = {
   "code.js.or": "أو بدون كلمة مرور",
   "code.js.emailCode": "أرسل لي رمز تسجيل الدخول",
   "code.js.emailLink": "أرسل لي رابط تسجيل الدخول",
+  "code.js.refusal.noCode": "لا يمكن لهذا العنوان تسجيل الدخول هنا برمز: حساب آخر يستخدمه. سجّل الدخول بالطريقة التي استخدمتها من قبل.",
   "code.js.sending": "جارٍ الإرسال…",
   "code.js.signingIn": "جارٍ تسجيل الدخول…",
   "code.js.noAttempt": "لا يوجد تسجيل دخول جارٍ في هذا المتصفح.",

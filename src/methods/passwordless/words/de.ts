@@ -5,6 +5,7 @@ export const de: Translation<typeof en> = {
   "code.js.or": "oder ohne Passwort",
   "code.js.emailCode": "Anmeldecode per Mail senden",
   "code.js.emailLink": "Anmeldelink per Mail senden",
+  "code.js.refusal.noCode": "Mit dieser Adresse kannst du dich hier nicht per Code anmelden: Ein anderes Konto verwendet sie. Melde dich so an wie zuvor.",
   "code.js.sending": "Wird gesendet …",
   "code.js.signingIn": "Anmeldung läuft …",
   "code.js.noAttempt": "In diesem Browser läuft gerade keine Anmeldung.",

@@ -6,6 +6,7 @@ export const en = {
   "code.js.or": "or without a password",
   "code.js.emailCode": "Email me a sign-in code",
   "code.js.emailLink": "Email me a sign-in link",
+  "code.js.refusal.noCode": "This address cannot sign in with a code here: another account uses it. Sign in the way you used before.",
   "code.js.sending": "Sending…",
   "code.js.signingIn": "Signing in…",
   "code.js.noAttempt": "There is no sign-in under way in this browser.",

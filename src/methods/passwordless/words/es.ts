@@ -5,6 +5,7 @@ export const es: Translation<typeof en> = {
   "code.js.or": "o sin contraseña",
   "code.js.emailCode": "Envíame un código de acceso",
   "code.js.emailLink": "Envíame un enlace de acceso",
+  "code.js.refusal.noCode": "Esta dirección no puede iniciar sesión aquí con un código: la usa otra cuenta. Inicia sesión como lo hiciste antes.",
   "code.js.sending": "Enviando…",
   "code.js.signingIn": "Iniciando sesión…",
   "code.js.noAttempt": "No hay ningún inicio de sesión en curso en este navegador.",

@@ -5,6 +5,7 @@ export const fr: Translation<typeof en> = {
   "code.js.or": "ou sans mot de passe",
   "code.js.emailCode": "M’envoyer un code de connexion",
   "code.js.emailLink": "M’envoyer un lien de connexion",
+  "code.js.refusal.noCode": "Cette adresse ne peut pas se connecter ici avec un code : un autre compte l’utilise. Connectez-vous comme vous l’avez fait la dernière fois.",
   "code.js.sending": "Envoi en cours…",
   "code.js.signingIn": "Connexion en cours…",
   "code.js.noAttempt": "Aucune connexion n’est en cours dans ce navigateur.",

@@ -5,6 +5,7 @@ export const it: Translation<typeof en> = {
   "code.js.or": "oppure senza password",
   "code.js.emailCode": "Inviami un codice di accesso",
   "code.js.emailLink": "Inviami un link di accesso",
+  "code.js.refusal.noCode": "Con questo indirizzo non puoi accedere qui con un codice: lo usa un altro account. Accedi come hai fatto in precedenza.",
   "code.js.sending": "Invio in corso…",
   "code.js.signingIn": "Accesso in corso…",
   "code.js.noAttempt": "In questo browser non c’è nessun accesso in corso.",

@@ -5,6 +5,7 @@ export const ja: Translation<typeof en> = {
   "code.js.or": "またはパスワードなしで",
   "code.js.emailCode": "サインインコードをメールで受け取る",
   "code.js.emailLink": "サインインリンクをメールで受け取る",
+  "code.js.refusal.noCode": "このアドレスでは、ここでコードを使ってサインインできません。別のアカウントがこのアドレスを使っています。以前と同じ方法でサインインしてください。",
   "code.js.sending": "送信しています…",
   "code.js.signingIn": "サインインしています…",
   "code.js.noAttempt": "このブラウザで進行中のサインインはありません。",

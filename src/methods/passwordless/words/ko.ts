@@ -5,6 +5,7 @@ export const ko: Translation<typeof en> = {
   "code.js.or": "또는 비밀번호 없이",
   "code.js.emailCode": "로그인 코드를 메일로 받기",
   "code.js.emailLink": "로그인 링크를 메일로 받기",
+  "code.js.refusal.noCode": "이 주소로는 여기에서 코드로 로그인할 수 없습니다. 다른 계정이 이 주소를 사용하고 있습니다. 이전에 사용한 방법으로 로그인하세요.",
   "code.js.sending": "보내는 중…",
   "code.js.signingIn": "로그인하는 중…",
   "code.js.noAttempt": "이 브라우저에서 진행 중인 로그인이 없습니다.",

@@ -5,6 +5,7 @@ export const nl: Translation<typeof en> = {
   "code.js.or": "of zonder wachtwoord",
   "code.js.emailCode": "Mail me een inlogcode",
   "code.js.emailLink": "Mail me een inloglink",
+  "code.js.refusal.noCode": "Met dit adres kun je hier niet met een code inloggen: een ander account gebruikt het. Log in zoals je eerder deed.",
   "code.js.sending": "Bezig met versturen…",
   "code.js.signingIn": "Bezig met inloggen…",
   "code.js.noAttempt": "Er loopt in deze browser geen inlogpoging.",

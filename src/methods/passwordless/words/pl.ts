@@ -5,6 +5,7 @@ export const pl: Translation<typeof en> = {
   "code.js.or": "lub bez hasła",
   "code.js.emailCode": "Wyślij mi kod logowania",
   "code.js.emailLink": "Wyślij mi link logowania",
+  "code.js.refusal.noCode": "Tym adresem nie można się tu zalogować kodem: używa go inne konto. Zaloguj się tak jak wcześniej.",
   "code.js.sending": "Wysyłanie…",
   "code.js.signingIn": "Logowanie…",
   "code.js.noAttempt": "W tej przeglądarce nie trwa żadne logowanie.",

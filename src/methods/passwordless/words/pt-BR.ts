@@ -5,6 +5,7 @@ export const ptBR: Translation<typeof en> = {
   "code.js.or": "ou sem senha",
   "code.js.emailCode": "Enviar um código de acesso por e-mail",
   "code.js.emailLink": "Enviar um link de acesso por e-mail",
+  "code.js.refusal.noCode": "Este endereço não pode entrar aqui com um código: outra conta o usa. Entre do jeito que você usou antes.",
   "code.js.sending": "Enviando…",
   "code.js.signingIn": "Entrando…",
   "code.js.noAttempt": "Não há nenhum login em andamento neste navegador.",

@@ -5,6 +5,7 @@ export const zhCN: Translation<typeof en> = {
   "code.js.or": "或无需密码",
   "code.js.emailCode": "通过邮件发送登录验证码",
   "code.js.emailLink": "通过邮件发送登录链接",
+  "code.js.refusal.noCode": "此邮箱地址无法在这里用验证码登录：另一个账号正在使用它。请用你之前的方式登录。",
   "code.js.sending": "正在发送…",
   "code.js.signingIn": "正在登录…",
   "code.js.noAttempt": "此浏览器中没有正在进行的登录。",
