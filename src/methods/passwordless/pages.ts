@@ -39,7 +39,7 @@ export const signInCodePage = hostedPage((c, _deps, w) => ({
   script: "sign-in-code.js",
   main: `<section id="view-code" hidden aria-labelledby="code-title">
   <h1 id="code-title" tabindex="-1">${w.html("checkMail.title")}</h1>
-  <p>${w.html("code.page.sent", { address: `<strong id="code-address"></strong>`, instructions: `<span id="code-text"></span>`, validFor: escapeHtml(describeDuration(c.passwordlessCodeLifetimeMs, w)) })}</p>
+  <p>${w.html("code.page.sent", { address: `<strong id="code-address" class="code-address" dir="ltr"></strong>`, instructions: `<span id="code-text"></span>`, validFor: escapeHtml(describeDuration(c.passwordlessCodeLifetimeMs, w)) })}</p>
   ${liveRegions}
   <form id="code-form" method="post" novalidate>
     ${field({ id: "code", label: w.t("code.field.label"), type: "text", autocomplete: "one-time-code", empty: w.t("code.field.empty") }, w)}

@@ -61,7 +61,7 @@ export const passkeyRecoverPage = hostedPage((c, _deps, w) => ({
   main: `${requestLinkView(c.websiteBasePath, w.t("passkey.lost"), w.t("passkey.recover.intro"), w)}
 <section id="view-sent" hidden aria-labelledby="sent-title">
   <h1 id="sent-title" tabindex="-1">${w.html("checkMail.title")}</h1>
-  <p>${w.html("passkey.recover.sent", { address: `<strong id="sent-address"></strong>`, validFor: escapeHtml(describeDuration(c.webauthnRecoveryTokenLifetimeMs, w)) })}</p>
+  <p>${w.html("passkey.recover.sent", { address: `<strong id="sent-address" class="passkey-address" dir="ltr"></strong>`, validFor: escapeHtml(describeDuration(c.webauthnRecoveryTokenLifetimeMs, w)) })}</p>
   ${devInboxHint(c, w)}
   <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">${w.html("page.backToSignIn")}</a></p>
 </section>
