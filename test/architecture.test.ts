@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The direction of imports (ARCHITECTURE.md): floors `cli -> app -> {http, methods, core, store,
- * mail, util}`, and sign-in methods as rooms that import the kernel and never each other. Each
- * rule lists the files that still break it today; the list may only shrink.
+ * mail, util}`, and sign-in methods as rooms that import the kernel and never each other; a room
+ * reaches another through kernel interfaces filled from declarations (Room.accounts,
+ * Room.memberships: kernel/offers.ts), never by importing it. Each rule lists the files that still
+ * break it today; the list may only shrink.
  */
 const root = resolve(import.meta.dirname, "..");
 const src = join(root, "src");
