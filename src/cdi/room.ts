@@ -5,6 +5,7 @@ import { emailPasswordRoutes } from "./email-password.js";
 import { rolesMetadataRoutes } from "./roles-metadata.js";
 import { sessionRoutes } from "./session-routes.js";
 import { thirdPartyRoutes } from "./third-party.js";
+import { totpRoutes } from "./totp.js";
 import { userRoutes } from "./users.js";
 import { cdiSettings } from "./settings.js";
 
@@ -15,8 +16,8 @@ import { cdiSettings } from "./settings.js";
 export const cdiRoom: Room = {
   id: "cdi",
   settings: [cdiSettings],
-  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes]),
+  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes, ...totpRoutes]),
   mountPath: CDI_PREFIX,
-  // Its recipes over authsvc's own password accounts and provider identities, once its API key switches it on.
-  needs: (config) => (config.cdiApiKey ? ["password", "providerIdentities"] : []),
+  // Its recipes over authsvc's own password accounts, provider identities and TOTP devices, once its API key switches it on.
+  needs: (config) => (config.cdiApiKey ? ["password", "providerIdentities", "totpDevices"] : []),
 };
