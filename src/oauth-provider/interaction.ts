@@ -10,6 +10,7 @@ import { setPageHeaders } from "../http/pages/headers.js";
 import { escapeHtml, renderPage } from "../http/pages/layout.js";
 import { pageLocale } from "../http/pages/locale.js";
 import { insertEvent } from "../store/events.js";
+import type { Words } from "../words/words.js";
 import { isDocumentClientId } from "./client-documents.js";
 import { interactionPath } from "./provider.js";
 import { findResource } from "./store.js";
@@ -55,26 +56,30 @@ export async function showInteraction(event: H3Event, deps: HttpDeps, provider: 
   const loopback = redirect.protocol === "http:" || !redirect.protocol.startsWith("http");
   const name = client?.clientName ?? clientId;
   const host = redirect.protocol.startsWith("http") ? redirect.host : redirect.protocol.replace(/:$/, "");
-  const main = `<h1 id="consent-title">Allow ${escapeHtml(name)}?</h1>
-<p><strong>${escapeHtml(name)}</strong> (returning to <strong>${escapeHtml(host)}</strong>) asks to use your account.</p>
-${isDocumentClientId(clientId) ? `<p>Its name is given by <strong>${escapeHtml(new URL(clientId).host)}</strong>, which describes this app.</p>` : ""}
-${loopback ? `<p class="warning" role="note">This app returns to a program on this computer (${escapeHtml(redirect.protocol.startsWith("http") ? redirect.host : redirect.protocol)}). Allow it only if you started it yourself just now.</p>` : ""}
-${resources.length ? `<p>Access to: ${resources.map((r) => `<strong>${escapeHtml(r)}</strong>`).join(", ")}</p>` : ""}
-${scopes.length ? `<p>It asks for:</p><ul>${scopes.map((s) => `<li>${escapeHtml(describeScope(s))}</li>`).join("")}</ul>` : ""}
-<form method="post" action="${escapeHtml(interactionPath(uid))}/confirm"><button type="submit" id="allow">Allow</button></form>
-<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">Deny</button></form>`;
-  const html = renderPage(deps.ctx.config, { title: "Allow access", assets: `${deps.ctx.config.websiteBasePath}/_assets`, main }, deps.tables.assets, deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words)));
-  setPageHeaders(event, deps.ctx.config);
+  // In the page's locale (?lang=, the cookie, Accept-Language), with its <html lang dir>.
+  const w = deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words));
+  const strong = (s: string) => `<strong>${escapeHtml(s)}</strong>`;
+  const main = `<h1 id="consent-title">${w.html("oauth.consent.title", { app: escapeHtml(name) })}</h1>
+<p>${w.html("oauth.consent.asks", { app: strong(name), host: strong(host) })}</p>
+${isDocumentClientId(clientId) ? `<p>${w.html("oauth.consent.namedBy", { host: strong(new URL(clientId).host) })}</p>` : ""}
+${loopback ? `<p class="warning" role="note">${w.html("oauth.consent.loopback", { where: escapeHtml(redirect.protocol.startsWith("http") ? redirect.host : redirect.protocol) })}</p>` : ""}
+${resources.length ? `<p>${w.html("oauth.consent.accessTo", { resources: resources.map(strong).join(", ") })}</p>` : ""}
+${scopes.length ? `<p>${w.html("oauth.consent.asksFor")}</p><ul>${scopes.map((s) => `<li>${describeScope(s, w)}</li>`).join("")}</ul>` : ""}
+<form method="post" action="${escapeHtml(interactionPath(uid))}/confirm"><button type="submit" id="allow">${w.html("oauth.consent.allow")}</button></form>
+<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">${w.html("oauth.consent.deny")}</button></form>`;
+  const html = renderPage(deps.ctx.config, { title: w.t("oauth.consent.pageTitle"), assets: `${deps.ctx.config.websiteBasePath}/_assets`, main }, deps.tables.assets, w);
+  setPageHeaders(event, deps.ctx.config, { lang: w.lang });
   allowFormToClient(event, redirect.href);
   return html;
 }
 
-function describeScope(scope: string): string {
+/** What a scope lets the app do, in the page's words (HTML). */
+function describeScope(scope: string, w: Words): string {
   switch (scope) {
-    case "openid": return "Know who you are (your account id)";
-    case "email": return "Your email address";
-    case "offline_access": return "Stay connected when you are away (a refresh token)";
-    default: return `Scope: ${scope}`;
+    case "openid": return w.html("oauth.scope.openid");
+    case "email": return w.html("oauth.scope.email");
+    case "offline_access": return w.html("oauth.scope.offline");
+    default: return w.html("oauth.scope.other", { scope: escapeHtml(scope) });
   }
 }
 
@@ -137,12 +142,14 @@ async function checkConsent(event: H3Event, deps: HttpDeps, uid: string, who: Si
 /** The person has no verified address: no app may be allowed yet (an address anyone could have signed up with proves nothing). */
 function showVerifyFirst(event: H3Event, deps: HttpDeps, uid: string, details: { params: Record<string, unknown> }): unknown {
   const c = deps.ctx.config;
-  const main = `<h1 id="verify-first-title">Verify your email address first</h1>
-<p>Before an app may use your account, prove that the address you signed up with is yours: open the link in the verification mail we sent you${c.hostedPages ? `, or ask for a new one on <a href="${escapeHtml(websiteLink(deps.ctx, "verify-email"))}">the verification page</a>` : ""}.</p>
-<p>Then go back to the app and try again.</p>
-<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">Back to the app</button></form>`;
-  const html = renderPage(c, { title: "Verify your email first", assets: `${c.websiteBasePath}/_assets`, main }, deps.tables.assets, deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words)));
-  setPageHeaders(event, c);
+  const w = deps.ctx.words.of(pageLocale(event, c, deps.ctx.words));
+  const page = `<a href="${escapeHtml(websiteLink(deps.ctx, "verify-email"))}">${w.html("oauth.verifyFirst.page")}</a>`;
+  const main = `<h1 id="verify-first-title">${w.html("oauth.verifyFirst.title")}</h1>
+<p>${c.hostedPages ? w.html("oauth.verifyFirst.textWithPage", { page }) : w.html("oauth.verifyFirst.text")}</p>
+<p>${w.html("oauth.verifyFirst.then")}</p>
+<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">${w.html("oauth.verifyFirst.back")}</button></form>`;
+  const html = renderPage(c, { title: w.t("oauth.verifyFirst.pageTitle"), assets: `${c.websiteBasePath}/_assets`, main }, deps.tables.assets, w);
+  setPageHeaders(event, c, { lang: w.lang });
   allowFormToClient(event, String(details.params.redirect_uri));
   setResponseStatus(event, 403);
   return html;
