@@ -63,7 +63,7 @@ async function loadOrganizations() {
       badge.textContent = words("org.js.active");
       controls.push(badge);
     } else controls.push(button(words("org.js.makeActive"), "secondary switch-org", () => switchTo(o), words("org.js.makeActiveName", { org: o.name })));
-    if (o.permissions.includes("members:read")) controls.push(button(words("org.js.members"), "secondary manage-org", () => manage(o), words("org.page.membersOf", { org: o.name })));
+    if (o.permissions.includes("members:read")) controls.push(button(words("org.js.members"), "secondary manage-org", () => manage(o), words("org.js.membersOf", { org: o.name })));
     const li = item(words("org.js.orgLine", { org: o.name, slug: o.slug, role: o.role }), ...controls);
     li.dataset.organizationId = o.id;
     return li;

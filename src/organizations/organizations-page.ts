@@ -46,7 +46,7 @@ export const organizationsPage = hostedPage((c, _deps, w) => ({
   </form>
 
   <div id="manage" hidden>
-    <h2 id="manage-title" tabindex="-1">${w.html("org.page.membersOf", { org: `<span id="manage-name"></span>` })}</h2>
+    <h2 id="manage-title" tabindex="-1">${w.html("org.js.membersOf", { org: `<span id="manage-name"></span>` })}</h2>
     <p id="members-status" class="status" role="status" aria-live="polite"></p>
     <ul id="members" class="sessions"></ul>
     <div id="invitations-part" hidden>

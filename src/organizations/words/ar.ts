@@ -32,7 +32,7 @@ export const ar: Translation<typeof en> = {
   "org.page.name.empty": "أدخل اسمًا.",
   "org.page.name.hint": "يُشتق منه اسمها المختصر في العناوين (المعرّف النصي).",
   "org.page.createButton": "إنشاء",
-  "org.page.membersOf": "أعضاء {org}",
+  "org.js.membersOf": "أعضاء {org}",
   "org.page.invitations": "الدعوات",
   "org.page.inviteEmail": "عنوان البريد الإلكتروني لمن تدعوه",
   "org.page.inviteEmail.empty": "أدخل العنوان الذي تريد دعوته.",

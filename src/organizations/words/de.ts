@@ -32,7 +32,7 @@ export const de: Translation<typeof en> = {
   "org.page.name.empty": "Gib einen Namen ein.",
   "org.page.name.hint": "Daraus entsteht der Kurzname in Adressen (der Slug).",
   "org.page.createButton": "Erstellen",
-  "org.page.membersOf": "Mitglieder von {org}",
+  "org.js.membersOf": "Mitglieder von {org}",
   "org.page.invitations": "Einladungen",
   "org.page.inviteEmail": "E-Mail-Adresse, die du einladen willst",
   "org.page.inviteEmail.empty": "Gib die Adresse ein, die du einladen willst.",

@@ -30,7 +30,7 @@ export const en = {
   "org.page.name.empty": "Enter a name.",
   "org.page.name.hint": "Its short name in addresses (the slug) is made from it.",
   "org.page.createButton": "Create",
-  "org.page.membersOf": "Members of {org}",
+  "org.js.membersOf": "Members of {org}",
   "org.page.invitations": "Invitations",
   "org.page.inviteEmail": "Email address to invite",
   "org.page.inviteEmail.empty": "Enter the address to invite.",

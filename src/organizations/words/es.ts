@@ -32,7 +32,7 @@ export const es: Translation<typeof en> = {
   "org.page.name.empty": "Escribe un nombre.",
   "org.page.name.hint": "De él sale su nombre corto en las direcciones (el slug).",
   "org.page.createButton": "Crear",
-  "org.page.membersOf": "Miembros de {org}",
+  "org.js.membersOf": "Miembros de {org}",
   "org.page.invitations": "Invitaciones",
   "org.page.inviteEmail": "Correo a quien invitar",
   "org.page.inviteEmail.empty": "Escribe la dirección a la que invitar.",

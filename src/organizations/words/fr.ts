@@ -32,7 +32,7 @@ export const fr: Translation<typeof en> = {
   "org.page.name.empty": "Saisissez un nom.",
   "org.page.name.hint": "Son nom court dans les adresses (le slug) en est tiré.",
   "org.page.createButton": "Créer",
-  "org.page.membersOf": "Membres de {org}",
+  "org.js.membersOf": "Membres de {org}",
   "org.page.invitations": "Invitations en attente",
   "org.page.inviteEmail": "Adresse e-mail à inviter",
   "org.page.inviteEmail.empty": "Saisissez l’adresse à inviter.",

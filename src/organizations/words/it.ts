@@ -32,7 +32,7 @@ export const it: Translation<typeof en> = {
   "org.page.name.empty": "Inserisci un nome.",
   "org.page.name.hint": "Da questo si ricava il nome breve negli indirizzi (lo slug).",
   "org.page.createButton": "Crea",
-  "org.page.membersOf": "Membri di {org}",
+  "org.js.membersOf": "Membri di {org}",
   "org.page.invitations": "Inviti",
   "org.page.inviteEmail": "Indirizzo email da invitare",
   "org.page.inviteEmail.empty": "Inserisci l’indirizzo da invitare.",

@@ -32,7 +32,7 @@ export const ja: Translation<typeof en> = {
   "org.page.name.empty": "名前を入力してください。",
   "org.page.name.hint": "アドレスで使う短い名前（スラッグ）はここから作られます。",
   "org.page.createButton": "作成",
-  "org.page.membersOf": "{org} のメンバー",
+  "org.js.membersOf": "{org} のメンバー",
   "org.page.invitations": "招待",
   "org.page.inviteEmail": "招待するメールアドレス",
   "org.page.inviteEmail.empty": "招待するアドレスを入力してください。",

@@ -32,7 +32,7 @@ export const ko: Translation<typeof en> = {
   "org.page.name.empty": "이름을 입력하세요.",
   "org.page.name.hint": "주소에 쓰이는 짧은 이름(슬러그)이 이 이름에서 만들어집니다.",
   "org.page.createButton": "만들기",
-  "org.page.membersOf": "{org} 멤버",
+  "org.js.membersOf": "{org} 멤버",
   "org.page.invitations": "초대",
   "org.page.inviteEmail": "초대할 이메일 주소",
   "org.page.inviteEmail.empty": "초대할 주소를 입력하세요.",

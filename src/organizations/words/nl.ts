@@ -32,7 +32,7 @@ export const nl: Translation<typeof en> = {
   "org.page.name.empty": "Vul een naam in.",
   "org.page.name.hint": "Hieruit wordt de korte naam in adressen (de slug) gemaakt.",
   "org.page.createButton": "Aanmaken",
-  "org.page.membersOf": "Leden van {org}",
+  "org.js.membersOf": "Leden van {org}",
   "org.page.invitations": "Uitnodigingen",
   "org.page.inviteEmail": "E-mailadres om uit te nodigen",
   "org.page.inviteEmail.empty": "Vul het adres in dat je wilt uitnodigen.",

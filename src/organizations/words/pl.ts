@@ -32,7 +32,7 @@ export const pl: Translation<typeof en> = {
   "org.page.name.empty": "Wpisz nazwę.",
   "org.page.name.hint": "Na jej podstawie powstaje krótka nazwa w adresach (slug).",
   "org.page.createButton": "Utwórz",
-  "org.page.membersOf": "Członkowie {org}",
+  "org.js.membersOf": "Członkowie {org}",
   "org.page.invitations": "Zaproszenia",
   "org.page.inviteEmail": "Adres e-mail osoby do zaproszenia",
   "org.page.inviteEmail.empty": "Wpisz adres osoby do zaproszenia.",

@@ -32,7 +32,7 @@ export const ptBR: Translation<typeof en> = {
   "org.page.name.empty": "Digite um nome.",
   "org.page.name.hint": "O nome curto usado nos endereços (o slug) é gerado a partir dele.",
   "org.page.createButton": "Criar",
-  "org.page.membersOf": "Membros de {org}",
+  "org.js.membersOf": "Membros de {org}",
   "org.page.invitations": "Convites",
   "org.page.inviteEmail": "E-mail de quem convidar",
   "org.page.inviteEmail.empty": "Digite o endereço de quem convidar.",

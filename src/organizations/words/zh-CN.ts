@@ -32,7 +32,7 @@ export const zhCN: Translation<typeof en> = {
   "org.page.name.empty": "请输入名称。",
   "org.page.name.hint": "地址中使用的短名称（slug）将由它生成。",
   "org.page.createButton": "创建",
-  "org.page.membersOf": "{org} 的成员",
+  "org.js.membersOf": "{org} 的成员",
   "org.page.invitations": "邀请",
   "org.page.inviteEmail": "要邀请的邮箱地址",
   "org.page.inviteEmail.empty": "请输入要邀请的地址。",
