@@ -85,7 +85,7 @@ function describeScope(scope: string, w: Words): string {
 
 /** POST …/confirm: the grant (existing one extended, or a new one), then back into the flow. */
 export async function confirmInteraction(event: H3Event, deps: HttpDeps, provider: OidcProvider, uid: string): Promise<unknown> {
-  if (!isSameOrigin(event, deps)) return refuse(event, 403, "This request did not come from the consent page.");
+  if (!isSameOrigin(event, deps)) return refuse(event, deps, 403, "oauth.refused.notFromPage");
   const { req, res } = event.node;
   const details = await loadDetails(event, deps, provider, uid);
   if (!details) return;
@@ -107,7 +107,7 @@ export async function confirmInteraction(event: H3Event, deps: HttpDeps, provide
 
 /** POST …/abort: the person said no; the client gets access_denied (with iss, like every answer). */
 export async function abortInteraction(event: H3Event, deps: HttpDeps, provider: OidcProvider, uid: string): Promise<unknown> {
-  if (!isSameOrigin(event, deps)) return refuse(event, 403, "This request did not come from the consent page.");
+  if (!isSameOrigin(event, deps)) return refuse(event, deps, 403, "oauth.refused.notFromPage");
   const details = await loadDetails(event, deps, provider, uid);
   if (!details) return;
   await provider.interactionFinished(event.node.req, event.node.res, { error: "access_denied", error_description: "The person declined." }, { mergeWithLastSubmission: false });
@@ -119,7 +119,7 @@ async function loadDetails(event: H3Event, deps: HttpDeps, provider: OidcProvide
     if (details.uid !== uid) throw new Error("uid mismatch");
     return details;
   } catch {
-    refuse(event, 400, "This sign-in request has expired or was opened in another browser. Go back to the app and start again.");
+    refuse(event, deps, 400, "oauth.refused.expired");
     return undefined;
   }
 }
@@ -170,7 +170,7 @@ function allowFormToClient(event: H3Event, redirectUri: string): void {
  */
 function sendToSignIn(event: H3Event, deps: HttpDeps, uid: string, opts: { again?: boolean } = {}) {
   const c = deps.ctx.config;
-  if (!c.hostedPages) return refuse(event, 401, opts.again ? "Sign in again (allowing an app needs a recent sign-in), then try again from the app." : "Sign in first, then try again from the app.");
+  if (!c.hostedPages) return refuse(event, deps, 401, opts.again ? "oauth.refused.signInAgain" : "oauth.refused.signInFirst");
   return sendRedirect(event, `${websiteLink(deps.ctx, "")}?redirectToPath=${encodeURIComponent(interactionPath(uid))}${opts.again ? "&signInAgain=1" : ""}`, 303);
 }
 
@@ -186,10 +186,12 @@ function isSameOrigin(event: H3Event, deps: HttpDeps): boolean {
   return origin === new URL(deps.ctx.config.publicUrl).origin;
 }
 
-function refuse(event: H3Event, status: number, message: string) {
+/** A plain page that says why the interaction stops (`id`: the sentence's), in the page's locale. */
+function refuse(event: H3Event, deps: HttpDeps, status: number, id: string) {
+  const w = deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words));
   setResponseStatus(event, status);
-  setPageHeaders(event, { pagesLogoUrl: undefined } as never);
-  event.node.res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in</title></head><body><main><h1>This cannot go on</h1><p>${escapeHtml(message)}</p></main></body></html>`);
+  setPageHeaders(event, { pagesLogoUrl: undefined } as never, { lang: w.lang });
+  event.node.res.end(`<!doctype html><html lang="${w.lang}" dir="${w.dir}"><head><meta charset="utf-8"><title>${w.html("oauth.refused.pageTitle")}</title></head><body><main><h1>${w.html("oauth.refused.title")}</h1><p>${w.html(id)}</p></main></body></html>`);
   return undefined;
 }
 

@@ -36,4 +36,10 @@ export const ar: Translation<typeof en> = {
   "oauth.verifyFirst.page": "صفحة التأكيد",
   "oauth.verifyFirst.then": "ثم عُد إلى التطبيق وحاول مرة أخرى.",
   "oauth.verifyFirst.back": "العودة إلى التطبيق",
+  "oauth.refused.pageTitle": "تسجيل الدخول",
+  "oauth.refused.title": "لا يمكن المتابعة",
+  "oauth.refused.notFromPage": "لم يأتِ هذا الطلب من صفحة الموافقة.",
+  "oauth.refused.expired": "انتهت صلاحية طلب تسجيل الدخول هذا أو فُتح في متصفح آخر. عُد إلى التطبيق وابدأ من جديد.",
+  "oauth.refused.signInAgain": "سجّل الدخول مرة أخرى (يتطلب السماح لتطبيق تسجيل دخول حديثًا)، ثم حاول من جديد من التطبيق.",
+  "oauth.refused.signInFirst": "سجّل الدخول أولًا، ثم حاول من جديد من التطبيق.",
 };

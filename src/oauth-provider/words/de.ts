@@ -36,4 +36,10 @@ export const de: Translation<typeof en> = {
   "oauth.verifyFirst.page": "der Bestätigungsseite",
   "oauth.verifyFirst.then": "Geh dann zurück zur App und versuche es noch einmal.",
   "oauth.verifyFirst.back": "Zurück zur App",
+  "oauth.refused.pageTitle": "Anmeldung",
+  "oauth.refused.title": "Hier geht es nicht weiter",
+  "oauth.refused.notFromPage": "Diese Anfrage kam nicht von der Zustimmungsseite.",
+  "oauth.refused.expired": "Diese Anmeldeanfrage ist abgelaufen oder wurde in einem anderen Browser geöffnet. Geh zurück zur App und fang noch einmal an.",
+  "oauth.refused.signInAgain": "Melde dich erneut an (um eine App zuzulassen, muss deine Anmeldung frisch sein) und versuche es dann noch einmal in der App.",
+  "oauth.refused.signInFirst": "Melde dich zuerst an und versuche es dann noch einmal in der App.",
 };

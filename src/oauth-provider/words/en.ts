@@ -34,4 +34,10 @@ export const en = {
   "oauth.verifyFirst.page": "the verification page",
   "oauth.verifyFirst.then": "Then go back to the app and try again.",
   "oauth.verifyFirst.back": "Back to the app",
+  "oauth.refused.pageTitle": "Sign-in",
+  "oauth.refused.title": "This cannot go on",
+  "oauth.refused.notFromPage": "This request did not come from the consent page.",
+  "oauth.refused.expired": "This sign-in request has expired or was opened in another browser. Go back to the app and start again.",
+  "oauth.refused.signInAgain": "Sign in again (allowing an app needs a recent sign-in), then try again from the app.",
+  "oauth.refused.signInFirst": "Sign in first, then try again from the app.",
 } as const;

@@ -36,4 +36,10 @@ export const es: Translation<typeof en> = {
   "oauth.verifyFirst.page": "la página de verificación",
   "oauth.verifyFirst.then": "Luego vuelve a la aplicación e inténtalo de nuevo.",
   "oauth.verifyFirst.back": "Volver a la aplicación",
+  "oauth.refused.pageTitle": "Inicio de sesión",
+  "oauth.refused.title": "No se puede continuar",
+  "oauth.refused.notFromPage": "Esta solicitud no vino de la página de consentimiento.",
+  "oauth.refused.expired": "Esta solicitud de inicio de sesión caducó o se abrió en otro navegador. Vuelve a la aplicación y empieza de nuevo.",
+  "oauth.refused.signInAgain": "Vuelve a iniciar sesión (para permitir una aplicación hace falta un inicio de sesión reciente) y luego inténtalo de nuevo desde la aplicación.",
+  "oauth.refused.signInFirst": "Primero inicia sesión y luego inténtalo de nuevo desde la aplicación.",
 };

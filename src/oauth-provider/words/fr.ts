@@ -36,4 +36,10 @@ export const fr: Translation<typeof en> = {
   "oauth.verifyFirst.page": "la page de confirmation",
   "oauth.verifyFirst.then": "Revenez ensuite à l’application et réessayez.",
   "oauth.verifyFirst.back": "Retour à l’application",
+  "oauth.refused.pageTitle": "Connexion",
+  "oauth.refused.title": "Impossible de continuer",
+  "oauth.refused.notFromPage": "Cette demande ne vient pas de la page d’autorisation.",
+  "oauth.refused.expired": "Cette demande de connexion a expiré ou a été ouverte dans un autre navigateur. Revenez à l’application et recommencez.",
+  "oauth.refused.signInAgain": "Reconnectez-vous (autoriser une application demande une connexion récente), puis réessayez depuis l’application.",
+  "oauth.refused.signInFirst": "Connectez-vous d’abord, puis réessayez depuis l’application.",
 };

@@ -36,4 +36,10 @@ export const it: Translation<typeof en> = {
   "oauth.verifyFirst.page": "pagina di conferma",
   "oauth.verifyFirst.then": "Poi torna all’app e riprova.",
   "oauth.verifyFirst.back": "Torna all’app",
+  "oauth.refused.pageTitle": "Accesso",
+  "oauth.refused.title": "Impossibile continuare",
+  "oauth.refused.notFromPage": "Questa richiesta non proviene dalla pagina di consenso.",
+  "oauth.refused.expired": "Questa richiesta di accesso è scaduta o è stata aperta in un altro browser. Torna all’app e ricomincia.",
+  "oauth.refused.signInAgain": "Accedi di nuovo (per autorizzare un’app serve un accesso recente), poi riprova dall’app.",
+  "oauth.refused.signInFirst": "Prima accedi, poi riprova dall’app.",
 };

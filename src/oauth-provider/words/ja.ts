@@ -36,4 +36,10 @@ export const ja: Translation<typeof en> = {
   "oauth.verifyFirst.page": "確認ページ",
   "oauth.verifyFirst.then": "その後、アプリに戻ってもう一度お試しください。",
   "oauth.verifyFirst.back": "アプリに戻る",
+  "oauth.refused.pageTitle": "サインイン",
+  "oauth.refused.title": "続行できません",
+  "oauth.refused.notFromPage": "このリクエストは同意ページから送信されたものではありません。",
+  "oauth.refused.expired": "このサインインリクエストは期限切れか、別のブラウザで開かれました。アプリに戻って最初からやり直してください。",
+  "oauth.refused.signInAgain": "もう一度サインインしてから（アプリを許可するには直近のサインインが必要です）、アプリからやり直してください。",
+  "oauth.refused.signInFirst": "先にサインインしてから、アプリからやり直してください。",
 };

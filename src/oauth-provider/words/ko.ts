@@ -36,4 +36,10 @@ export const ko: Translation<typeof en> = {
   "oauth.verifyFirst.page": "인증 페이지",
   "oauth.verifyFirst.then": "그런 다음 앱으로 돌아가 다시 시도하세요.",
   "oauth.verifyFirst.back": "앱으로 돌아가기",
+  "oauth.refused.pageTitle": "로그인",
+  "oauth.refused.title": "계속할 수 없습니다",
+  "oauth.refused.notFromPage": "이 요청은 동의 페이지에서 온 것이 아닙니다.",
+  "oauth.refused.expired": "이 로그인 요청은 만료되었거나 다른 브라우저에서 열렸습니다. 앱으로 돌아가 처음부터 다시 시작하세요.",
+  "oauth.refused.signInAgain": "다시 로그인한 뒤(앱을 허용하려면 최근 로그인이 필요합니다) 앱에서 다시 시도하세요.",
+  "oauth.refused.signInFirst": "먼저 로그인한 뒤 앱에서 다시 시도하세요.",
 };

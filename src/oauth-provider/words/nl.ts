@@ -36,4 +36,10 @@ export const nl: Translation<typeof en> = {
   "oauth.verifyFirst.page": "de verificatiepagina",
   "oauth.verifyFirst.then": "Ga daarna terug naar de app en probeer het opnieuw.",
   "oauth.verifyFirst.back": "Terug naar de app",
+  "oauth.refused.pageTitle": "Inloggen",
+  "oauth.refused.title": "Hier kun je niet verder",
+  "oauth.refused.notFromPage": "Dit verzoek kwam niet van de toestemmingspagina.",
+  "oauth.refused.expired": "Dit inlogverzoek is verlopen of in een andere browser geopend. Ga terug naar de app en begin opnieuw.",
+  "oauth.refused.signInAgain": "Log opnieuw in (om een app toegang te geven moet je recent zijn ingelogd) en probeer het daarna opnieuw vanuit de app.",
+  "oauth.refused.signInFirst": "Log eerst in en probeer het daarna opnieuw vanuit de app.",
 };

@@ -36,4 +36,10 @@ export const pl: Translation<typeof en> = {
   "oauth.verifyFirst.page": "stronie weryfikacji",
   "oauth.verifyFirst.then": "Potem wróć do aplikacji i spróbuj ponownie.",
   "oauth.verifyFirst.back": "Wróć do aplikacji",
+  "oauth.refused.pageTitle": "Logowanie",
+  "oauth.refused.title": "Nie można kontynuować",
+  "oauth.refused.notFromPage": "To żądanie nie pochodzi ze strony zgody.",
+  "oauth.refused.expired": "To żądanie logowania wygasło albo zostało otwarte w innej przeglądarce. Wróć do aplikacji i zacznij od nowa.",
+  "oauth.refused.signInAgain": "Zaloguj się ponownie (zgoda dla aplikacji wymaga niedawnego logowania), a potem spróbuj ponownie w aplikacji.",
+  "oauth.refused.signInFirst": "Najpierw się zaloguj, a potem spróbuj ponownie w aplikacji.",
 };

@@ -36,4 +36,10 @@ export const ptBR: Translation<typeof en> = {
   "oauth.verifyFirst.page": "página de confirmação",
   "oauth.verifyFirst.then": "Depois volte ao app e tente de novo.",
   "oauth.verifyFirst.back": "Voltar ao app",
+  "oauth.refused.pageTitle": "Entrada",
+  "oauth.refused.title": "Não é possível continuar",
+  "oauth.refused.notFromPage": "Esta solicitação não veio da página de autorização.",
+  "oauth.refused.expired": "Esta solicitação de entrada expirou ou foi aberta em outro navegador. Volte ao app e comece de novo.",
+  "oauth.refused.signInAgain": "Entre de novo (autorizar um app exige uma entrada recente) e depois tente de novo pelo app.",
+  "oauth.refused.signInFirst": "Entre primeiro e depois tente de novo pelo app.",
 };

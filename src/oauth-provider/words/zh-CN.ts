@@ -36,4 +36,10 @@ export const zhCN: Translation<typeof en> = {
   "oauth.verifyFirst.page": "验证页面",
   "oauth.verifyFirst.then": "然后返回应用再试一次。",
   "oauth.verifyFirst.back": "返回应用",
+  "oauth.refused.pageTitle": "登录",
+  "oauth.refused.title": "无法继续",
+  "oauth.refused.notFromPage": "此请求并非来自授权页面。",
+  "oauth.refused.expired": "此登录请求已过期，或是在另一个浏览器中打开的。请返回应用重新开始。",
+  "oauth.refused.signInAgain": "请重新登录（允许应用需要最近的登录），然后从应用中再试一次。",
+  "oauth.refused.signInFirst": "请先登录，然后从应用中再试一次。",
 };
