@@ -15,5 +15,5 @@ export const ptBR: Translation<typeof en> = {
   "thirdParty.mail.subject": "Como você entra",
   "thirdParty.mail.intro": "alguém (esperamos que você) pediu para redefinir a senha da conta {email}. Esta conta não tem senha: ela entra com {provider}. Use o botão “Continuar com {provider}” na página de entrada.",
   "thirdParty.mail.introText": "alguém (esperamos que você) pediu para redefinir a senha da conta {email}. Esta conta não tem senha: ela entra com {provider}. Use o botão “Continuar com {provider}” nesta página:",
-  "thirdParty.mail.button": "Entrar com {provider} agora",
+  "thirdParty.mail.button": "Entrar com {provider}",
 };
