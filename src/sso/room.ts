@@ -2,6 +2,9 @@ import type { Room } from "../kernel/room.js";
 import { ssoCommands, ssoConnectionCommands } from "./commands.js";
 import { ssoArea } from "./openapi.js";
 import { samlRoutes } from "./saml-routes.js";
+import { ssoSignInPolicy } from "./routing.js";
+import { routingRoutes, ssoAdminRoutes } from "./routing-routes.js";
+import { ssoRequireCommand } from "./routing-commands.js";
 import { createScimMount, SCIM_PREFIX } from "./scim-http.js";
 
 /**
@@ -23,10 +26,14 @@ export const ssoRoom: Room = {
     "organization.scim_group_deleted": { type: "organization.scim_group_deleted" },
     "organization.sso_connection_added": { type: "organization.sso_connection_added" },
     "organization.sso_connection_removed": { type: "organization.sso_connection_removed" },
+    "organization.sso_required_changed": { type: "organization.sso_required_changed" },
   },
   mount: createScimMount,
   mountPath: SCIM_PREFIX,
-  routes: samlRoutes,
+  routes: [...samlRoutes, ...routingRoutes],
+  adminRoutes: ssoAdminRoutes,
+  // "SSO required": an address at a requiring organization's domain signs in only through its connections (routing.ts).
+  signInPolicy: ssoSignInPolicy,
   openapi: ssoArea,
-  commands: [ssoCommands, ssoConnectionCommands],
+  commands: [ssoCommands, ssoConnectionCommands, ssoRequireCommand],
 };
