@@ -1,10 +1,14 @@
 import type { Room } from "../kernel/room.js";
 import { ssoCommands, ssoConnectionCommands } from "./commands.js";
 import { ssoArea } from "./openapi.js";
+import { ssoAdminArea } from "./routing-openapi.js";
 import { samlRoutes } from "./saml-routes.js";
 import { ssoSignInPolicy } from "./routing.js";
 import { routingRoutes, ssoAdminRoutes } from "./routing-routes.js";
 import { ssoRequireCommand } from "./routing-commands.js";
+import { ssoSignIn, ssoStyles } from "./pages.js";
+import { ssoWords } from "./words/index.js";
+import ssoRoutingJs from "./pages/sso-routing.js?raw";
 import { createScimMount, SCIM_PREFIX } from "./scim-http.js";
 
 /**
@@ -32,8 +36,14 @@ export const ssoRoom: Room = {
   mountPath: SCIM_PREFIX,
   routes: [...samlRoutes, ...routingRoutes],
   adminRoutes: ssoAdminRoutes,
+  adminOpenapi: ssoAdminArea,
   // "SSO required": an address at a requiring organization's domain signs in only through its connections (routing.ts).
   signInPolicy: ssoSignInPolicy,
+  // The sign-in page's routing by address (pages.ts), in the page's language.
+  signIn: ssoSignIn,
+  assets: { "sso-routing.js": ssoRoutingJs },
+  styles: ssoStyles,
+  words: ssoWords,
   openapi: ssoArea,
   commands: [ssoCommands, ssoConnectionCommands, ssoRequireCommand],
 };
