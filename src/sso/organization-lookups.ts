@@ -1,21 +1,24 @@
 import type { Kysely } from "kysely";
+import type { CoreContext } from "../core/context.js";
+import { membershipsOf } from "../core/memberships.js";
 import type { DB } from "../store/schema.js";
-import * as orgs from "../organizations/store.js";
 
 /**
- * The organizations room's rows that routing and "SSO required" read, in one place: the
- * organization a proven domain belongs to, an organization by id or slug, and its lock. (The
- * room-import refactor moves these onto the memberships interface of the core context.)
+ * The organizations that routing and "SSO required" read, in one place, through the memberships
+ * the organizations room offers (core/memberships.ts): the organization a proven domain belongs
+ * to, an organization by id or slug, and its lock.
  */
-export async function organizationOfDomain(db: Kysely<DB>, domain: string): Promise<{ id: string; name: string } | undefined> {
-  const d = await orgs.findDomain(db, domain);
+export async function organizationOfDomain(ctx: Pick<CoreContext, "memberships">, db: Kysely<DB>, domain: string): Promise<{ id: string; name: string } | undefined> {
+  const m = membershipsOf(ctx);
+  const d = await m.findDomain(db, domain);
   if (!d) return undefined;
-  const o = await orgs.findOrganization(db, d.organization_id);
+  const o = await m.findOrganization(db, d.organization_id);
   return o ? { id: o.id, name: o.name } : undefined;
 }
 
-export async function organizationByRef(db: Kysely<DB>, ref: string): Promise<{ id: string; slug: string; name: string } | undefined> {
-  return (await orgs.findOrganization(db, ref)) ?? (await orgs.findOrganizationBySlug(db, ref));
+export async function organizationByRef(ctx: Pick<CoreContext, "memberships">, db: Kysely<DB>, ref: string): Promise<{ id: string; slug: string; name: string } | undefined> {
+  const m = membershipsOf(ctx);
+  return (await m.findOrganization(db, ref)) ?? (await m.findOrganizationBySlug(db, ref));
 }
 
-export const lockOrganization = (tx: Kysely<DB>, id: string): Promise<boolean> => orgs.lockOrganization(tx, id);
+export const lockOrganization = (ctx: Pick<CoreContext, "memberships">, tx: Kysely<DB>, id: string): Promise<boolean> => membershipsOf(ctx).lockOrganization(tx, id);

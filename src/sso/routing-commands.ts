@@ -9,7 +9,7 @@ export const ssoRequireCommand: CommandSpec = {
   description: "require sign-in through the organization's connection for addresses at its proven domains (on|off)",
   arguments: [{ name: "<org>", description: "id or slug" }, { name: "<on|off>" }],
   action: (run) => run.withApp(async (app) => {
-    const o = await organizationByRef(app.ctx.store.db, run.args[0]);
+    const o = await organizationByRef(app.ctx, app.ctx.store.db, run.args[0]);
     if (!o) throw new CommandError(`no organization ${run.args[0]} (give its id or slug; authsvc orgs list shows them)`);
     const value = run.args[1];
     if (value !== "on" && value !== "off") throw new CommandError("say on or off", 2);

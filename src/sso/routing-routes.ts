@@ -41,7 +41,7 @@ export const ssoAdminRoutes: readonly AdminRoute[] = [
   // GET /organizations/:id/sso: its connections, whether SSO is required, whether it has a SCIM token.
   {
     method: "GET", path: "/organizations/:id/sso", handler: (deps) => defineEventHandler(async (event) => {
-      const o = await organizationByRef(deps.ctx.store.db, pathParam(event, "id"));
+      const o = await organizationByRef(deps.ctx, deps.ctx.store.db, pathParam(event, "id"));
       if (!o) throw noOrganization();
       return ssoState(deps, o.id);
     }),
@@ -49,7 +49,7 @@ export const ssoAdminRoutes: readonly AdminRoute[] = [
   // PUT /organizations/:id/sso/required {required}: switches "SSO required" for its proven domains.
   {
     method: "PUT", path: "/organizations/:id/sso/required", handler: (deps) => defineEventHandler(async (event) => {
-      const o = await organizationByRef(deps.ctx.store.db, pathParam(event, "id"));
+      const o = await organizationByRef(deps.ctx, deps.ctx.store.db, pathParam(event, "id"));
       if (!o) throw noOrganization();
       const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
       if (typeof body.required !== "boolean") throw new AuthError("BAD_INPUT", "required must be true or false");

@@ -44,10 +44,10 @@ async function requiredIn(db: Kysely<DB>, organizationId: string): Promise<boole
  * domain is no organization's or the organization has none. It depends on the domain alone, so it
  * tells nothing about whether anyone has an account at the address.
  */
-export async function routeFor(db: Kysely<DB>, email: string): Promise<Route | undefined> {
+export async function routeFor(ctx: CoreContext, db: Kysely<DB>, email: string): Promise<Route | undefined> {
   const domain = domainOf(email);
   if (!domain) return undefined;
-  const org = await organizationOfDomain(db, domain);
+  const org = await organizationOfDomain(ctx, db, domain);
   if (!org) return undefined;
   const c = (await connectionsOf(db, org.id)).find((x) => LOGIN_PATHS[x.kind]);
   if (!c) return undefined;
@@ -58,7 +58,7 @@ export async function routeFor(db: Kysely<DB>, email: string): Promise<Route | u
 export async function discover(ctx: CoreContext, rawEmail: unknown): Promise<Route | undefined> {
   const email = typeof rawEmail === "string" ? canonicalEmail(rawEmail) : "";
   if (!isValidEmail(email)) throw new AuthError("BAD_INPUT", "email must be an email address");
-  return routeFor(ctx.store.db, email);
+  return routeFor(ctx, ctx.store.db, email);
 }
 
 /** The refusal's words: what to use instead. The sign-in page says it in the person's language (js.sso.required). */
@@ -71,12 +71,12 @@ export const ssoRequiredReason = (domain: string, organizationName: string) =>
  * No installation without a requiring organization pays more than one indexed query per sign-in.
  */
 export const ssoSignInPolicy: SignInPolicy = {
-  async refuses(db, _ctx, p) {
+  async refuses(db, ctx, p) {
     const any = await db.selectFrom("sso_settings").select("organization_id").where("sso_required", "=", 1).limit(1).executeTakeFirst();
     if (!any) return undefined;
     const domain = domainOf(p.email);
     if (!domain) return undefined;
-    const org = await organizationOfDomain(db, domain);
+    const org = await organizationOfDomain(ctx, db, domain);
     if (!org || !(await requiredIn(db, org.id))) return undefined;
     const connections = await connectionsOf(db, org.id);
     if (connections.length === 0) return undefined;
@@ -94,7 +94,7 @@ export const ssoSignInPolicy: SignInPolicy = {
 export async function setSsoRequired(ctx: CoreContext, organizationId: string, required: boolean, source: string, adminId?: string): Promise<boolean> {
   const now = ctx.clock.now();
   return ctx.store.writeTx(async (tx) => {
-    if (!(await lockOrganization(tx, organizationId))) throw new AuthError("NOT_FOUND", "No such organization");
+    if (!(await lockOrganization(ctx, tx, organizationId))) throw new AuthError("NOT_FOUND", "No such organization");
     if (required && (await connectionsOf(tx, organizationId)).length === 0) throw new AuthError("BAD_INPUT", "the organization has no SSO connection: add one before requiring SSO");
     const was = await requiredIn(tx, organizationId);
     if (was === required) return false;
