@@ -8,6 +8,7 @@ import { routingRoutes, ssoAdminRoutes } from "./routing-routes.js";
 import { ssoRequireCommand } from "./routing-commands.js";
 import { ssoSignIn, ssoStyles } from "./pages.js";
 import { ssoWords } from "./words/index.js";
+import { ssoDashboard } from "./dashboard.js";
 import ssoRoutingJs from "./pages/sso-routing.js?raw";
 import { createScimMount, SCIM_PREFIX } from "./scim-http.js";
 
@@ -44,6 +45,8 @@ export const ssoRoom: Room = {
   assets: { "sso-routing.js": ssoRoutingJs },
   styles: ssoStyles,
   words: ssoWords,
+  // The dashboard's Enterprise SSO section: connections, SSO required, SCIM tokens (dashboard.ts).
+  dashboardSection: ssoDashboard,
   openapi: ssoArea,
   commands: [ssoCommands, ssoConnectionCommands, ssoRequireCommand],
   // SCIM and SAML work on an organization's members; a SAML sign-in is a provider identity, a
