@@ -4,8 +4,6 @@ import type { DashboardActionResult, DashboardSectionKit, DashboardSectionPart }
 import { organizationByRef } from "./organization-lookups.js";
 import { isSsoRequired, setSsoRequired } from "./routing.js";
 import { addSamlConnection, listConnections, removeConnection } from "./saml-connections.js";
-import { readIdpMetadata } from "./saml-metadata.js";
-import { acsUrl, spEntityId } from "./saml-sign-in.js";
 import { findTokenCreatedAt } from "./scim-token-state.js";
 import { rotateScimToken } from "./scim-tokens.js";
 
@@ -46,6 +44,10 @@ async function organizationIds(ctx: CoreContext): Promise<string[]> {
   return [...new Set([...a, ...b, ...c].map((r) => r.organization_id))];
 }
 
+// SAML's libraries load when the section is first used, not at start (docs/performance.md, "Memory").
+const saml = () => import("./saml-sign-in.js");
+const metadataReader = () => import("./saml-metadata.js");
+
 const field = (kit: DashboardSectionKit, id: string, label: string, input: string, hint = "") =>
   `<p><label for="${id}">${kit.escape(label)}</label>${hint ? `<span class="muted" id="${id}-hint">${kit.escape(hint)}</span>` : ""}${input}</p>`;
 
@@ -77,6 +79,7 @@ export const ssoDashboard: DashboardSectionPart = {
       title: "Enterprise SSO",
       render: async (ctx, _params, kit) => {
         const { escape, row, table, time, badge, button } = kit;
+        const { acsUrl, spEntityId } = await saml();
         const orgs = (await Promise.all((await organizationIds(ctx)).map((id) => organizationByRef(ctx, ctx.store.db, id)))).filter((o) => o !== undefined);
         orgs.sort((a, b) => a.name.localeCompare(b.name));
         const states = await Promise.all(orgs.map(async (o) => ({ o, connections: await listConnections(ctx, o.id), required: await isSsoRequired(ctx, o.id), token: await findTokenCreatedAt(ctx.store.db, o.id) })));
@@ -118,6 +121,7 @@ ${kit.form("sso/scim-token", "Make SCIM token", field(kit, "scim-org", "Organiza
       run: async (ctx, _params, { form, source }) => {
         const o = await organizationOf(ctx, form.get("organization"));
         const m = await metadataFrom(form);
+        const [{ readIdpMetadata }, { acsUrl, spEntityId }] = await Promise.all([metadataReader(), saml()]);
         const c = await addSamlConnection(ctx, o.id, { metadata: await readIdpMetadata(m.xml), source: m.source, idpInitiated: form.get("idpInitiated") === "1", actor: source });
         return { kind: "ok", text: `Added connection ${c.thirdPartyId} to ${o.name}. Give its IdP the ACS URL ${acsUrl(ctx.config, c.id)} and the entity id ${spEntityId(ctx.config, c.id)}.` };
       },

@@ -10,7 +10,8 @@ import { ssoSignIn, ssoStyles } from "./pages.js";
 import { ssoWords } from "./words/index.js";
 import { ssoDashboard } from "./dashboard.js";
 import ssoRoutingJs from "./pages/sso-routing.js?raw";
-import { createScimMount, SCIM_PREFIX } from "./scim-http.js";
+import { lazy } from "../kernel/lazy.js";
+import { SCIM_PREFIX } from "./scim-prefix.js";
 
 /**
  * Enterprise sign-in per organization (docs/enterprise-sso.md): SCIM 2.0 provisioning under
@@ -33,7 +34,8 @@ export const ssoRoom: Room = {
     "organization.sso_connection_removed": { type: "organization.sso_connection_removed" },
     "organization.sso_required_changed": { type: "organization.sso_required_changed" },
   },
-  mount: createScimMount,
+  // SCIM's handlers (and its filter parser) load on the first request under /scim/v2 (docs/performance.md, "Memory").
+  mount: lazy(() => import("./scim-http.js").then((m) => m.createScimMount)),
   mountPath: SCIM_PREFIX,
   routes: [...samlRoutes, ...routingRoutes],
   adminRoutes: ssoAdminRoutes,
