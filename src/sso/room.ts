@@ -2,13 +2,17 @@ import type { Room } from "../kernel/room.js";
 import { ssoCommands, ssoConnectionCommands } from "./commands.js";
 import { ssoArea } from "./openapi.js";
 import { samlRoutes } from "./saml-routes.js";
+import { metadataRefresh } from "./metadata-refresh.js";
+import { oidcConnections } from "./oidc-connections.js";
+import { expiredSamlRequests } from "./saml-requests.js";
+import { checkSsoSettings, ssoSettings } from "./settings.js";
 import { createScimMount, SCIM_PREFIX } from "./scim-http.js";
 
 /**
  * Enterprise sign-in per organization (docs/enterprise-sso.md): SCIM 2.0 provisioning under
  * /scim/v2, one bearer token per organization; the directory's Users are members, its Groups give
  * organization roles, and deprovisioning ends every way in of the person; SAML 2.0 connections
- * (saml-*.ts) sign its people in through its IdP.
+ * (saml-*.ts) and OpenID Connect ones (oidc-connections.ts) sign its people in through its IdP.
  */
 export const ssoRoom: Room = {
   id: "sso",
@@ -23,7 +27,14 @@ export const ssoRoom: Room = {
     "organization.scim_group_deleted": { type: "organization.scim_group_deleted" },
     "organization.sso_connection_added": { type: "organization.sso_connection_added" },
     "organization.sso_connection_removed": { type: "organization.sso_connection_removed" },
+    "organization.sso_signed_in": { type: "organization.sso_signed_in" },
   },
+  settings: [ssoSettings],
+  settingsChecks: [checkSsoSettings],
+  // Its OpenID connections, offered by the sign-in with providers as `oidc-<id>` (core/connected-providers.ts).
+  init: () => ({ connectedProviders: oidcConnections }),
+  background: metadataRefresh,
+  purge: [expiredSamlRequests],
   mount: createScimMount,
   mountPath: SCIM_PREFIX,
   routes: samlRoutes,

@@ -5,7 +5,7 @@ import type { HttpDeps } from "../http/deps.js";
 import type { Route } from "../http/route.js";
 import { createSessionResponse } from "../http/session-guard.js";
 import { findConnection } from "./saml-connections.js";
-import { acceptSamlResponse, samlFor } from "./saml-sign-in.js";
+import { acceptSamlResponse, samlFor, spMetadata } from "./saml-sign-in.js";
 
 /** A SAMLResponse carries the assertion and certificates: more than the API's JSON limit, still bounded. */
 const ACS_BODY_LIMIT = 256 * 1024;
@@ -27,7 +27,7 @@ export const samlRoutes: readonly Route[] = [
   {
     method: "GET", path: "/saml/:id/metadata",
     handler: (deps) => defineEventHandler(async (event) => {
-      const xml = samlFor(deps.ctx.config, await connection(deps, event)).generateServiceProviderMetadata(null, null);
+      const xml = spMetadata(deps.ctx, await connection(deps, event));
       setResponseHeader(event, "content-type", "application/samlmetadata+xml; charset=utf-8");
       return xml;
     }),
@@ -38,7 +38,7 @@ export const samlRoutes: readonly Route[] = [
     handler: (deps) => defineEventHandler(async (event) => {
       const c = await connection(deps, event);
       const back = getQuery(event).redirectToPath;
-      const url = await samlFor(deps.ctx.config, c).getAuthorizeUrlAsync(typeof back === "string" ? back : "", undefined, {});
+      const url = await samlFor(deps.ctx, c).getAuthorizeUrlAsync(typeof back === "string" ? back : "", undefined, {});
       return sendRedirect(event, url, 302);
     }),
   },
