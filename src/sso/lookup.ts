@@ -1,6 +1,6 @@
 import type { CoreContext } from "../core/context.js";
 import { canonicalEmail } from "../core/emails.js";
-import * as orgs from "../organizations/store.js";
+import { membershipsOf } from "../core/memberships.js";
 import { listConnections, type ConnectionView } from "./saml-connections.js";
 
 /**
@@ -16,7 +16,7 @@ export async function connectionsForAddress(ctx: CoreContext, email: string): Pr
   const address = canonicalEmail(email);
   const at = address.lastIndexOf("@");
   if (at < 1) return [];
-  const domain = await orgs.findDomain(ctx.store.db, address.slice(at + 1));
+  const domain = await membershipsOf(ctx).findDomain(ctx.store.db, address.slice(at + 1));
   if (!domain) return [];
   return (await listConnections(ctx, domain.organization_id)).map((c) => ({
     organizationId: domain.organization_id, connection: c, thirdPartyId: c.thirdPartyId,

@@ -2,7 +2,7 @@ import type { CoreContext } from "../core/context.js";
 import { AuthError } from "../core/errors.js";
 import { insertEvent } from "../store/events.js";
 import { findPersonId } from "../store/people.js";
-import * as orgs from "../organizations/store.js";
+import { membershipsOf } from "../core/memberships.js";
 import { roleFromGroups } from "./scim-membership.js";
 import type { SsoConnectionsTable } from "./schema.js";
 import { findUserByPerson } from "./store.js";
@@ -19,7 +19,7 @@ export const ssoRefused = (kind: string, why: string) => new AuthError("BAD_INPU
 
 /** Whether the address is at one of the connection's organization's proven domains. */
 export async function atProvenDomain(ctx: CoreContext, c: SsoConnectionsTable, email: string): Promise<boolean> {
-  const domain = await orgs.findDomain(ctx.store.db, email.slice(email.lastIndexOf("@") + 1));
+  const domain = await membershipsOf(ctx).findDomain(ctx.store.db, email.slice(email.lastIndexOf("@") + 1));
   return domain?.organization_id === c.organization_id;
 }
 
@@ -33,15 +33,16 @@ export async function admitMember(ctx: CoreContext, c: SsoConnectionsTable, reci
   const personId = (await findPersonId(ctx.store.db, recipeUserId)) ?? recipeUserId;
   if ((await findUserByPerson(ctx.store.db, c.organization_id, personId))?.active === 0) throw ssoRefused(c.kind, "the organization's directory deprovisioned this person");
   const source = `${c.kind}-${c.id}`;
+  const orgs = membershipsOf(ctx);
   const now = ctx.clock.now();
   await ctx.store.writeTx(async (tx) => {
     const personId = (await findPersonId(tx, recipeUserId)) ?? recipeUserId;
-    const m = await orgs.findMembership(tx, c.organization_id, personId);
-    const role = await roleFromGroups(tx, groups);
+    const m = await orgs.findMember(tx, c.organization_id, personId);
+    const role = await roleFromGroups(tx, orgs, groups);
     if (!m) {
       await orgs.insertMember(tx, { organization_id: c.organization_id, user_id: personId, role, created_at: now, active_at: null });
       await insertEvent(tx, { at: now, type: "organization.member_added", userId: personId, data: { organizationId: c.organization_id, role, source } });
-    } else if (m.role !== "owner" && groups.length > 0 && m.role !== role) {
+    } else if (m.role !== orgs.ownerRole && groups.length > 0 && m.role !== role) {
       await orgs.setMemberRole(tx, c.organization_id, m.user_id, role);
       await insertEvent(tx, { at: now, type: "organization.member_role_changed", userId: personId, data: { organizationId: c.organization_id, role, from: m.role, source } });
     }

@@ -2,7 +2,7 @@ import type { ConnectedProvider, ConnectedProviders } from "../core/connected-pr
 import type { CoreContext } from "../core/context.js";
 import { canonicalEmail } from "../core/emails.js";
 import { badInput } from "../core/errors.js";
-import { findOrganization } from "../organizations/store.js";
+import { membershipsOf } from "../core/memberships.js";
 import { admitMember, atProvenDomain, groupNames, ssoRefused } from "./members.js";
 import { findConnection, openClientSecret } from "./saml-connections.js";
 
@@ -27,7 +27,7 @@ export const oidcConnections: ConnectedProviders = {
     if (!m) return undefined;
     const c = await findConnection(ctx, m[1]);
     if (!c || c.kind !== "oidc") return undefined;
-    const org = await findOrganization(ctx.store.db, c.organization_id);
+    const org = await membershipsOf(ctx).findOrganization(ctx.store.db, c.organization_id);
     const provider: ConnectedProvider = {
       id: thirdPartyId,
       name: `${org?.name ?? "Organization"} SSO`,

@@ -2,7 +2,7 @@ import type { CoreContext } from "../core/context.js";
 import { AuthError } from "../core/errors.js";
 import { insertEvent } from "../store/events.js";
 import { createId } from "../util/random.js";
-import * as orgs from "../organizations/store.js";
+import { membershipsOf } from "../core/memberships.js";
 import { isSealed, openText, sealText } from "../util/sealed-text.js";
 import type { IdpMetadata } from "./saml-metadata.js";
 import type { SsoConnectionsTable } from "./schema.js";
@@ -51,7 +51,7 @@ export function openClientSecret(ctx: CoreContext, r: SsoConnectionsTable): stri
 
 async function insertConnection(ctx: CoreContext, row: SsoConnectionsTable, actor: string): Promise<void> {
   await ctx.store.writeTx(async (tx) => {
-    if (!(await orgs.lockOrganization(tx, row.organization_id))) throw new AuthError("NOT_FOUND", "No such organization");
+    if (!(await membershipsOf(ctx).lockOrganization(tx, row.organization_id))) throw new AuthError("NOT_FOUND", "No such organization");
     await tx.insertInto("sso_connections").values(row).execute();
     await insertEvent(tx, { at: row.created_at, type: "organization.sso_connection_added", userId: null, data: { organizationId: row.organization_id, connectionId: row.id, kind: row.kind, idpEntityId: row.idp_entity_id, source: actor } });
   });

@@ -4,7 +4,7 @@ import type { CoreContext } from "../core/context.js";
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
 import { AuthError } from "../core/errors.js";
 import { isUniqueViolation } from "../store/database.js";
-import { upsertThirdPartyUser } from "../methods/third-party/sign-in-up.js";
+import { accountsOf } from "../core/account-operations.js";
 import { admitMember, atProvenDomain, groupNames, ssoRefused } from "./members.js";
 import type { SsoConnectionsTable } from "./schema.js";
 import { REQUEST_TTL_MS, requestCache } from "./saml-requests.js";
@@ -85,7 +85,7 @@ export async function acceptSamlResponse(ctx: CoreContext, c: SsoConnectionsTabl
     if (isUniqueViolation(err)) throw refused("this assertion was used already (a replay)");
     throw err;
   }
-  const up = await upsertThirdPartyUser(ctx, { thirdPartyId: `saml-${c.id}`, thirdPartyUserId: String(profile.nameID ?? email), email, emailVerified: true });
+  const up = await accountsOf(ctx, "providerIdentities").upsert(ctx, { thirdPartyId: `saml-${c.id}`, thirdPartyUserId: String(profile.nameID ?? email), email, emailVerified: true });
   if (up.status !== "OK") throw refused(`account linking refused the sign-in (${up.status})`);
   await admitMember(ctx, c, up.recipeUserId, groupNames(pick(profile, GROUP_ATTRS)));
   return { userId: up.recipeUserId };
