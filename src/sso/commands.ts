@@ -76,8 +76,9 @@ export const ssoConnectionCommands: CommandSpec = {
           if (!scope.includes("openid")) throw new CommandError("--scope must include openid", 2);
           const issuer = await refusals(() => checkIssuer(String(run.flags.oidcIssuer)));
           const c = await refusals(() => addOidcConnection(app.ctx, o.id, { issuer, clientId: String(run.flags.clientId).trim(), clientSecret: secret, scope, actor: "cli" }));
-          const redirect = "the sign-in page's callback for this provider, e.g. <website>/auth/callback/" + c.thirdPartyId;
-          if (run.flags.json) return run.json({ connection: c });
+          // The SDKs' and the hosted pages' callback for this provider (their redirectURIOnProviderDashboard).
+          const redirect = `${app.ctx.config.websiteUrl.replace(/\/+$/, "")}${app.ctx.config.websiteBasePath}/callback/${c.thirdPartyId}`;
+          if (run.flags.json) return run.json({ connection: { ...c, redirectUri: redirect } });
           run.out(`added OpenID Connect connection ${c.id} (${c.thirdPartyId}) to ${o.slug}\nissuer: ${issuer}\nregister as redirect URI at the provider: ${redirect}`);
           return;
         }

@@ -8,6 +8,7 @@ import { authorizeInBrowser, CONFIDENTIAL, REDIRECT_URI, startOidcProvider, type
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { admin, KEY } from "../http/admin/admin-client.js";
 import { call, newPerson } from "../organizations/helpers.js";
+import { connectionsForAddress } from "../../src/sso/lookup.js";
 
 /**
  * OpenID Connect connections per organization against a real OpenID provider (`oidc-provider`):
@@ -62,7 +63,10 @@ describe.each(backends)("OpenID Connect connections ($name)", (backend) => {
   const usersNamed = async (email: string) => (await admin(t, "GET", `/users?email=${encodeURIComponent(email)}`)).body.users ?? [];
 
   it("is added from the issuer, listed without its secret, which is stored sealed; a wrong issuer or a missing client id is refused", async () => {
-    expect(conn).toMatchObject({ kind: "oidc", thirdPartyId: `oidc-${conn.id}`, issuer: idp.issuer, clientId: CONFIDENTIAL.clientId, scope: ["openid", "email", "groups"] });
+    expect(conn).toMatchObject({ kind: "oidc", thirdPartyId: `oidc-${conn.id}`, issuer: idp.issuer, clientId: CONFIDENTIAL.clientId, scope: ["openid", "email", "groups"], redirectUri: expect.stringMatching(new RegExp(`^http://localhost:\\d+/auth/callback/oidc-${conn.id}$`)) });
+    // What the hosted sign-in page's routing asks for an address (by the organization's proven domain).
+    expect(await connectionsForAddress(t.app.ctx, "Someone@Contoso.test")).toEqual([expect.objectContaining({ organizationId: org.id, thirdPartyId: conn.thirdPartyId })]);
+    expect(await connectionsForAddress(t.app.ctx, "someone@example.com")).toEqual([]);
     const list = await cli("orgs", "sso", "list", org.slug);
     expect(list.stdout).toContain(`${conn.id}  oidc  ${idp.issuer}  client ${CONFIDENTIAL.clientId}`);
     expect(list.stdout + JSON.stringify((await cli("orgs", "sso", "list", org.slug, "--json")).stdout)).not.toContain(CONFIDENTIAL.clientSecret);
