@@ -3,8 +3,9 @@ import type { CoreContext } from "./context.js";
 /**
  * Third-party providers that exist at run time rather than in the configuration: an
  * organization's enterprise OpenID Connect connections (`oidc-<id>`, added with `authsvc orgs sso
- * add`). The room that keeps them fills `ctx.connectedProviders` from its init; the sign-in with
- * providers asks it for a thirdPartyId it has not configured, so the SDKs' third-party flows
+ * add`). The room that keeps them offers them in its declaration (Room.connectedProviders; the
+ * composition root puts them in the context once, kernel/offers.ts); the sign-in with providers
+ * asks `ctx.connectedProviders` for a thirdPartyId it has not configured, so the SDKs' third-party flows
  * (GET /authorisationurl, POST /signinup) work for them unchanged. Neither room names the other.
  */
 export interface ConnectedProvider {
@@ -26,11 +27,4 @@ export interface ConnectedProvider {
 export interface ConnectedProviders {
   /** The provider of a thirdPartyId, or undefined when it names none of these. */
   find(ctx: CoreContext, thirdPartyId: string): Promise<ConnectedProvider | undefined>;
-}
-
-declare module "./context.js" {
-  interface RoomState {
-    /** Providers another room defines at run time (an organization's OpenID connections), asked by the sign-in with providers. */
-    connectedProviders?: ConnectedProviders;
-  }
 }

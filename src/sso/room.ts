@@ -31,8 +31,8 @@ export const ssoRoom: Room = {
   },
   settings: [ssoSettings],
   settingsChecks: [checkSsoSettings],
-  // Its OpenID connections, offered by the sign-in with providers as `oidc-<id>` (core/connected-providers.ts).
-  init: () => ({ connectedProviders: oidcConnections }),
+  // Its OpenID connections, which the sign-in with providers offers as `oidc-<id>` (core/connected-providers.ts).
+  connectedProviders: oidcConnections,
   background: metadataRefresh,
   purge: [expiredSamlRequests],
   mount: createScimMount,
