@@ -4,8 +4,7 @@ import { readFile } from "node:fs/promises";
 import { AuthError } from "../core/errors.js";
 import { addOidcConnection, addSamlConnection, listConnections, removeConnection, isUrl, type ConnectionView } from "./saml-connections.js";
 import { checkIssuer } from "./oidc-connections.js";
-import { fetchMetadata, readIdpMetadata } from "./saml-metadata.js";
-import { acsUrl, spEntityId } from "./saml-sign-in.js";
+import { fetchMetadata } from "./metadata-fetch.js";
 import { rotateScimToken } from "./scim-tokens.js";
 
 /** An organization's id by its id or slug. */
@@ -84,6 +83,8 @@ export const ssoConnectionCommands: CommandSpec = {
         }
         for (const f of ["clientId", "clientSecret", "clientSecretFile", "clientSecretStdin", "scope"]) if (run.flags[f] !== undefined) throw new CommandError("--client-id, --client-secret* and --scope are for --oidc-issuer connections", 2);
         const source = String(run.flags.samlMetadata);
+        // SAML's XML libraries load with the command that needs them, not with every command.
+        const [{ readIdpMetadata }, { acsUrl, spEntityId }] = await Promise.all([import("./saml-metadata.js"), import("./saml-sign-in.js")]);
         const metadata = await refusals(async () => readIdpMetadata(await readMetadata(source)));
         const c = await refusals(() => addSamlConnection(app.ctx, o.id, { metadata, source, idpInitiated: run.flags.idpInitiated === true, actor: "cli" }));
         const sp = { entityId: spEntityId(app.ctx.config, c.id), acsUrl: acsUrl(app.ctx.config, c.id), metadataUrl: spEntityId(app.ctx.config, c.id) };

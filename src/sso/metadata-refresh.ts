@@ -1,6 +1,6 @@
 import type { BackgroundWork, BackgroundWorker } from "../core/background.js";
 import type { CoreContext } from "../core/context.js";
-import { fetchMetadata, readIdpMetadata } from "./saml-metadata.js";
+import { fetchMetadata } from "./metadata-fetch.js";
 
 /**
  * SAML connections whose IdP metadata came from a URL read it again every --sso-metadata-refresh,
@@ -38,11 +38,13 @@ async function refreshDue(ctx: CoreContext, failedAt: Map<string, number>): Prom
     .where((eb) => eb.or([eb("metadata_source", "like", "http://%"), eb("metadata_source", "like", "https://%")])).execute();
   let sent = 0;
   let failed = 0;
+  // The XML reader loads only when some connection has metadata by URL (docs/performance.md, "Memory").
+  const { readIdpMetadata } = rows.length ? await import("./saml-metadata.js") : { readIdpMetadata: undefined };
   for (const c of rows) {
     const last = Number(c.metadata_refreshed_at ?? c.created_at);
     if (last + ctx.config.ssoMetadataRefreshMs > now || (failedAt.get(c.id) ?? -Infinity) + RETRY_MS > now) continue;
     try {
-      const m = await readIdpMetadata(await fetchMetadata(c.metadata_source));
+      const m = await readIdpMetadata!(await fetchMetadata(c.metadata_source));
       if (m.entityId !== c.idp_entity_id) throw new Error(`the metadata now names another IdP (${m.entityId}); add a new connection for it`);
       await ctx.store.db.updateTable("sso_connections").set({ idp_sso_url: m.ssoUrl, idp_certs: JSON.stringify(m.certs), metadata_refreshed_at: now, metadata_error: null }).where("id", "=", c.id).execute();
       failedAt.delete(c.id);

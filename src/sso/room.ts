@@ -2,11 +2,12 @@ import type { Room } from "../kernel/room.js";
 import { ssoCommands, ssoConnectionCommands } from "./commands.js";
 import { ssoArea } from "./openapi.js";
 import { samlRoutes } from "./saml-routes.js";
+import { lazy } from "../kernel/lazy.js";
+import { SCIM_PREFIX } from "./scim-prefix.js";
 import { metadataRefresh } from "./metadata-refresh.js";
 import { oidcConnections } from "./oidc-connections.js";
 import { expiredSamlRequests } from "./saml-requests.js";
 import { checkSsoSettings, ssoSettings } from "./settings.js";
-import { createScimMount, SCIM_PREFIX } from "./scim-http.js";
 
 /**
  * Enterprise sign-in per organization (docs/enterprise-sso.md): SCIM 2.0 provisioning under
@@ -35,7 +36,8 @@ export const ssoRoom: Room = {
   connectedProviders: oidcConnections,
   background: metadataRefresh,
   purge: [expiredSamlRequests],
-  mount: createScimMount,
+  // SCIM's handlers (and its filter parser) load on the first request under /scim/v2 (docs/performance.md, "Memory").
+  mount: lazy(() => import("./scim-http.js").then((m) => m.createScimMount)),
   mountPath: SCIM_PREFIX,
   routes: samlRoutes,
   openapi: ssoArea,

@@ -12,6 +12,7 @@ import { mergeSecondFactors } from "./merge.js";
 import { totpImport } from "./import.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { totpMail } from "./mail.js";
+import { totpDevices } from "./offer.js";
 
 /** The second factor (TOTP devices and recovery codes): the room's declaration (src/kernel/room.ts). */
 export const totpRoom: Room = {
@@ -40,4 +41,6 @@ export const totpRoom: Room = {
   styles: secondFactorCss,
   accountPage: secondFactorAccountPage,
   commands: [secondFactorCommands],
+  // The devices for a caller that keeps its own sessions (the CDI), by the FDI's rules and limits.
+  accounts: { totpDevices },
 };
