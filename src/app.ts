@@ -139,6 +139,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     sessionOpened: rooms.flatMap((r) => (r.sessionOpened ? [r.sessionOpened] : [])),
     accounts: offers.accounts,
     memberships: offers.memberships,
+    connectedProviders: offers.connectedProviders,
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mail,
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),

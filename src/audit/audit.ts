@@ -23,6 +23,7 @@ const AUDITED = [
   "user.linked", "user.unlinked", "user.login_removed", "user.email_changed", "user.email_verified", "user.email_unverified",
   "oauth.", "user.banned", "user.unbanned", "user.deleted", "user.deletion_scheduled", "user.roles_changed",
   "user.not_me", "signing_key.rotated", "database.restored", "admin.", "rate_limit.cleared", "role.", "support.",
+  "organization.sso_signed_in", "organization.sso_connection_added", "organization.sso_connection_removed",
 ];
 
 /** Whether an event goes in the audit log: a security event, or anything an operator did (CLI, admin API, dashboard). */

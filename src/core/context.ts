@@ -20,6 +20,7 @@ import type { SignInPolicy } from "./login-policy.js";
 import type { SessionOpened } from "./session-opened.js";
 import type { AccountOperations } from "./account-operations.js";
 import type { Memberships } from "./memberships.js";
+import type { ConnectedProviders } from "./connected-providers.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -79,4 +80,6 @@ export interface CoreContext extends RoomState {
   accounts: Readonly<AccountOperations>;
   /** Organizations' members as the organizations room offers them (Room.memberships): reached through membershipsOf. */
   memberships?: Memberships;
+  /** Third-party providers a room defines at run time (Room.connectedProviders: an organization's OpenID connections), asked by the sign-in with providers. */
+  connectedProviders?: ConnectedProviders;
 }

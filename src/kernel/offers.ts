@@ -2,19 +2,20 @@ import type { Config } from "../config/types.js";
 import { ConfigError } from "../config/types.js";
 import { ACCOUNT_KIND_NAMES, type AccountKind, type AccountOperations } from "../core/account-operations.js";
 import type { Memberships } from "../core/memberships.js";
+import type { ConnectedProviders } from "../core/connected-providers.js";
 import type { Room } from "./room.js";
 
-/** What a room may offer other rooms through the context: a kind of account operations, or memberships. */
-export type OfferKind = AccountKind | "memberships";
+/** What a room may offer other rooms through the context: a kind of account operations, memberships, or connected providers. */
+export type OfferKind = AccountKind | "memberships" | "connectedProviders";
 
-const OFFER_NAMES: Readonly<Record<OfferKind, string>> = { ...ACCOUNT_KIND_NAMES, memberships: "memberships (organizations and their members)" };
+const OFFER_NAMES: Readonly<Record<OfferKind, string>> = { ...ACCOUNT_KIND_NAMES, memberships: "memberships (organizations and their members)", connectedProviders: "connected providers (third-party providers defined at run time)" };
 
 /**
  * The rooms' offers (Room.accounts, Room.memberships), assembled once for the context: two rooms
  * offering one kind is a programming error (which one would a consumer reach?), and a room that
  * needs a kind no room offers (Room.needs, with this configuration) stops the start, naming both.
  */
-export function assembleOffers(rooms: readonly Room[], config: Readonly<Config>): { accounts: AccountOperations; memberships?: Memberships } {
+export function assembleOffers(rooms: readonly Room[], config: Readonly<Config>): { accounts: AccountOperations; memberships?: Memberships; connectedProviders?: ConnectedProviders } {
   const accounts: AccountOperations = {};
   const by = new Map<OfferKind, string>();
   const offer = (room: Room, kind: OfferKind) => {
@@ -23,6 +24,7 @@ export function assembleOffers(rooms: readonly Room[], config: Readonly<Config>)
     by.set(kind, room.id);
   };
   let memberships: Memberships | undefined;
+  let connectedProviders: ConnectedProviders | undefined;
   for (const room of rooms) {
     for (const kind of Object.keys(room.accounts ?? {}) as AccountKind[]) {
       if (room.accounts![kind] === undefined) continue;
@@ -33,10 +35,14 @@ export function assembleOffers(rooms: readonly Room[], config: Readonly<Config>)
       offer(room, "memberships");
       memberships = room.memberships;
     }
+    if (room.connectedProviders) {
+      offer(room, "connectedProviders");
+      connectedProviders = room.connectedProviders;
+    }
   }
   for (const room of rooms) {
     const missing = (room.needs?.(config) ?? []).filter((kind) => !by.has(kind));
     if (missing.length) throw new ConfigError(`${room.id} needs ${missing.map((k) => OFFER_NAMES[k]).join(" and ")}, which no room offers: add the room that does to src/rooms.ts, or switch ${room.id} off`);
   }
-  return { accounts, memberships };
+  return { accounts, memberships, connectedProviders };
 }

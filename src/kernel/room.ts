@@ -7,6 +7,7 @@ import type { CommandSpec, UserCreationSpec } from "../core/commands.js";
 import type { CoreContext, RoomState } from "../core/context.js";
 import type { AccountOperations } from "../core/account-operations.js";
 import type { Memberships } from "../core/memberships.js";
+import type { ConnectedProviders } from "../core/connected-providers.js";
 import type { OfferKind } from "./offers.js";
 import type { ImportPart } from "../core/import-parts.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
@@ -155,6 +156,8 @@ export interface RoomPeople {
   accounts?: AccountOperations;
   /** Organizations and their members as other rooms need them (core/memberships.ts); one room offers them. */
   memberships?: Memberships;
+  /** Third-party providers it defines at run time (core/connected-providers.ts: an organization's OpenID connections); one room offers them. */
+  connectedProviders?: ConnectedProviders;
   /**
    * What it reaches through the context (Room.accounts' kinds, "memberships") with this
    * configuration (nothing while a setting leaves it off): the start is refused, naming what is

@@ -12,12 +12,16 @@ import { ssoDashboard } from "./dashboard.js";
 import ssoRoutingJs from "./pages/sso-routing.js?raw";
 import { lazy } from "../kernel/lazy.js";
 import { SCIM_PREFIX } from "./scim-prefix.js";
+import { metadataRefresh } from "./metadata-refresh.js";
+import { oidcConnections } from "./oidc-connections.js";
+import { expiredSamlRequests } from "./saml-requests.js";
+import { checkSsoSettings, ssoSettings } from "./settings.js";
 
 /**
  * Enterprise sign-in per organization (docs/enterprise-sso.md): SCIM 2.0 provisioning under
  * /scim/v2, one bearer token per organization; the directory's Users are members, its Groups give
  * organization roles, and deprovisioning ends every way in of the person; SAML 2.0 connections
- * (saml-*.ts) sign its people in through its IdP.
+ * (saml-*.ts) and OpenID Connect ones (oidc-connections.ts) sign its people in through its IdP.
  */
 export const ssoRoom: Room = {
   id: "sso",
@@ -33,7 +37,14 @@ export const ssoRoom: Room = {
     "organization.sso_connection_added": { type: "organization.sso_connection_added" },
     "organization.sso_connection_removed": { type: "organization.sso_connection_removed" },
     "organization.sso_required_changed": { type: "organization.sso_required_changed" },
+    "organization.sso_signed_in": { type: "organization.sso_signed_in" },
   },
+  settings: [ssoSettings],
+  settingsChecks: [checkSsoSettings],
+  // Its OpenID connections, which the sign-in with providers offers as `oidc-<id>` (core/connected-providers.ts).
+  connectedProviders: oidcConnections,
+  background: metadataRefresh,
+  purge: [expiredSamlRequests],
   // SCIM's handlers (and its filter parser) load on the first request under /scim/v2 (docs/performance.md, "Memory").
   mount: lazy(() => import("./scim-http.js").then((m) => m.createScimMount)),
   mountPath: SCIM_PREFIX,

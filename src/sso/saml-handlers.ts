@@ -4,7 +4,7 @@ import { readFormBody } from "../http/body.js";
 import type { HttpDeps } from "../http/deps.js";
 import { createSessionResponse } from "../http/session-guard.js";
 import { findConnection } from "./saml-connections.js";
-import { acceptSamlResponse, samlFor } from "./saml-sign-in.js";
+import { acceptSamlResponse, samlFor, spMetadata } from "./saml-sign-in.js";
 
 /** A SAMLResponse carries the assertion and certificates: more than the API's JSON limit, still bounded. */
 const ACS_BODY_LIMIT = 256 * 1024;
@@ -25,7 +25,7 @@ function landing(deps: HttpDeps, relayState: string | null): string {
 
 /** The SP metadata an IdP is configured with. */
 export const metadata = (deps: HttpDeps) => defineEventHandler(async (event) => {
-  const xml = samlFor(deps.ctx.config, await connection(deps, event)).generateServiceProviderMetadata(null, null);
+  const xml = spMetadata(deps.ctx, await connection(deps, event));
   setResponseHeader(event, "content-type", "application/samlmetadata+xml; charset=utf-8");
   return xml;
 });
@@ -34,7 +34,7 @@ export const metadata = (deps: HttpDeps) => defineEventHandler(async (event) => 
 export const login = (deps: HttpDeps) => defineEventHandler(async (event) => {
   const c = await connection(deps, event);
   const back = getQuery(event).redirectToPath;
-  const url = await samlFor(deps.ctx.config, c).getAuthorizeUrlAsync(typeof back === "string" ? back : "", undefined, {});
+  const url = await samlFor(deps.ctx, c).getAuthorizeUrlAsync(typeof back === "string" ? back : "", undefined, {});
   return sendRedirect(event, url, 302);
 });
 

@@ -43,3 +43,4 @@ export async function readIdpMetadata(xml: string): Promise<IdpMetadata> {
   if (certs.length === 0) throw badInput("the metadata has no signing certificate: authsvc only accepts signed assertions");
   return { entityId, ssoUrl: sso, certs: [...new Set(certs)] };
 }
+

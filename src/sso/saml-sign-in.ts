@@ -4,13 +4,12 @@ import type { CoreContext } from "../core/context.js";
 import { canonicalEmail, isValidEmail } from "../core/emails.js";
 import { AuthError } from "../core/errors.js";
 import { isUniqueViolation } from "../store/database.js";
-import { insertEvent } from "../store/events.js";
-import { findPersonId } from "../store/people.js";
 import { accountsOf } from "../core/account-operations.js";
-import { membershipsOf } from "../core/memberships.js";
-import { roleFromGroups } from "./scim-membership.js";
+import { admitMember, atProvenDomain, groupNames, ssoRefused } from "./members.js";
 import type { SsoConnectionsTable } from "./schema.js";
-import { findUserByPerson, rememberAssertion } from "./store.js";
+import { REQUEST_TTL_MS, requestCache } from "./saml-requests.js";
+import { spSigningKey } from "./settings.js";
+import { rememberAssertion } from "./store.js";
 
 /**
  * SAML 2.0 sign-in through an organization's connection, on @node-saml/node-saml (docs/enterprise-sso.md
@@ -22,30 +21,35 @@ import { findUserByPerson, rememberAssertion } from "./store.js";
  * domains. The person is the SDKs' third-party login `saml-<id>` (linked by verified address as
  * any provider's) and a member of the organization with the role its groups name.
  */
-const refused = (why: string) => new AuthError("BAD_INPUT", `SAML sign-in refused: ${why}`);
+const refused = (why: string) => ssoRefused("saml", why);
 const PEM = (der: string) => `-----BEGIN CERTIFICATE-----\n${der.match(/.{1,64}/g)!.join("\n")}\n-----END CERTIFICATE-----`;
 
 export const spEntityId = (config: Readonly<Config>, id: string) => `${config.publicUrl.replace(/\/+$/, "")}${config.apiBasePath}/saml/${id}/metadata`;
 export const acsUrl = (config: Readonly<Config>, id: string) => `${config.publicUrl.replace(/\/+$/, "")}${config.apiBasePath}/saml/${id}/acs`;
 
-// One SAML object per connection and process: its cache holds the ids of the AuthnRequests this
-// process sent (InResponseTo), for their 8-hour default lifetime.
-const instances = new Map<string, SAML>();
+/**
+ * The connection's SAML object, per request (it only holds options): the AuthnRequests it sends
+ * are remembered in the database (saml-requests.ts), so the IdP's answer may reach any instance;
+ * with --saml-signing-key they are signed (rsa-sha256 over the HTTP-Redirect query) and the SP
+ * metadata publishes the certificate and AuthnRequestsSigned="true".
+ */
+export function samlFor(ctx: CoreContext, c: SsoConnectionsTable): SAML {
+  const config = ctx.config;
+  const signing = spSigningKey(config);
+  return new SAML({
+    issuer: spEntityId(config, c.id), callbackUrl: acsUrl(config, c.id), audience: spEntityId(config, c.id),
+    entryPoint: c.idp_sso_url, idpIssuer: c.idp_entity_id, idpCert: (JSON.parse(c.idp_certs) as string[]).map(PEM),
+    wantAssertionsSigned: true, wantAuthnResponseSigned: false, acceptedClockSkewMs: 30_000,
+    validateInResponseTo: c.idp_initiated === 1 ? ValidateInResponseTo.ifPresent : ValidateInResponseTo.always,
+    cacheProvider: requestCache(ctx, c.id), requestIdExpirationPeriodMs: REQUEST_TTL_MS,
+    ...(signing ? { privateKey: signing.privateKey, publicCert: signing.cert, signatureAlgorithm: "sha256" as const } : {}),
+    identifierFormat: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress", disableRequestedAuthnContext: true,
+  });
+}
 
-export function samlFor(config: Readonly<Config>, c: SsoConnectionsTable): SAML {
-  const key = `${c.id}:${c.idp_certs}:${c.idp_initiated}:${config.publicUrl}`;
-  let saml = instances.get(key);
-  if (!saml) {
-    saml = new SAML({
-      issuer: spEntityId(config, c.id), callbackUrl: acsUrl(config, c.id), audience: spEntityId(config, c.id),
-      entryPoint: c.idp_sso_url, idpIssuer: c.idp_entity_id, idpCert: (JSON.parse(c.idp_certs) as string[]).map(PEM),
-      wantAssertionsSigned: true, wantAuthnResponseSigned: false, acceptedClockSkewMs: 30_000,
-      validateInResponseTo: c.idp_initiated === 1 ? ValidateInResponseTo.ifPresent : ValidateInResponseTo.always,
-      identifierFormat: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress", disableRequestedAuthnContext: true,
-    });
-    instances.set(key, saml);
-  }
-  return saml;
+/** The SP metadata an IdP is configured with (with the signing certificate when requests are signed). */
+export function spMetadata(ctx: CoreContext, c: SsoConnectionsTable): string {
+  return samlFor(ctx, c).generateServiceProviderMetadata(null, spSigningKey(ctx.config)?.cert ?? null);
 }
 
 const EMAIL_ATTRS = ["email", "mail", "emailaddress", "urn:oid:0.9.2342.19200300.100.1.3", "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress"];
@@ -59,7 +63,7 @@ const pick = (profile: Record<string, unknown>, names: readonly string[]): unkno
 export async function acceptSamlResponse(ctx: CoreContext, c: SsoConnectionsTable, samlResponse: string): Promise<{ userId: string }> {
   let profile: Record<string, unknown> | null;
   try {
-    profile = (await samlFor(ctx.config, c).validatePostResponseAsync({ SAMLResponse: samlResponse })).profile as Record<string, unknown> | null;
+    profile = (await samlFor(ctx, c).validatePostResponseAsync({ SAMLResponse: samlResponse })).profile as Record<string, unknown> | null;
   } catch (err) {
     ctx.logger.info("SAML response refused", { connection: c.id, reason: err instanceof Error ? err.message : String(err) });
     throw refused(err instanceof Error ? err.message : "the response is not valid");
@@ -72,9 +76,7 @@ export async function acceptSamlResponse(ctx: CoreContext, c: SsoConnectionsTabl
   const rawEmail = pick(profile, EMAIL_ATTRS) ?? profile.nameID;
   const email = typeof rawEmail === "string" ? canonicalEmail(rawEmail) : "";
   if (!isValidEmail(email)) throw refused("the assertion names no address (email attribute or NameID)");
-  const orgs = membershipsOf(ctx);
-  const domain = await orgs.findDomain(ctx.store.db, email.slice(email.lastIndexOf("@") + 1));
-  if (domain?.organization_id !== c.organization_id) throw refused(`${email} is not at one of the organization's proven domains`);
+  if (!(await atProvenDomain(ctx, c, email))) throw refused(`${email} is not at one of the organization's proven domains`);
   const now = ctx.clock.now();
   // Replays: the assertion id is remembered until its NotOnOrAfter (an hour when it names none).
   try {
@@ -85,22 +87,6 @@ export async function acceptSamlResponse(ctx: CoreContext, c: SsoConnectionsTabl
   }
   const up = await accountsOf(ctx, "providerIdentities").upsert(ctx, { thirdPartyId: `saml-${c.id}`, thirdPartyUserId: String(profile.nameID ?? email), email, emailVerified: true });
   if (up.status !== "OK") throw refused(`account linking refused the sign-in (${up.status})`);
-  // A value with an xsi:type comes back as { _: text, $: attributes }.
-  // The organization's directory deprovisioned this person (SCIM active false): no sign-in through its IdP either.
-  const personId = (await findPersonId(ctx.store.db, up.user.id)) ?? up.user.id;
-  if ((await findUserByPerson(ctx.store.db, c.organization_id, personId))?.active === 0) throw refused("the organization's directory deprovisioned this person");
-  const groups = ([] as unknown[]).concat(pick(profile, GROUP_ATTRS) ?? []).map((g) => (g && typeof g === "object" && "_" in g ? (g as { _: unknown })._ : g)).filter((g): g is string => typeof g === "string");
-  await ctx.store.writeTx(async (tx) => {
-    const personId = (await findPersonId(tx, up.user.id)) ?? up.user.id;
-    const m = await orgs.findMember(tx, c.organization_id, personId);
-    const role = await roleFromGroups(tx, orgs, groups);
-    if (!m) {
-      await orgs.insertMember(tx, { organization_id: c.organization_id, user_id: personId, role, created_at: now, active_at: null });
-      await insertEvent(tx, { at: now, type: "organization.member_added", userId: personId, data: { organizationId: c.organization_id, role, source: `saml-${c.id}` } });
-    } else if (m.role !== orgs.ownerRole && groups.length > 0 && m.role !== role) {
-      await orgs.setMemberRole(tx, c.organization_id, m.user_id, role);
-      await insertEvent(tx, { at: now, type: "organization.member_role_changed", userId: personId, data: { organizationId: c.organization_id, role, from: m.role, source: `saml-${c.id}` } });
-    }
-  });
+  await admitMember(ctx, c, up.recipeUserId, groupNames(pick(profile, GROUP_ATTRS)));
   return { userId: up.recipeUserId };
 }

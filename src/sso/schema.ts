@@ -1,5 +1,5 @@
 /**
- * The sso room's tables (migrations/023-sso-scim.ts), merged into the store's `DB` type by
+ * The sso room's tables (migrations/023-sso-scim.ts, 026-sso-oidc.ts), merged into the store's `DB` type by
  * declaration, so store/schema.ts names no room. Timestamps are epoch ms.
  */
 
@@ -42,21 +42,42 @@ export interface ScimGroupMembersTable {
   scim_user_id: string;
 }
 
-/** A SAML connection of an organization, from its IdP's metadata (saml-connections.ts). */
+/**
+ * A connection of an organization (saml-connections.ts): a SAML IdP from its metadata, or an
+ * OpenID provider (026: the client columns; for those, `idp_entity_id` is the issuer).
+ */
 export interface SsoConnectionsTable {
   id: string;
   organization_id: string;
-  /** "saml" (OpenID connections are not built yet). */
+  /** "saml" or "oidc". */
   kind: string;
+  /** The SAML IdP's entity id; the OpenID provider's issuer. */
   idp_entity_id: string;
-  /** The IdP's single sign-on URL for the HTTP-Redirect binding. */
+  /** The IdP's single sign-on URL for the HTTP-Redirect binding ("" for OpenID). */
   idp_sso_url: string;
-  /** Its signing certificates (JSON list of base64 DER). */
+  /** Its signing certificates (JSON list of base64 DER; "[]" for OpenID, whose keys come from its JWKS). */
   idp_certs: string;
   idp_initiated: number;
-  /** The file or URL the metadata came from. */
+  /** The file or URL the metadata came from (the issuer for OpenID). */
   metadata_source: string;
   created_at: number;
+  /** OpenID: our client at the provider; the secret sealed under the server secret (util/sealed-text.ts). */
+  client_id: string | null;
+  client_secret: string | null;
+  /** OpenID: the scopes asked for (space-separated). */
+  oidc_scope: string | null;
+  /** SAML metadata from a URL: when it was last fetched and read, and why the last try failed (null: it did not). */
+  metadata_refreshed_at: number | null;
+  metadata_error: string | null;
+}
+
+/** A SAML AuthnRequest a connection sent (its ID, the InResponseTo of the answer), until answered or expired. */
+export interface SsoRequestsTable {
+  connection_id: string;
+  request_id: string;
+  /** When it was made (node-saml's cache value: an ISO instant). */
+  issued: string;
+  expires_at: number;
 }
 
 /** An assertion a connection accepted, remembered until its NotOnOrAfter so it is never accepted twice. */
@@ -82,5 +103,6 @@ declare module "../store/schema.js" {
     sso_connections: SsoConnectionsTable;
     saml_assertions: SamlAssertionsTable;
     sso_settings: SsoSettingsTable;
+    sso_requests: SsoRequestsTable;
   }
 }

@@ -12,7 +12,7 @@ export const REDIRECT_URI = "http://localhost:3000/auth/callback/test";
 export const CONFIDENTIAL = { clientId: "confidential-app", clientSecret: "s3cret-confidential-client-value" };
 export const PUBLIC = { clientId: "public-app" };
 
-export interface AccountClaims { email?: string; email_verified?: boolean; account?: Record<string, unknown> }
+export interface AccountClaims { email?: string; email_verified?: boolean; account?: Record<string, unknown>; groups?: string[] }
 
 export interface TestIdp {
   issuer: string;
@@ -43,8 +43,8 @@ export async function startOidcProvider(opts: { redirectUris?: string[] } = {}):
       accountId: sub,
       claims: async () => ({ sub, ...accounts.get(sub) }),
     }),
-    claims: { openid: ["sub"], email: ["email", "email_verified"], account: ["account"] },
-    scopes: ["openid", "email", "account"],
+    claims: { openid: ["sub"], email: ["email", "email_verified"], account: ["account"], groups: ["groups"] },
+    scopes: ["openid", "email", "account", "groups"],
     // Like Google: the ID token of the code flow carries the email claims too.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },

@@ -14,7 +14,8 @@ import { createClient, createResource } from "../../src/oauth-provider/clients.j
 import { addDomain } from "../../src/organizations/domains.js";
 import { createInvitation } from "../../src/organizations/invitations.js";
 import { createOrganization } from "../../src/organizations/organizations.js";
-import { addSamlConnection } from "../../src/sso/saml-connections.js";
+import { addOidcConnection, addSamlConnection } from "../../src/sso/saml-connections.js";
+import { requestCache } from "../../src/sso/saml-requests.js";
 import { rotateScimToken } from "../../src/sso/scim-tokens.js";
 import { rememberAssertion } from "../../src/sso/store.js";
 import { setSsoRequired } from "../../src/sso/routing.js";
@@ -150,6 +151,9 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   await rememberAssertion(app.store.db, saml.id, "_assertion-1", clock.now() + 300_000, clock.now());
   // "SSO required" for its domain (the sso room's setting row).
   await setSsoRequired(ctx, org.id, true, "test");
+  // An AuthnRequest it sent, waiting for the IdP's answer; and an OpenID connection (its client secret sealed).
+  await requestCache(ctx, saml.id).saveAsync("_request-1", new Date(clock.now()).toISOString());
+  await addOidcConnection(ctx, org.id, { issuer: "https://login.acme.example.com", clientId: "authsvc", clientSecret: "s3cret-of-the-client", scope: ["openid", "email"], actor: "test" });
   // OAuth: a client and a resource, and a grant with a refresh token.
   const oauth = await oauthGrant(s, "olga@example.com");
   // The dashboard's admin and a session of theirs; moved-in sessions; a caught mail.

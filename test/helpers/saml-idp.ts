@@ -25,7 +25,8 @@ export interface TestSamlIdp {
   respond(spMetadata: string, email: string, opts?: { inResponseTo?: string; groups?: string[]; times?: { notBefore: string; notOnOrAfter: string } }): Promise<string>;
 }
 
-export function startSamlIdp(dir: string, name = "idp"): TestSamlIdp {
+/** `wantAuthnRequestsSigned`: the IdP refuses an AuthnRequest whose signature does not verify against the SP metadata's certificate. */
+export function startSamlIdp(dir: string, name = "idp", opts: { wantAuthnRequestsSigned?: boolean } = {}): TestSamlIdp {
   const key = join(dir, `${name}.key`);
   const crt = join(dir, `${name}.crt`);
   execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", crt, "-days", "30", "-subj", `/CN=${name}`], { stdio: "ignore" });
@@ -34,6 +35,7 @@ export function startSamlIdp(dir: string, name = "idp"): TestSamlIdp {
     entityID: entityId, privateKey: readFileSync(key, "utf8"), signingCert: readFileSync(crt, "utf8"),
     singleSignOnService: [{ Binding: REDIRECT, Location: `https://${name}.contoso.test/sso` }],
     nameIDFormat: ["urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"],
+    ...(opts.wantAuthnRequestsSigned ? { wantAuthnRequestsSigned: true } : {}),
   });
   const spOf = (metadata: string) => samlify.ServiceProvider({ metadata });
   return {
@@ -41,7 +43,9 @@ export function startSamlIdp(dir: string, name = "idp"): TestSamlIdp {
     metadata: idp.getMetadata(),
     async requestIdOf(location, spMetadata) {
       const url = new URL(location);
-      const { extract } = await idp.parseLoginRequest(spOf(spMetadata), "redirect", { query: Object.fromEntries(url.searchParams) });
+      // What the SP signed (a signed request): the query as sent, without its Signature.
+      const octetString = url.search.slice(1).split("&").filter((p) => !p.startsWith("Signature=")).join("&");
+      const { extract } = await idp.parseLoginRequest(spOf(spMetadata), "redirect", { query: Object.fromEntries(url.searchParams), octetString });
       return extract.request.id as string;
     },
     async respond(spMetadata, email, opts = {}) {

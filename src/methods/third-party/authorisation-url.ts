@@ -3,13 +3,24 @@ import type { CoreContext } from "../../core/context.js";
 import { badInput } from "../../core/errors.js";
 import { resolveClientConfig } from "./client-config.js";
 import { nonceForVerifier } from "./id-token.js";
-import { selectClient, type Provider, type ProviderClient } from "./provider-config.js";
+import { normaliseProviders, selectClient, type Provider, type ProviderClient } from "./provider-config.js";
+import type { ConnectedProvider } from "../../core/connected-providers.js";
 
 export interface AuthorisationUrl { urlWithQueryParams: string; pkceCodeVerifier?: string }
 
-/** The provider and client a request names, or a 400 with the FDI message. */
-export function findProviderClient(ctx: CoreContext, thirdPartyId: string, clientType?: string): { provider: Provider; client: ProviderClient } {
-  const provider = ctx.thirdParty.find(thirdPartyId);
+/**
+ * The provider and client a request names, or a 400 with the FDI message: a configured provider,
+ * else one another room defines at run time (core/connected-providers.ts: an organization's
+ * OpenID connection), checked as a configured one would be, always with PKCE (so the nonce
+ * derived from the verifier binds its ID token to the browser that started).
+ */
+export async function findProviderClient(ctx: CoreContext, thirdPartyId: string, clientType?: string): Promise<{ provider: Provider; client: ProviderClient; connected?: ConnectedProvider }> {
+  let provider = ctx.thirdParty.find(thirdPartyId);
+  let connected: ConnectedProvider | undefined;
+  if (!provider && ctx.connectedProviders) {
+    connected = await ctx.connectedProviders.find(ctx, thirdPartyId);
+    if (connected) provider = connectedProvider(ctx, connected);
+  }
   if (!provider) throw badInput(`the provider ${thirdPartyId} could not be found in the configuration`);
   const client = selectClient(provider, clientType);
   if (!client) {
@@ -17,7 +28,19 @@ export function findProviderClient(ctx: CoreContext, thirdPartyId: string, clien
       ? `the provider ${thirdPartyId} has several clients: please provide the clientType`
       : `the provider ${thirdPartyId} has no client of type ${clientType}`);
   }
-  return { provider, client };
+  return { provider, client, connected };
+}
+
+function connectedProvider(ctx: CoreContext, c: ConnectedProvider): Provider {
+  const issuer = c.oidc.issuer.replace(/\/+$/, "");
+  try {
+    return normaliseProviders([{
+      thirdPartyId: c.id, name: c.name, oidcDiscoveryEndpoint: `${issuer}/.well-known/openid-configuration`,
+      clientId: c.oidc.clientId, clientSecret: c.oidc.clientSecret, scope: [...c.oidc.scope], forcePKCE: true,
+    }], ctx.config.mode)[0];
+  } catch (err) {
+    throw badInput(`the provider ${c.id} cannot be used: ${(err as Error).message}`);
+  }
 }
 
 /**
@@ -27,7 +50,7 @@ export function findProviderClient(ctx: CoreContext, thirdPartyId: string, clien
  * its own. With PKCE and an OpenID scope a nonce derived from the verifier is sent too.
  */
 export async function getAuthorisationUrl(ctx: CoreContext, input: { thirdPartyId: string; redirectURIOnProviderDashboard: string; clientType?: string }): Promise<AuthorisationUrl> {
-  const { provider, client } = findProviderClient(ctx, input.thirdPartyId, input.clientType);
+  const { provider, client } = await findProviderClient(ctx, input.thirdPartyId, input.clientType);
   const config = await resolveClientConfig(ctx, provider, client);
   const meta = config.serverMetadata();
   const params: Record<string, string> = { client_id: client.clientId, redirect_uri: input.redirectURIOnProviderDashboard, response_type: "code" };

@@ -40,7 +40,7 @@ export type SignInUpResult = UpsertResult | { status: "NO_EMAIL_GIVEN_BY_PROVIDE
  * A provider-verified email is marked verified; account linking decides in upsertThirdPartyUser.
  */
 export async function signInUp(ctx: CoreContext, input: SignInUpInput): Promise<SignInUpResult> {
-  const { provider, client } = findProviderClient(ctx, input.thirdPartyId, input.clientType);
+  const { provider, client, connected } = await findProviderClient(ctx, input.thirdPartyId, input.clientType);
   const config = await resolveClientConfig(ctx, provider, client);
   const { issuer, jwks_uri: jwksURI } = config.serverMetadata();
   let tokens: OAuthTokens;
@@ -75,6 +75,14 @@ export async function signInUp(ctx: CoreContext, input: SignInUpInput): Promise<
     // RFC 2606 reserves .invalid: no mail can ever be delivered to this stand-in address.
     email = `${who.userId.toLowerCase().replace(/[^a-z0-9]/g, "-")}.${provider.id.toLowerCase()}@fakeemail.invalid`;
     verified = true;
+  }
+  if (connected) {
+    // An organization's connection decides what the address counts for, then what the person is to it.
+    const claims = idClaims ?? {};
+    ({ email, emailVerified: verified } = await connected.admit(ctx, { userId: who.userId, email, emailVerified: verified, claims }));
+    const result = await upsertThirdPartyUser(ctx, { thirdPartyId: provider.id, thirdPartyUserId: who.userId, email, emailVerified: verified, session: input.session, locale: input.locale });
+    if (result.status === "OK") await connected.signedIn(ctx, { recipeUserId: result.recipeUserId, claims });
+    return result;
   }
   return upsertThirdPartyUser(ctx, { thirdPartyId: provider.id, thirdPartyUserId: who.userId, email, emailVerified: verified, session: input.session, locale: input.locale });
 }
