@@ -5,10 +5,10 @@ import type { OpenApiArea } from "../http/openapi/types.js";
 
 /** A route to an organization's connection (routing.ts Route). */
 export const routeSchema = {
-  type: "object", additionalProperties: false, required: ["connectionId", "kind", "thirdPartyId", "organizationName", "loginPath", "ssoRequired"],
+  type: "object", additionalProperties: false, required: ["connectionId", "kind", "thirdPartyId", "organizationName", "ssoRequired"],
   properties: {
     connectionId: { type: "string" }, kind: { type: "string", description: "saml (or oidc)" }, thirdPartyId: { type: "string", description: "the SDKs' third-party id: saml-<id> / oidc-<id>" },
-    organizationName: { type: "string" }, loginPath: { type: "string", description: "where the browser starts the sign-in, under the API base path (GET, with ?redirectToPath=)" },
+    organizationName: { type: "string" }, loginPath: { type: "string", description: "SAML: where the browser starts the sign-in, under the API base path (GET, with ?redirectToPath=); absent for an OpenID connection, which starts as the third-party provider `thirdPartyId` (GET /authorisationurl)" },
     ssoRequired: { type: "boolean", description: "the organization requires SSO: other ways of signing in are refused for such addresses" },
   },
 };

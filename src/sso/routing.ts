@@ -13,17 +13,17 @@ import { lockOrganization, organizationOfDomain } from "./organization-lookups.j
  * Acme SSO"); while the organization requires SSO, every other way of signing in for such an
  * address is refused by the room's sign-in policy (asked by the kernel whenever a session opens),
  * naming the connection to use. A connection is generic: SAML or OpenID Connect, the SDKs'
- * third-party login `<kind>-<id>`, started at its `loginPath` under the API base path.
+ * third-party login `<kind>-<id>`. A SAML connection starts at its `loginPath` under the API base
+ * path; an OpenID one is a provider of the sign-in with providers (its `thirdPartyId`, started as
+ * any provider is: GET /authorisationurl, then the callback page).
  */
 
-/** Where the browser starts a connection's sign-in, under the API base path, by kind (saml-routes.ts). */
-const LOGIN_PATHS: Readonly<Record<string, (id: string) => string>> = {
-  saml: (id) => `/saml/${encodeURIComponent(id)}/login`,
-  oidc: (id) => `/oidc/${encodeURIComponent(id)}/login`,
-};
+/** Where the browser starts a SAML connection's sign-in, under the API base path (saml-routes.ts). */
+const samlLoginPath = (id: string) => `/saml/${encodeURIComponent(id)}/login`;
+const KINDS = new Set(["saml", "oidc"]);
 
 /** What the sign-in page is told of an address's domain: its organization's connection, and whether it is the only way in. */
-export interface Route { connectionId: string; kind: string; thirdPartyId: string; organizationName: string; loginPath: string; ssoRequired: boolean }
+export interface Route { connectionId: string; kind: string; thirdPartyId: string; organizationName: string; loginPath?: string; ssoRequired: boolean }
 
 const domainOf = (email: string): string | undefined => {
   const at = email.lastIndexOf("@");
@@ -49,9 +49,13 @@ export async function routeFor(ctx: CoreContext, db: Kysely<DB>, email: string):
   if (!domain) return undefined;
   const org = await organizationOfDomain(ctx, db, domain);
   if (!org) return undefined;
-  const c = (await connectionsOf(db, org.id)).find((x) => LOGIN_PATHS[x.kind]);
+  const c = (await connectionsOf(db, org.id)).find((x) => KINDS.has(x.kind));
   if (!c) return undefined;
-  return { connectionId: c.id, kind: c.kind, thirdPartyId: `${c.kind}-${c.id}`, organizationName: org.name, loginPath: LOGIN_PATHS[c.kind](c.id), ssoRequired: await requiredIn(db, org.id) };
+  return {
+    connectionId: c.id, kind: c.kind, thirdPartyId: `${c.kind}-${c.id}`, organizationName: org.name,
+    ...(c.kind === "saml" ? { loginPath: samlLoginPath(c.id) } : {}),
+    ssoRequired: await requiredIn(db, org.id),
+  };
 }
 
 /** `POST /sso/discover {email}`: the route for the address (400 when it is not an address). */

@@ -10,6 +10,7 @@ import { credentials, postJson } from "../helpers/session-client.js";
 import { SoftwareAuthenticator } from "../helpers/software-authenticator.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { admin, KEY } from "../http/admin/admin-client.js";
+import { addOidcConnection, removeConnection } from "../../src/sso/saml-connections.js";
 import { call, newPerson } from "../organizations/helpers.js";
 
 /**
@@ -75,6 +76,11 @@ describe.each(backends)("SSO required and routing ($name)", (backend) => {
     expect((await discover("nobody-here@contoso.test")).json).toEqual(known.json);
     expect((await discover("pat@example.com")).json).toEqual({ status: "OK", connection: null });
     // A proven domain whose organization has no connection routes nowhere.
+    expect((await discover("someone@fabrikam.test")).json).toEqual({ status: "OK", connection: null });
+    // An OpenID connection is routed as the third-party provider it is to the SDKs: no SAML login path.
+    const oidc = await addOidcConnection(t.app.ctx, bare.id, { issuer: "https://login.fabrikam.test", clientId: "authsvc", clientSecret: "a-client-secret-of-fabrikam", scope: ["openid", "email"], actor: "test" });
+    expect((await discover("someone@fabrikam.test")).json).toEqual({ status: "OK", connection: { connectionId: oidc.id, kind: "oidc", thirdPartyId: `oidc-${oidc.id}`, organizationName: expect.any(String), ssoRequired: false } });
+    await removeConnection(t.app.ctx, bare.id, oidc.id, "test");
     expect((await discover("someone@fabrikam.test")).json).toEqual({ status: "OK", connection: null });
     const bad = await discover("not an address");
     expect(bad.status).toBe(400);

@@ -44,9 +44,17 @@ function watch(target) {
     if (!route) return;
     button.disabled = true;
     say("status", words("js.sso.going", { name: route.organizationName }));
-    // The connection brings the browser back to this path of the website (RelayState).
-    const back = new URL(target, window.location.href);
-    window.location.assign(`${apiBase}${route.loginPath}?redirectToPath=${encodeURIComponent(back.pathname + back.search + back.hash)}`);
+    if (route.loginPath) {
+      // SAML: the connection brings the browser back to this path of the website (RelayState).
+      const back = new URL(target, window.location.href);
+      window.location.assign(`${apiBase}${route.loginPath}?redirectToPath=${encodeURIComponent(back.pathname + back.search + back.hash)}`);
+      return;
+    }
+    // OpenID: a provider of the sign-in with providers, which starts it when asked by this event
+    // (the third-party room's page part listens); nobody listening leaves the button as it was.
+    const ask = new CustomEvent("authsvc:start-provider", { detail: { id: route.thirdPartyId, button, started: false } });
+    document.dispatchEvent(ask);
+    if (!ask.detail.started) { button.disabled = false; say("form-error", words("js.sso.unavailable")); }
   });
   if (input.value) ask();
 }

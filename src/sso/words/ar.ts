@@ -6,4 +6,5 @@ export const ar: Translation<typeof en> = {
   "js.sso.offered": "يمكن للعناوين في النطاق {domain} تسجيل الدخول عبر الدخول الموحّد (SSO) الخاص بـ{name}.",
   "js.sso.required": "لا يمكن للعناوين في النطاق {domain} تسجيل الدخول إلا عبر الدخول الموحّد (SSO) الخاص بـ{name}.",
   "js.sso.going": "جارٍ نقلك إلى صفحة تسجيل الدخول لدى {name}…",
+  "js.sso.unavailable": "لا يمكن بدء تسجيل الدخول هذا من هذه الصفحة. تواصل مع المسؤول.",
 };

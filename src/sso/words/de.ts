@@ -6,4 +6,5 @@ export const de: Translation<typeof en> = {
   "js.sso.offered": "Adressen bei {domain} können sich über das Single Sign-on (SSO) von {name} anmelden.",
   "js.sso.required": "Adressen bei {domain} melden sich nur über das Single Sign-on (SSO) von {name} an.",
   "js.sso.going": "Weiter zur Anmeldung bei {name} …",
+  "js.sso.unavailable": "Diese Anmeldung lässt sich von dieser Seite aus nicht starten. Wende dich an deine Administration.",
 };

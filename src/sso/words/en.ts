@@ -4,4 +4,5 @@ export const en = {
   "js.sso.offered": "Addresses at {domain} can sign in through {name}'s single sign-on (SSO).",
   "js.sso.required": "Addresses at {domain} sign in only through {name}'s single sign-on (SSO).",
   "js.sso.going": "Taking you to {name}'s sign-in…",
+  "js.sso.unavailable": "This sign-in cannot start from this page. Ask your administrator.",
 } as const;

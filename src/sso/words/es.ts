@@ -6,4 +6,5 @@ export const es: Translation<typeof en> = {
   "js.sso.offered": "Las direcciones del dominio {domain} pueden iniciar sesión con el inicio de sesión único (SSO) de {name}.",
   "js.sso.required": "Las direcciones del dominio {domain} solo pueden iniciar sesión con el inicio de sesión único (SSO) de {name}.",
   "js.sso.going": "Te llevamos al inicio de sesión de {name}…",
+  "js.sso.unavailable": "Este inicio de sesión no puede empezar desde esta página. Consulta a tu administrador.",
 };

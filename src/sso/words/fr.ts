@@ -6,4 +6,5 @@ export const fr: Translation<typeof en> = {
   "js.sso.offered": "Les adresses du domaine {domain} peuvent se connecter via l’authentification unique (SSO) de {name}.",
   "js.sso.required": "Les adresses du domaine {domain} se connectent uniquement via l’authentification unique (SSO) de {name}.",
   "js.sso.going": "Redirection vers la connexion de {name}…",
+  "js.sso.unavailable": "Cette connexion ne peut pas démarrer depuis cette page. Contactez votre administrateur.",
 };

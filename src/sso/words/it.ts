@@ -6,4 +6,5 @@ export const it: Translation<typeof en> = {
   "js.sso.offered": "Gli indirizzi del dominio {domain} possono accedere con il Single Sign-On (SSO) di {name}.",
   "js.sso.required": "Gli indirizzi del dominio {domain} accedono solo con il Single Sign-On (SSO) di {name}.",
   "js.sso.going": "Ti stiamo portando all’accesso di {name}…",
+  "js.sso.unavailable": "Questo accesso non può partire da questa pagina. Rivolgiti al tuo amministratore.",
 };

@@ -6,4 +6,5 @@ export const ja: Translation<typeof en> = {
   "js.sso.offered": "{domain} のアドレスは {name} のシングルサインオン (SSO) でサインインできます。",
   "js.sso.required": "{domain} のアドレスは {name} のシングルサインオン (SSO) でのみサインインできます。",
   "js.sso.going": "{name} のサインイン画面に移動しています…",
+  "js.sso.unavailable": "このページからはこのサインインを開始できません。管理者にお問い合わせください。",
 };

@@ -6,4 +6,5 @@ export const ko: Translation<typeof en> = {
   "js.sso.offered": "{domain} 주소는 {name}의 싱글 사인온(SSO)으로 로그인할 수 있습니다.",
   "js.sso.required": "{domain} 주소는 {name}의 싱글 사인온(SSO)으로만 로그인할 수 있습니다.",
   "js.sso.going": "{name} 로그인 페이지로 이동하는 중…",
+  "js.sso.unavailable": "이 페이지에서는 이 로그인을 시작할 수 없습니다. 관리자에게 문의하세요.",
 };

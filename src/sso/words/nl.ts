@@ -6,4 +6,5 @@ export const nl: Translation<typeof en> = {
   "js.sso.offered": "Adressen op {domain} kunnen inloggen via single sign-on (SSO) van {name}.",
   "js.sso.required": "Adressen op {domain} loggen alleen in via single sign-on (SSO) van {name}.",
   "js.sso.going": "We sturen je door naar het inloggen bij {name}…",
+  "js.sso.unavailable": "Deze aanmelding kan niet vanaf deze pagina starten. Vraag het je beheerder.",
 };

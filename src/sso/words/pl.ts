@@ -6,4 +6,5 @@ export const pl: Translation<typeof en> = {
   "js.sso.offered": "Adresy w domenie {domain} mogą logować się przez jednokrotne logowanie (SSO) organizacji {name}.",
   "js.sso.required": "Adresy w domenie {domain} logują się wyłącznie przez jednokrotne logowanie (SSO) organizacji {name}.",
   "js.sso.going": "Przekierowujemy do logowania organizacji {name}…",
+  "js.sso.unavailable": "Tego logowania nie można rozpocząć z tej strony. Skontaktuj się z administratorem.",
 };

@@ -6,4 +6,5 @@ export const ptBR: Translation<typeof en> = {
   "js.sso.offered": "Endereços do domínio {domain} podem entrar pelo login único (SSO) de {name}.",
   "js.sso.required": "Endereços do domínio {domain} só podem entrar pelo login único (SSO) de {name}.",
   "js.sso.going": "Levando você para o login de {name}…",
+  "js.sso.unavailable": "Este login não pode começar por esta página. Fale com o administrador.",
 };

@@ -6,4 +6,5 @@ export const zhCN: Translation<typeof en> = {
   "js.sso.offered": "{domain} 域名下的地址可以通过 {name} 的单点登录（SSO）登录。",
   "js.sso.required": "{domain} 域名下的地址只能通过 {name} 的单点登录（SSO）登录。",
   "js.sso.going": "正在前往 {name} 的登录页面…",
+  "js.sso.unavailable": "无法从此页面开始此登录。请联系你的管理员。",
 };

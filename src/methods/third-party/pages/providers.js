@@ -4,7 +4,17 @@ import { call, describeStatus, say, webBase, words } from "./api.js";
 
 /** The sign-in page's part: the buttons appear once the form shows. */
 export function mountSignIn({ target }) {
-  return { start: () => showProviders(target) };
+  return {
+    start: () => {
+      // Another part of the page (an organization's single sign-on) may start a provider that
+      // GET /loginmethods does not list (`oidc-<id>`): it asks with this event.
+      document.addEventListener("authsvc:start-provider", (e) => {
+        e.detail.started = true;
+        startProvider(e.detail.id, e.detail.button, target);
+      });
+      return showProviders(target);
+    },
+  };
 }
 
 /** One button per configured provider, from the public GET /loginmethods. */
