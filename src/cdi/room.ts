@@ -1,12 +1,13 @@
 import type { Room } from "../kernel/room.js";
 import { CDI_PREFIX, createCdiMount } from "./mount.js";
 import { accountLinkingRoutes } from "./account-linking.js";
+import { appRoutes } from "./apps.js";
 import { emailPasswordRoutes } from "./email-password.js";
 import { rolesMetadataRoutes } from "./roles-metadata.js";
 import { sessionRoutes } from "./session-routes.js";
 import { thirdPartyRoutes } from "./third-party.js";
 import { userRoutes } from "./users.js";
-import { cdiSettings } from "./settings.js";
+import { cdiChecks, cdiSettings } from "./settings.js";
 
 /**
  * A drop-in SuperTokens core (docs/supertokens-core.md): the Core Driver Interface the backend SDKs
@@ -15,6 +16,7 @@ import { cdiSettings } from "./settings.js";
 export const cdiRoom: Room = {
   id: "cdi",
   settings: [cdiSettings],
-  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes]),
+  settingsChecks: cdiChecks,
+  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes, ...appRoutes]),
   mountPath: CDI_PREFIX,
 };
