@@ -90,7 +90,7 @@ if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ stats, files: Object.fromEn
 /** `authsvc serve` in the CDI's test mode, quiet, no mail catcher, no rate limits (the suite signs in from one address all day). */
 function startAuthsvc(database) {
   const child = spawn(process.execPath, ["bin/authsvc", "serve", "--port", "0", "--host", "127.0.0.1", "--database", database,
-    "--bcrypt-cost", "4", "--no-mail-catcher", "--no-rate-limits", "--log-level", "warn"], {
+    "--bcrypt-cost", "4", "--workers", "1", "--no-mail-catcher", "--no-rate-limits", "--log-level", "warn"], {
     cwd: root, stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, AUTHSVC_MODE: "development", AUTHSVC_CDI_TEST_MODE: "1" },
   });

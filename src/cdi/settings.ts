@@ -21,5 +21,6 @@ export const cdiSettings: SettingsBlock = { after: "adminApiKey", rows: [
 export const cdiChecks: readonly SettingsCheck[] = [
   (c) => {
     if (c.cdiTestMode && c.mode === "production") throw new ConfigError("AUTHSVC_CDI_TEST_MODE is for supertokens-node's test suite: it answers without an API key, so it is refused in production mode");
+    if (c.cdiTestMode && c.workers > 1) throw new ConfigError("AUTHSVC_CDI_TEST_MODE keeps its apps in one process: run it with --workers 1");
   },
 ];

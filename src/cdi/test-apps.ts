@@ -1,19 +1,19 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Config } from "../config/types.js";
 import type { CoreContext } from "../core/context.js";
 import { createDeferredWork } from "../core/deferred-work.js";
 import { createKeyRing } from "../core/signing-keys.js";
-import { openStore, type Store } from "../store/database.js";
+import { isPostgresUrl, openStore, sqliteFilePath, type Store } from "../store/database.js";
 import { migrateToLatest } from "../store/migrator.js";
 import { CdiError } from "./http.js";
 
 /**
  * The CDI's test mode (AUTHSVC_CDI_TEST_MODE, never in production): the apps supertokens-node's own
  * test suite makes, one per test (`PUT /recipe/multitenancy/app/v2`), each served under
- * `/cdi/appid-<id>/…` by its own context over its own empty SQLite database in a temporary folder,
+ * `/cdi/appid-<id>/…` by its own context over its own empty SQLite database in a throwaway folder,
  * so nothing of the real app's data is shared and no test sees another's. The app's `coreConfig`
  * sets what the suite changes (token lifetimes, an API key); the rest is the server's config.
  * Open databases are capped: the least recently used one is closed and opened again on its next
@@ -56,7 +56,10 @@ export function createTestApps(parent: CoreContext): TestApps {
 
   // The first app migrates an empty database once; every app after starts as a copy of it.
   const templateFile = () => template ??= (async () => {
-    folder = mkdtempSync(join(tmpdir(), "authsvc-cdi-apps-"));
+    // Beside the server's own SQLite file (a throwaway one goes with its folder), else in the temporary folder.
+    const main = parent.config.database;
+    const near = isPostgresUrl(main) || sqliteFilePath(main) === ":memory:" ? tmpdir() : dirname(resolve(sqliteFilePath(main)));
+    folder = mkdtempSync(join(near, "authsvc-cdi-apps-"));
     folders.add(folder);
     if (!exitHookSet) {
       exitHookSet = true;

@@ -80,7 +80,7 @@ describe.each(backends)("the CDI's test mode on $name", (backend) => {
   });
 });
 
-describe("the CDI's test mode and production", () => {
+describe("the CDI's test mode: where it is refused", () => {
   it("is refused in production mode", () => {
     const env = {
       AUTHSVC_MODE: "production", AUTHSVC_PUBLIC_URL: "https://auth.example.com", AUTHSVC_SMTP_URL: "smtps://smtp.example.com:465",
@@ -89,5 +89,9 @@ describe("the CDI's test mode and production", () => {
     expect(resolveConfig({ env }).config.cdiTestMode).toBe(false);
     expect(() => resolveConfig({ env: { ...env, AUTHSVC_CDI_TEST_MODE: "1" } })).toThrow(ConfigError);
     expect(() => resolveConfig({ env: { ...env, AUTHSVC_CDI_TEST_MODE: "1" } })).toThrow(/refused in production/);
+  });
+  it("needs one process (its apps live in it): refused with more than one worker", () => {
+    expect(() => resolveConfig({ env: { AUTHSVC_CDI_TEST_MODE: "1", AUTHSVC_WORKERS: "2" } })).toThrow(/--workers 1/);
+    expect(resolveConfig({ env: { AUTHSVC_CDI_TEST_MODE: "1", AUTHSVC_WORKERS: "1" } }).config.cdiTestMode).toBe(true);
   });
 });
