@@ -2,13 +2,13 @@
 // own test suite"): the measurement of issue 52, not part of CI (it needs the SDK's repository).
 //
 //   node scripts/sdk-suite.mjs <supertokens-node checkout, its dev dependencies installed> [test files or folders…]
-//     [--json out.json] [--no-build]
+//     [--json out.json] [--jobs N] [--no-build]
 //
 // Starts `authsvc serve` in the CDI's test mode (AUTHSVC_CDI_TEST_MODE=1: apps made per test, each
 // its own empty SQLite database) on a throwaway database, points the SDK's test utilities at it
 // (test/utils.js: `getCoreUrl`, and `getAppIdFromConnectionURI`, which would cut a UUID app id at
 // its first dash), runs the files with mocha, restores test/utils.js and prints the pass and fail
-// counts, then each failure with its first line. Default files: test/emailpassword, test/session,
+// counts, then each failure with its first line. The files run in N processes at once (--jobs, 4 by default; 1 runs them in one). Default files: test/emailpassword, test/session,
 // test/session*.test.js, test/thirdparty, test/jwt.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -20,6 +20,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 const flag = (name) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v; };
 const jsonOut = flag("--json");
+const jobs = Number(flag("--jobs") ?? "4");
 const noBuild = args.includes("--no-build") ? (args.splice(args.indexOf("--no-build"), 1), true) : false;
 const [sdkArg, ...only] = args;
 if (!sdkArg) {
@@ -59,6 +60,8 @@ module.exports.getAppIdFromConnectionURI = (connectionURI) => connectionURI.spli
     const child = spawn(process.execPath, [mocha, "--no-config", "--require", "test/hooks.js",
       // As the SDK's own `npm test`: no native fetch (nock cannot see it), cross-fetch instead.
       "--node-option", "no-experimental-fetch", "--require", "test/fetch-polyfill.mjs", "--timeout", "40000", "--exit",
+      // Files in parallel processes (each file's tests share the SDK's global state, so a file stays in one).
+      ...(jobs > 1 ? ["--parallel", "--jobs", String(jobs)] : []),
       "--reporter", "json", "--reporter-option", `output=${out}`, ...testFiles], {
       cwd: sdk, stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, AUTHSVC_CDI_URL: `${authsvc.url}/cdi`, TEST_MODE: "testing" },

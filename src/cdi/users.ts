@@ -51,10 +51,11 @@ export const userRoutes: CdiRoute[] = [
   {
     method: "GET", path: "/users", tenant: true,
     handler: async (c) => {
-      if ((optStr(c, "timeJoinedOrder") ?? "ASC") !== "ASC") throw new CdiError(400, "timeJoinedOrder DESC is not implemented by authsvc");
+      const order = optStr(c, "timeJoinedOrder") ?? "ASC";
+      if (order !== "ASC" && order !== "DESC") throw new CdiError(400, "timeJoinedOrder can be either ASC OR DESC");
       const limit = Number(optStr(c, "limit") ?? "100");
       try {
-        const page = await listUserPage(c.ctx, { cursor: optStr(c, "paginationToken"), limit, search: optStr(c, "email") });
+        const page = await listUserPage(c.ctx, { cursor: optStr(c, "paginationToken"), limit, search: optStr(c, "email"), newestFirst: order === "DESC" });
         return { status: "OK", users: page.users.map(toUserJson), ...(page.nextCursor ? { nextPaginationToken: page.nextCursor } : {}) };
       } catch (err) {
         if (err instanceof AuthError) throw new CdiError(400, err.message);
