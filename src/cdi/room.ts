@@ -19,6 +19,6 @@ export const cdiRoom: Room = {
   settingsChecks: cdiChecks,
   mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes, ...appRoutes]),
   mountPath: CDI_PREFIX,
-  // Its recipes over authsvc's own password accounts and provider identities, once its API key switches it on.
-  needs: (config) => (config.cdiApiKey ? ["password", "providerIdentities"] : []),
+  // Its recipes over authsvc's own password accounts and provider identities, once its API key (or its test mode) switches it on.
+  needs: (config) => (config.cdiApiKey || config.cdiTestMode ? ["password", "providerIdentities"] : []),
 };
