@@ -2,7 +2,7 @@
 // own test suite"): the measurement of issue 52, not part of CI (it needs the SDK's repository).
 //
 //   node scripts/sdk-suite.mjs <supertokens-node checkout, its dev dependencies installed> [test files or folders…]
-//     [--json out.json] [--jobs N] [--no-build]
+//     [--json out.json] [--jobs N] [--timeout ms] [--stream out.jsonl] [--no-build]
 //
 // Starts `authsvc serve` in the CDI's test mode (AUTHSVC_CDI_TEST_MODE=1: apps made per test, each
 // its own empty SQLite database) on a throwaway database, points the SDK's test utilities at it
@@ -11,7 +11,7 @@
 // counts, then each failure with its first line. The files run in N processes at once (--jobs, 4 by default; 1 runs them in one). Default files: test/emailpassword, test/session,
 // test/session*.test.js, test/thirdparty, test/jwt.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,8 @@ const args = process.argv.slice(2);
 const flag = (name) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v; };
 const jsonOut = flag("--json");
 const jobs = Number(flag("--jobs") ?? "4");
+const timeout = flag("--timeout") ?? "40000";
+const stream = flag("--stream");
 const noBuild = args.includes("--no-build") ? (args.splice(args.indexOf("--no-build"), 1), true) : false;
 const [sdkArg, ...only] = args;
 if (!sdkArg) {
@@ -54,21 +56,32 @@ try {
 module.exports.getCoreUrl = () => process.env.AUTHSVC_CDI_URL;
 module.exports.getAppIdFromConnectionURI = (connectionURI) => connectionURI.split("/appid-").pop().split("/")[0];
 `);
-  const out = join(dir, "mocha.json");
+  // One line per test as it ends (`--stream FILE` keeps them, readable while the run goes on); mocha's
+  // own json-stream does the same but refuses --parallel.
+  const out = stream ?? join(dir, "mocha.jsonl");
+  const reporterFile = join(dir, "stream-reporter.cjs");
+  writeFileSync(reporterFile, `const { EVENT_TEST_PASS, EVENT_TEST_FAIL } = require(${JSON.stringify(join(sdk, "node_modules/mocha"))}).Runner.constants;
+const row = (t) => ({ title: t.title, fullTitle: t.fullTitle(), file: t.file, duration: t.duration });
+module.exports = function StreamReporter(runner) {
+  runner.on(EVENT_TEST_PASS, (t) => process.stdout.write(JSON.stringify(["pass", row(t)]) + "\\n"));
+  runner.on(EVENT_TEST_FAIL, (t, err) => process.stdout.write(JSON.stringify(["fail", { ...row(t), err: String(err && err.message), stack: String(err && err.stack) }]) + "\\n"));
+};
+`);
   const started = Date.now();
   await new Promise((ok) => {
     const child = spawn(process.execPath, [mocha, "--no-config", "--require", "test/hooks.js",
       // As the SDK's own `npm test`: no native fetch (nock cannot see it), cross-fetch instead.
-      "--node-option", "no-experimental-fetch", "--require", "test/fetch-polyfill.mjs", "--timeout", "40000", "--exit",
+      "--node-option", "no-experimental-fetch", "--require", "test/fetch-polyfill.mjs",
+      "--timeout", timeout, "--exit", "--reporter", reporterFile,
       // Files in parallel processes (each file's tests share the SDK's global state, so a file stays in one).
       ...(jobs > 1 ? ["--parallel", "--jobs", String(jobs)] : []),
-      "--reporter", "json", "--reporter-option", `output=${out}`, ...testFiles], {
-      cwd: sdk, stdio: ["ignore", "ignore", "inherit"],
+      ...testFiles], {
+      cwd: sdk, stdio: ["ignore", openSync(out, "w"), "inherit"],
       env: { ...process.env, AUTHSVC_CDI_URL: `${authsvc.url}/cdi`, TEST_MODE: "testing" },
     });
     child.on("exit", ok);
   });
-  report = JSON.parse(readFileSync(out, "utf8"));
+  report = readReport(out);
   report.seconds = Math.round((Date.now() - started) / 1000);
 } finally {
   writeFileSync(utilsFile, original);
@@ -77,6 +90,19 @@ module.exports.getAppIdFromConnectionURI = (connectionURI) => connectionURI.spli
 }
 
 const { stats, failures } = report;
+/** mocha's json-stream lines (["pass", test] / ["fail", test] / ["end", stats]) as the json reporter's shape; also a run cut short. */
+function readReport(file) {
+  const r = { passes: [], failures: [], stats: { passes: 0, failures: 0, pending: 0, tests: 0 } };
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    let e;
+    try { e = JSON.parse(line); } catch { continue; }
+    if (!Array.isArray(e)) continue;
+    if (e[0] === "pass") r.passes.push(e[1]);
+    if (e[0] === "fail") r.failures.push({ ...e[1], err: { message: e[1].err, stack: e[1].stack } });
+  }
+  r.stats = { passes: r.passes.length, failures: r.failures.length, pending: 0, tests: r.passes.length + r.failures.length };
+  return r;
+}
 console.log(`\nsupertokens-node's tests against authsvc (${testFiles.length} files, ${report.seconds}s): ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending, of ${stats.tests}`);
 const byFile = new Map();
 for (const t of [...report.passes, ...failures]) {
