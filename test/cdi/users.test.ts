@@ -80,7 +80,11 @@ describe.each(backends)("the CDI's users on $name", (backend) => {
     } while (token);
     expect(newest).toEqual([...all].reverse());
     expect((await call("/public/users?timeJoinedOrder=SIDEWAYS")).status).toBe(400);
-    expect((await call("/public/users?paginationToken=garbage")).status).toBe(400);
+    // In the core's words, which the SDK passes on.
+    const garbage = await call("/public/users?paginationToken=garbage");
+    expect([garbage.status, garbage.text]).toEqual([400, "invalid pagination token\n"]);
+    const negative = await call("/public/users?limit=-1");
+    expect([negative.status, negative.text]).toEqual([400, "limit must a positive integer with min value 1\n"]);
     expect((await call("/user/remove", { userId: a })).json).toEqual({ status: "OK" });
     expect(await getUser(t.app.ctx, a)).toBeUndefined();
     expect((await call("/public/users/count")).json.count).toBe(count - 1);
