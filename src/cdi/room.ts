@@ -1,12 +1,6 @@
 import type { Room } from "../kernel/room.js";
-import { CDI_PREFIX, createCdiMount } from "./mount.js";
-import { accountLinkingRoutes } from "./account-linking.js";
-import { appRoutes } from "./apps.js";
-import { emailPasswordRoutes } from "./email-password.js";
-import { rolesMetadataRoutes } from "./roles-metadata.js";
-import { sessionRoutes } from "./session-routes.js";
-import { thirdPartyRoutes } from "./third-party.js";
-import { userRoutes } from "./users.js";
+import { lazy } from "../kernel/lazy.js";
+import { CDI_PREFIX } from "./mount.js";
 import { cdiChecks, cdiSettings } from "./settings.js";
 
 /**
@@ -17,8 +11,9 @@ export const cdiRoom: Room = {
   id: "cdi",
   settings: [cdiSettings],
   settingsChecks: cdiChecks,
-  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes, ...appRoutes]),
+  // The CDI's handlers load on the first request under /cdi: most servers never get one (docs/performance.md, "Memory").
+  mount: lazy(() => import("./handlers.js").then((m) => m.cdiMount)),
   mountPath: CDI_PREFIX,
-  // Its recipes over authsvc's own password accounts and provider identities, once its API key (or its test mode) switches it on.
-  needs: (config) => (config.cdiApiKey || config.cdiTestMode ? ["password", "providerIdentities"] : []),
+  // Its recipes over authsvc's own password accounts, provider identities and TOTP devices, once its API key (or its test mode) switches it on.
+  needs: (config) => (config.cdiApiKey || config.cdiTestMode ? ["password", "providerIdentities", "totpDevices"] : []),
 };
