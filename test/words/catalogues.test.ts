@@ -1,4 +1,6 @@
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalogues, rooms } from "../../src/rooms.js";
 import { shippedLocales } from "../../src/words/locales.js";
@@ -44,6 +46,18 @@ describe("the catalogues", () => {
     }
   });
 
+  it("every word a page script asks for by its id is one the page carries (a js word of some catalogue)", () => {
+    // A script's words come from the page's JSON block, which holds only the ids with a `js` segment:
+    // any other id would be shown as the id itself.
+    const src = join(import.meta.dirname, "../../src");
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+    const scripts = walk(src).filter((f) => f.endsWith(".js"));
+    const asked = scripts.flatMap((f) => [...readFileSync(f, "utf8").matchAll(/\bwords\("([\w.-]+)"/g)].map((m) => `${f.slice(src.length + 1)}: ${m[1]}`));
+    expect(asked.length).toBeGreaterThan(100);
+    const missing = asked.filter((a) => { const id = a.split(": ")[1]; return !(id in english) || !/(^|\.)js\./.test(id); });
+    expect(missing).toEqual([]);
+  });
+
   it("English has every plural form English has (one, other)", () => {
     for (const [id, text] of Object.entries(english)) for (const p of shape(text).plurals) expect(p.forms, id).toEqual(expect.arrayContaining(["one", "other"]));
   });
@@ -51,9 +65,11 @@ describe("the catalogues", () => {
   it.each(others)("no English left in %s beyond names and brands", (locale) => {
     const messages = catalogues[locale];
     // A sentence the same as the English one was not translated (a single word such as a brand may be,
-    // and so may a message of placeholders and punctuation only, such as "{when}, {device}").
-    const words = (text: string) => /\p{L}/u.test(text.replace(/\{[^}]*\}/g, ""));
-    const same = Object.entries(english).filter(([id, text]) => messages[id] === text && text.includes(" ") && words(text) && !SAME_EVERYWHERE.test(text)).map(([id]) => id);
+    // with its placeholders, such as "Passkeys ({passkeys})", and so may a message of placeholders and
+    // punctuation only, such as "{when}, {device}").
+    const letters = (text: string) => text.replace(/\{[^}]*\}/g, "").replace(/[^\p{L}\s]/gu, "").trim();
+    const sentence = (text: string) => /\p{L}\s+\p{L}/u.test(letters(text));
+    const same = Object.entries(english).filter(([id, text]) => messages[id] === text && sentence(text) && !SAME_EVERYWHERE.test(text)).map(([id]) => id);
     expect(same).toEqual([]);
     // Nor a common English word inside a translation.
     // (Loanwords such as "Link", "Password" and "account" are at home in several of them.)
