@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
 import type { CoreContext } from "../core/context.js";
+import type { TestApps } from "./test-apps.js";
 
 /** What the core answers with a plain-text body and a status (not a domain outcome, which is 200 + status). */
 export class CdiError extends Error {
@@ -15,6 +16,8 @@ export interface CdiCall {
   body: Record<string, unknown>;
   query: URLSearchParams;
   tenantId: string;
+  /** The test mode's apps (AUTHSVC_CDI_TEST_MODE), for the routes that make and remove them. */
+  apps?: TestApps;
 }
 
 /**
@@ -27,6 +30,8 @@ export interface CdiRoute {
   tenant?: boolean;
   open?: boolean;
   unversioned?: boolean;
+  /** Served only in the test mode, and only outside an app (`/cdi/recipe/multitenancy/app/v2`). */
+  testMode?: boolean;
   handler(call: CdiCall): Promise<unknown> | unknown;
 }
 

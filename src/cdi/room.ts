@@ -1,7 +1,7 @@
 import type { Room } from "../kernel/room.js";
 import { lazy } from "../kernel/lazy.js";
 import { CDI_PREFIX } from "./mount.js";
-import { cdiSettings } from "./settings.js";
+import { cdiChecks, cdiSettings } from "./settings.js";
 
 /**
  * A drop-in SuperTokens core (docs/supertokens-core.md): the Core Driver Interface the backend SDKs
@@ -10,9 +10,10 @@ import { cdiSettings } from "./settings.js";
 export const cdiRoom: Room = {
   id: "cdi",
   settings: [cdiSettings],
+  settingsChecks: cdiChecks,
   // The CDI's handlers load on the first request under /cdi: most servers never get one (docs/performance.md, "Memory").
   mount: lazy(() => import("./handlers.js").then((m) => m.cdiMount)),
   mountPath: CDI_PREFIX,
-  // Its recipes over authsvc's own password accounts, provider identities and TOTP devices, once its API key switches it on.
-  needs: (config) => (config.cdiApiKey ? ["password", "providerIdentities", "totpDevices"] : []),
+  // Its recipes over authsvc's own password accounts, provider identities and TOTP devices, once its API key (or its test mode) switches it on.
+  needs: (config) => (config.cdiApiKey || config.cdiTestMode ? ["password", "providerIdentities", "totpDevices"] : []),
 };

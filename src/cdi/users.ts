@@ -2,7 +2,7 @@ import { AuthError } from "../core/errors.js";
 import { accountsOf } from "../core/account-operations.js";
 import { canonicalEmail } from "../core/emails.js";
 import { verifyEmailWithToken } from "../core/email-verification.js";
-import { listUserPage, findUsersByEmail } from "../core/user-directory.js";
+import { listUserPage, findUsersByEmail, MAX_PAGE_SIZE } from "../core/user-directory.js";
 import { deleteUser, getUser, toUserJson } from "../core/users.js";
 import { insertEvent } from "../store/events.js";
 import * as tokens from "../store/one-time-tokens.js";
@@ -51,13 +51,17 @@ export const userRoutes: CdiRoute[] = [
   {
     method: "GET", path: "/users", tenant: true,
     handler: async (c) => {
-      if ((optStr(c, "timeJoinedOrder") ?? "ASC") !== "ASC") throw new CdiError(400, "timeJoinedOrder DESC is not implemented by authsvc");
+      const order = optStr(c, "timeJoinedOrder") ?? "ASC";
+      if (order !== "ASC" && order !== "DESC") throw new CdiError(400, "timeJoinedOrder can be either ASC OR DESC");
+      // The core's own words for a bad limit or token (the SDK's tests read them).
       const limit = Number(optStr(c, "limit") ?? "100");
+      if (!Number.isInteger(limit) || limit < 1) throw new CdiError(400, "limit must a positive integer with min value 1");
+      if (limit > MAX_PAGE_SIZE) throw new CdiError(400, `max limit allowed is ${MAX_PAGE_SIZE}`);
       try {
-        const page = await listUserPage(c.ctx, { cursor: optStr(c, "paginationToken"), limit, search: optStr(c, "email") });
+        const page = await listUserPage(c.ctx, { cursor: optStr(c, "paginationToken"), limit, search: optStr(c, "email"), newestFirst: order === "DESC" });
         return { status: "OK", users: page.users.map(toUserJson), ...(page.nextCursor ? { nextPaginationToken: page.nextCursor } : {}) };
       } catch (err) {
-        if (err instanceof AuthError) throw new CdiError(400, err.message);
+        if (err instanceof AuthError) throw new CdiError(400, /cursor/i.test(err.message) ? "invalid pagination token" : err.message);
         throw err;
       }
     },

@@ -67,13 +67,13 @@ export interface UserPage { users: UserView[]; nextCursor: string | null }
  * One page of users, oldest first, optionally only those whose email contains `search`.
  * `nextCursor` is null on the last page.
  */
-export async function listUserPage(ctx: CoreContext, opts: { cursor?: string; limit?: number; search?: string } = {}): Promise<UserPage> {
+export async function listUserPage(ctx: CoreContext, opts: { cursor?: string; limit?: number; search?: string; newestFirst?: boolean } = {}): Promise<UserPage> {
   const limit = opts.limit ?? 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw badInput(`limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
   const after = opts.cursor ? decodeCursor(opts.cursor) : undefined;
   const search = opts.search?.trim().toLowerCase() || undefined;
   // One row more than asked tells whether another page exists without a count.
-  const rows = await listUsersAfter(ctx.store.db, { after, limit: limit + 1, search });
+  const rows = await listUsersAfter(ctx.store.db, { after, limit: limit + 1, search, newestFirst: opts.newestFirst });
   const page = rows.slice(0, limit);
   const views = await loadUserViews(ctx.store.db, ctx.logins, page);
   const last = page[page.length - 1];

@@ -10,16 +10,18 @@ export interface UserKey { timeJoined: number; id: string }
  * the same however deep it is, and rows added meanwhile are neither skipped nor repeated).
  * `search` keeps users whose current email contains it (LIKE wildcards in it are matched literally).
  */
-export async function listUsersAfter(db: Kysely<DB>, opts: { after?: UserKey; limit: number; search?: string }): Promise<UserRow[]> {
+export async function listUsersAfter(db: Kysely<DB>, opts: { after?: UserKey; limit: number; search?: string; newestFirst?: boolean }): Promise<UserRow[]> {
   // People only: a login method linked into someone is listed with them (loadUserDetails).
   let q = db.selectFrom("users").selectAll().where("primary_user_id", "is", null);
   const after = opts.after;
-  if (after) q = q.where((eb) => eb.or([eb("time_joined", ">", after.timeJoined), eb.and([eb("time_joined", "=", after.timeJoined), eb("id", ">", after.id)])]));
+  const past = opts.newestFirst ? "<" : ">";
+  if (after) q = q.where((eb) => eb.or([eb("time_joined", past, after.timeJoined), eb.and([eb("time_joined", "=", after.timeJoined), eb("id", past, after.id)])]));
   if (opts.search) {
     const pattern = `%${opts.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where(sql<boolean>`email like ${pattern} escape '\\'`);
   }
-  return q.orderBy("time_joined").orderBy("id").limit(opts.limit).execute();
+  const order = opts.newestFirst ? "desc" : "asc";
+  return q.orderBy("time_joined", order).orderBy("id", order).limit(opts.limit).execute();
 }
 
 /** What belongs to a set of people, loaded in a fixed number of queries (for pages of views and exports). */

@@ -70,7 +70,21 @@ describe.each(backends)("the CDI's users on $name", (backend) => {
     } while (token);
     expect(all).toHaveLength(count);
     expect(all).toEqual(expect.arrayContaining([a, b]));
-    expect((await call("/public/users?paginationToken=garbage")).status).toBe(400);
+    // Newest first (timeJoinedOrder=DESC), in pages too: the same people the other way round.
+    const newest: string[] = [];
+    token = undefined;
+    do {
+      const page = await call(`/public/users?limit=2&timeJoinedOrder=DESC${token ? `&paginationToken=${encodeURIComponent(token)}` : ""}`);
+      newest.push(...page.json.users.map((u: { id: string }) => u.id));
+      token = page.json.nextPaginationToken;
+    } while (token);
+    expect(newest).toEqual([...all].reverse());
+    expect((await call("/public/users?timeJoinedOrder=SIDEWAYS")).status).toBe(400);
+    // In the core's words, which the SDK passes on.
+    const garbage = await call("/public/users?paginationToken=garbage");
+    expect([garbage.status, garbage.text]).toEqual([400, "invalid pagination token\n"]);
+    const negative = await call("/public/users?limit=-1");
+    expect([negative.status, negative.text]).toEqual([400, "limit must a positive integer with min value 1\n"]);
     expect((await call("/user/remove", { userId: a })).json).toEqual({ status: "OK" });
     expect(await getUser(t.app.ctx, a)).toBeUndefined();
     expect((await call("/public/users/count")).json.count).toBe(count - 1);
