@@ -14,7 +14,8 @@ const parts = await Promise.all(names.map((name) => import(`./${name}`)));
 function describe(s) {
   const when = new Date(s.lastUsedAt).toLocaleString();
   const where = [s.userAgent || "Unknown device", s.ip ? `from ${s.ip}` : ""].filter(Boolean).join(" ");
-  return `${where}, last used ${when}${s.current ? " (this device)" : ""}`;
+  const support = s.supportBy ? `${words("account.js.supportSession", { admin: s.supportBy })}: ` : "";
+  return `${support}${where}, last used ${when}${s.current ? " (this device)" : ""}`;
 }
 
 async function loadSessions() {

@@ -6,4 +6,5 @@ export const ar: Translation<typeof en> = {
   "account.locale.label": "اللغة",
   "account.locale.save": "حفظ",
   "account.js.localeSaved": "تم الحفظ: ستصلك الرسائل بهذه اللغة.",
+  "account.js.supportSession": "جلسة دعم من {admin}",
 };

@@ -6,4 +6,5 @@ export const de: Translation<typeof en> = {
   "account.locale.label": "Sprache",
   "account.locale.save": "Speichern",
   "account.js.localeSaved": "Gespeichert: Deine Mails kommen ab jetzt in dieser Sprache.",
+  "account.js.supportSession": "Support-Sitzung von {admin}",
 };

@@ -4,4 +4,5 @@ export const en = {
   "account.locale.label": "Language",
   "account.locale.save": "Save",
   "account.js.localeSaved": "Saved: your mail will be written in this language.",
+  "account.js.supportSession": "Support session by {admin}",
 } as const;

@@ -6,4 +6,5 @@ export const es: Translation<typeof en> = {
   "account.locale.label": "Idioma",
   "account.locale.save": "Guardar",
   "account.js.localeSaved": "Guardado: tus correos llegarán en este idioma.",
+  "account.js.supportSession": "Sesión de soporte de {admin}",
 };

@@ -6,4 +6,5 @@ export const fr: Translation<typeof en> = {
   "account.locale.label": "Langue",
   "account.locale.save": "Enregistrer",
   "account.js.localeSaved": "Enregistré : vos e-mails seront écrits dans cette langue.",
+  "account.js.supportSession": "Session d’assistance de {admin}",
 };

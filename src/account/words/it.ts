@@ -6,4 +6,5 @@ export const it: Translation<typeof en> = {
   "account.locale.label": "Lingua",
   "account.locale.save": "Salva",
   "account.js.localeSaved": "Salvato: le tue email saranno scritte in questa lingua.",
+  "account.js.supportSession": "Sessione di assistenza di {admin}",
 };

@@ -6,4 +6,5 @@ export const ja: Translation<typeof en> = {
   "account.locale.label": "言語",
   "account.locale.save": "保存",
   "account.js.localeSaved": "保存しました。今後のメールはこの言語で届きます。",
+  "account.js.supportSession": "{admin} によるサポートセッション",
 };

@@ -6,4 +6,5 @@ export const ko: Translation<typeof en> = {
   "account.locale.label": "언어",
   "account.locale.save": "저장",
   "account.js.localeSaved": "저장했습니다. 앞으로 메일은 이 언어로 보내 드립니다.",
+  "account.js.supportSession": "{admin}의 지원 세션",
 };

@@ -6,4 +6,5 @@ export const nl: Translation<typeof en> = {
   "account.locale.label": "Taal",
   "account.locale.save": "Opslaan",
   "account.js.localeSaved": "Opgeslagen: je mails komen voortaan in deze taal.",
+  "account.js.supportSession": "Ondersteuningssessie van {admin}",
 };

@@ -6,4 +6,5 @@ export const pl: Translation<typeof en> = {
   "account.locale.label": "Język",
   "account.locale.save": "Zapisz",
   "account.js.localeSaved": "Zapisano: wiadomości będą przychodzić w tym języku.",
+  "account.js.supportSession": "Sesja wsparcia: {admin}",
 };

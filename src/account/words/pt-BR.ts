@@ -6,4 +6,5 @@ export const ptBR: Translation<typeof en> = {
   "account.locale.label": "Idioma",
   "account.locale.save": "Salvar",
   "account.js.localeSaved": "Salvo: seus e-mails virão neste idioma.",
+  "account.js.supportSession": "Sessão de suporte de {admin}",
 };
