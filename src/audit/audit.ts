@@ -22,7 +22,7 @@ const AUDITED = [
   "mfa.", "webauthn.credential_added", "webauthn.credential_removed", "webauthn.account_recovered",
   "user.linked", "user.unlinked", "user.login_removed", "user.email_changed", "user.email_verified", "user.email_unverified",
   "oauth.", "user.banned", "user.unbanned", "user.deleted", "user.deletion_scheduled", "user.roles_changed",
-  "user.not_me", "signing_key.rotated", "database.restored", "admin.", "rate_limit.cleared", "role.", "support.",
+  "user.not_me", "signing_key.rotated", "database.restored", "admin.", "rate_limit.cleared", "role.", "support.", "support_session.",
 ];
 
 /** Whether an event goes in the audit log: a security event, or anything an operator did (CLI, admin API, dashboard). */

@@ -8,11 +8,12 @@ export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
 /**
  * Revokes every live session of these users (a person's logins), all but `keep` when given; their
- * refresh tokens stop working at once. Returns the handles revoked.
+ * refresh tokens stop working at once; with `own`, only the person's own (no `actor`). Returns the handles revoked.
  */
-export async function revokeSessionsOf(db: Kysely<DB>, userIds: readonly string[], opts: { now: number; reason: string; keep?: string }): Promise<string[]> {
+export async function revokeSessionsOf(db: Kysely<DB>, userIds: readonly string[], opts: { now: number; reason: string; keep?: string; own?: boolean }): Promise<string[]> {
   if (userIds.length === 0) return [];
   let q = db.updateTable("sessions").set({ revoked_at: opts.now, revoke_reason: opts.reason }).where("user_id", "in", userIds).where("revoked_at", "is", null);
+  if (opts.own) q = q.where("actor", "is", null);
   if (opts.keep !== undefined) q = q.where("handle", "!=", opts.keep);
   return (await q.returning("handle").execute()).map((r) => r.handle);
 }
