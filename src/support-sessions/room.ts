@@ -1,6 +1,7 @@
 import type { Room } from "../kernel/room.js";
 import { supportPersonPage } from "./admin.js";
 import { lapsedSupportSessions, mergeSupportSessions } from "./purge.js";
+import { supportOpenapi } from "./openapi.js";
 import { supportRoutes } from "./routes.js";
 import { supportSessionWays } from "./support.js";
 
@@ -14,6 +15,7 @@ import { supportSessionWays } from "./support.js";
 export const supportSessionsRoom: Room = {
   id: "support-sessions",
   routes: supportRoutes,
+  openapi: supportOpenapi,
   waysIn: [supportSessionWays],
   events: { "support_session.started": { type: "support_session.started" }, "support_session.ended": { type: "support_session.ended" } },
   personPage: supportPersonPage,
