@@ -26,15 +26,17 @@ export async function takeLink(tx: Kysely<DB>, linkHash: string, now: number): P
 }
 
 /**
- * The person's support sessions that have not ended, whose kernel session is live at `now`
- * (optionally of these logins only, all but `keep`), newest first.
+ * The support sessions that have not ended, whose kernel session is live at `now`, opened as the
+ * person or held by one of `logins` (a support session acts as the whole person: every event about
+ * them ends it, the first proof of an address too), all but `keep`, newest first.
  */
 export async function listOpenSupportSessions(db: Kysely<DB>, personId: string, now: number, o: { logins?: readonly string[]; keep?: string } = {}): Promise<Array<SupportSessionRow & { user_id: string }>> {
+  const logins = o.logins && o.logins.length > 0 ? [...o.logins] : undefined;
   let q = db.selectFrom("support_sessions as p").innerJoin("sessions as s", "s.handle", "p.session_handle")
     .selectAll("p").select("s.user_id")
-    .where("p.person_id", "=", personId).where("p.ended_at", "is", null)
+    .where((eb) => (logins ? eb.or([eb("p.person_id", "=", personId), eb("s.user_id", "in", logins)]) : eb("p.person_id", "=", personId)))
+    .where("p.ended_at", "is", null)
     .where("s.revoked_at", "is", null).where("s.expires_at", ">", now);
-  if (o.logins) q = o.logins.length === 0 ? q.where("s.user_id", "in", [""]) : q.where("s.user_id", "in", [...o.logins]);
   if (o.keep !== undefined) q = q.where("p.session_handle", "!=", o.keep);
   const rows = await q.orderBy("p.started_at", "desc").orderBy("p.session_handle").execute();
   return rows.map((r) => ({ ...normal(r), user_id: r.user_id }));
