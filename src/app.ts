@@ -2,6 +2,7 @@ import type { App as H3App } from "h3";
 import { ConfigError, describeConfig, type Config, type ResolvedConfig } from "./config.js";
 import { checkClaimProviders } from "./core/claims.js";
 import { checkWaysIn } from "./core/ways-in.js";
+import { assembleOffers } from "./kernel/offers.js";
 import { checkFactors, createMfaClaim } from "./core/mfa.js";
 import type { CoreContext, RoomState } from "./core/context.js";
 import { background, mail, rooms, smtpOptionsOf, tables, wordsOf } from "./rooms.js";
@@ -99,6 +100,9 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
   // Each room's state (e.g. the provider registry), built before anything opens so a bad
   // setting stops the start with a clear message (ConfigError).
   const roomState = Object.assign({}, ...rooms.map((r) => r.init?.(config) ?? {})) as RoomState;
+  // What the rooms offer each other (Room.accounts, Room.memberships), once; a room switched on
+  // that needs what no room offers stops the start here, naming it.
+  const offers = assembleOffers(rooms, config);
   const clock = overrides.clock ?? systemClock;
   const store = overrides.store ?? openStore({
     url: config.database, sqliteSynchronous: config.sqliteSynchronous,
@@ -132,6 +136,8 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     passwordChecks: rooms.flatMap((r) => r.passwordCheck?.(config, { logger, clock }) ?? []),
     personGates: rooms.flatMap((r) => (r.personGate ? [r.personGate] : [])),
     sessionOpened: rooms.flatMap((r) => (r.sessionOpened ? [r.sessionOpened] : [])),
+    accounts: offers.accounts,
+    memberships: offers.memberships,
     outboxNotify: () => (worker ? worker.kick() : overrides.outboxNotify?.()),
     mail,
     mailTemplates: loadTemplateOverridesOrFail(config.mailTemplatesDir),

@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The direction of imports (ARCHITECTURE.md): floors `cli -> app -> {http, methods, core, store,
- * mail, util}`, and sign-in methods as rooms that import the kernel and never each other. Each
- * rule lists the files that still break it today; the list may only shrink.
+ * mail, util}`, and sign-in methods as rooms that import the kernel and never each other; a room
+ * reaches another through kernel interfaces filled from declarations (Room.accounts,
+ * Room.memberships: kernel/offers.ts), never by importing it. Each rule lists the files that still
+ * break it today; the list may only shrink.
  */
 const root = resolve(import.meta.dirname, "..");
 const src = join(root, "src");
@@ -46,6 +48,8 @@ const FLOORS: Record<string, number> = {
   dashboard: 8, ops: 8, "move-in": 8, cdi: 8, root: 9, cli: 10,
 };
 const isRoom = (path: string) => FLOORS[floor(path)] === 7;
+/** The floor-8 folders that consume the rooms' work (the dashboard, operations, move-in, the SuperTokens CDI). */
+const CONSUMERS = ["cdi", "dashboard", "ops", "move-in"];
 /**
  * The one ordered list of migrations (store/migrations/index.ts) reads the rooms' migrations, which
  * import only kysely (checked below): leaves, so neither an upward arrow nor a cycle.
@@ -66,6 +70,19 @@ const rules: Rule[] = [
     name: "a sign-in method never imports another",
     breaks: (f, t) => room(f) !== undefined && room(t) !== undefined && room(f) !== room(t),
     allowed: [],
+  },
+  {
+    // Rooms reach a sign-in method's accounts through the context (Room.accounts, core/account-operations.ts).
+    name: "a room or a floor-8 consumer (cdi, dashboard, ops, move-in) never imports a sign-in method",
+    breaks: (f, t) => (isRoom(f) || CONSUMERS.includes(floor(f))) && room(t) !== undefined && unit(f) !== unit(t),
+    allowed: [],
+  },
+  {
+    // Rooms reach each other through kernel interfaces filled from declarations (Room.accounts, Room.memberships).
+    name: "a room never imports another room",
+    breaks: (f, t) => isRoom(f) && isRoom(t) && unit(f) !== unit(t),
+    // Organizations still read the rules of app-wide roles (roles/store.ts) and of metadata (metadata/metadata.ts). The list may only shrink.
+    allowed: ["organizations/org-roles.ts", "organizations/organizations.ts"],
   },
   {
     name: "imports never point up a floor (type-only imports included)",

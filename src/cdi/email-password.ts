@@ -4,8 +4,7 @@ import { admitSignIn, settleSignIn } from "../core/limits.js";
 import { notePasswordSignIn } from "../core/passwords.js";
 import { recordFailedSignIn } from "../core/sign-in-failures.js";
 import { getUser, toUserJson } from "../core/users.js";
-import { setPassword, signInWithPassword, signUpWithPassword } from "../methods/email-password/accounts.js";
-import { findCredentialByUserId } from "../methods/email-password/store.js";
+import { accountsOf } from "../core/account-operations.js";
 import { insertEvent } from "../store/events.js";
 import * as tokens from "../store/one-time-tokens.js";
 import { createSecretToken, hashToken } from "../util/random.js";
@@ -23,11 +22,9 @@ export const emailPasswordRoutes: CdiRoute[] = [
   {
     method: "POST", path: "/recipe/signup", tenant: true,
     handler: async (c) => {
-      const r = await signUpWithPassword(c.ctx, { email: str(c, "email"), password: str(c, "password"), source: "cdi" });
+      const r = await accountsOf(c.ctx, "password").signUp(c.ctx, { email: str(c, "email"), password: str(c, "password"), source: "cdi" });
       if (r.status === "OK") return { status: "OK", user: toUserJson(r.user), recipeUserId: r.recipeUserId };
-      if (r.status === "SIGN_UP_NOT_ALLOWED") return { status: "EMAIL_ALREADY_EXISTS_ERROR" };
-      const exists = r.formFields.find((f) => f.id === "email" && /already exists/.test(f.error));
-      if (exists) return { status: "EMAIL_ALREADY_EXISTS_ERROR" };
+      if (r.status === "SIGN_UP_NOT_ALLOWED" || r.status === "ADDRESS_EXISTS") return { status: "EMAIL_ALREADY_EXISTS_ERROR" };
       throw new CdiError(400, `Refused by authsvc: ${r.formFields.map((f) => `${f.id}: ${f.error}`).join("; ")}`);
     },
   },
@@ -45,7 +42,7 @@ export const emailPasswordRoutes: CdiRoute[] = [
         if (err instanceof AuthError && err.code === "RATE_LIMITED") return WRONG;
         throw err;
       }
-      const r = await signInWithPassword(ctx, { email, password });
+      const r = await accountsOf(ctx, "password").signIn(ctx, { email, password });
       await settleSignIn(ctx, ticket, r.status !== "WRONG_CREDENTIALS_ERROR");
       if (r.status !== "OK") {
         if (r.status === "WRONG_CREDENTIALS_ERROR") recordFailedSignIn(ctx, "emailpassword");
@@ -61,7 +58,7 @@ export const emailPasswordRoutes: CdiRoute[] = [
       const userId = str(c, "userId");
       const email = canonicalEmail(optStr(c, "email") ?? "");
       const { ctx } = c;
-      const cred = await findCredentialByUserId(ctx.store.db, userId);
+      const cred = await accountsOf(ctx, "password").findLogin(ctx.store.db, userId);
       if (!cred) return { status: "UNKNOWN_USER_ID_ERROR" };
       const token = createSecretToken();
       const tokenHash = hashToken(token);
@@ -100,13 +97,14 @@ export async function updateEmailPasswordUser(c: Parameters<CdiRoute["handler"]>
   const userId = str(c, "recipeUserId");
   const email = optStr(c, "email");
   const password = optStr(c, "password");
-  const cred = await findCredentialByUserId(c.ctx.store.db, userId);
+  const passwords = accountsOf(c.ctx, "password");
+  const cred = await passwords.findLogin(c.ctx.store.db, userId);
   if (!cred || !(await getUser(c.ctx, userId))) return { status: "UNKNOWN_USER_ID_ERROR" };
   if (email !== undefined && canonicalEmail(email) !== cred.email) {
     return { status: "EMAIL_CHANGE_NOT_ALLOWED_ERROR", reason: "authsvc changes an address only once the new one is proven (its account page); not through the CDI" };
   }
   if (password !== undefined) {
-    const r = await setPassword(c.ctx, userId, password, "cdi");
+    const r = await passwords.setPassword(c.ctx, userId, password, "cdi");
     if (r.status === "FIELD_ERROR") return { status: "PASSWORD_POLICY_VIOLATED_ERROR", failureReason: r.formFields[0].error };
     if (r.status === "NO_PASSWORD_LOGIN") return { status: "UNKNOWN_USER_ID_ERROR" };
   }

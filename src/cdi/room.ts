@@ -17,4 +17,6 @@ export const cdiRoom: Room = {
   settings: [cdiSettings],
   mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes]),
   mountPath: CDI_PREFIX,
+  // Its recipes over authsvc's own password accounts and provider identities, once its API key switches it on.
+  needs: (config) => (config.cdiApiKey ? ["password", "providerIdentities"] : []),
 };

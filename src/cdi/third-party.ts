@@ -1,6 +1,6 @@
 import { canonicalEmail } from "../core/emails.js";
 import { toUserJson } from "../core/users.js";
-import { upsertThirdPartyUser } from "../methods/third-party/sign-in-up.js";
+import { accountsOf } from "../core/account-operations.js";
 import { CdiError, obj, str, type CdiRoute } from "./http.js";
 
 /**
@@ -14,7 +14,7 @@ export const thirdPartyRoutes: CdiRoute[] = [
     handler: async (c) => {
       const email = obj(c, "email")!;
       if (typeof email.id !== "string") throw new CdiError(400, "Field name 'id' is invalid in JSON input");
-      const r = await upsertThirdPartyUser(c.ctx, {
+      const r = await accountsOf(c.ctx, "providerIdentities").upsert(c.ctx, {
         thirdPartyId: str(c, "thirdPartyId"), thirdPartyUserId: str(c, "thirdPartyUserId"),
         email: canonicalEmail(email.id), emailVerified: email.isVerified === true,
       });

@@ -1,9 +1,9 @@
 import { AuthError } from "../core/errors.js";
+import { accountsOf } from "../core/account-operations.js";
 import { canonicalEmail } from "../core/emails.js";
 import { verifyEmailWithToken } from "../core/email-verification.js";
 import { listUserPage, findUsersByEmail } from "../core/user-directory.js";
 import { deleteUser, getUser, toUserJson } from "../core/users.js";
-import { findIdentity } from "../methods/third-party/store.js";
 import { insertEvent } from "../store/events.js";
 import * as tokens from "../store/one-time-tokens.js";
 import { unmarkEmailVerified } from "../store/user-pages.js";
@@ -36,8 +36,8 @@ export const userRoutes: CdiRoute[] = [
       }
       const tpId = optStr(c, "thirdPartyId"), tpUser = optStr(c, "thirdPartyUserId");
       if (tpId !== undefined && tpUser !== undefined) {
-        const identity = await findIdentity(c.ctx.store.db, tpId, tpUser);
-        const u = identity ? await getUser(c.ctx, identity.user_id) : undefined;
+        const identity = await accountsOf(c.ctx, "providerIdentities").find(c.ctx.store.db, tpId, tpUser);
+        const u = identity ? await getUser(c.ctx, identity.userId) : undefined;
         if (u) byId.set(u.id, toUserJson(u));
         sets.push(u ? [u.id] : []);
       }

@@ -17,6 +17,8 @@ import type { PasswordCheck } from "./passwords.js";
 import type { WayIn } from "./ways-in.js";
 import type { PersonGate } from "./person-gates.js";
 import type { SessionOpened } from "./session-opened.js";
+import type { AccountOperations } from "./account-operations.js";
+import type { Memberships } from "./memberships.js";
 
 /**
  * What the rooms keep in the context (built once at start by the composition root, e.g. the
@@ -70,4 +72,8 @@ export interface CoreContext extends RoomState {
   personGates: readonly PersonGate[];
   /** The rooms' work when a session opens (Room.sessionOpened), in its transaction. */
   sessionOpened: readonly SessionOpened[];
+  /** What the sign-in methods offer other rooms to do to accounts (Room.accounts), one room per kind: reached through accountsOf. */
+  accounts: Readonly<AccountOperations>;
+  /** Organizations' members as the organizations room offers them (Room.memberships): reached through membershipsOf. */
+  memberships?: Memberships;
 }

@@ -5,6 +5,9 @@ import type { BackgroundWork } from "../core/background.js";
 import type { ClaimProvider, Factor } from "../core/claims.js";
 import type { CommandSpec, UserCreationSpec } from "../core/commands.js";
 import type { CoreContext, RoomState } from "../core/context.js";
+import type { AccountOperations } from "../core/account-operations.js";
+import type { Memberships } from "../core/memberships.js";
+import type { OfferKind } from "./offers.js";
 import type { ImportPart } from "../core/import-parts.js";
 import type { LoginKind, MergePerson } from "../core/logins.js";
 import type { PersonDeletion } from "../core/person-deletion.js";
@@ -142,6 +145,19 @@ export interface RoomPeople {
   personDeletion?: PersonDeletion;
   /** Its rows no request can use any more (expired codes, challenges). */
   purge?: readonly PurgeRule[];
+  /**
+   * What other rooms may do to accounts of its kind (core/account-operations.ts): a sign-in method
+   * offers password accounts, provider identities or address-only people; one room per kind.
+   */
+  accounts?: AccountOperations;
+  /** Organizations and their members as other rooms need them (core/memberships.ts); one room offers them. */
+  memberships?: Memberships;
+  /**
+   * What it reaches through the context (Room.accounts' kinds, "memberships") with this
+   * configuration (nothing while a setting leaves it off): the start is refused, naming what is
+   * missing, when no room offers one (kernel/offers.ts).
+   */
+  needs?(config: Readonly<Config>): readonly OfferKind[];
 }
 
 /**

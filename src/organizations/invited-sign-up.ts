@@ -1,4 +1,5 @@
 import { defineEventHandler, setResponseHeader } from "h3";
+import { accountsOf } from "../core/account-operations.js";
 import type { CoreContext } from "../core/context.js";
 import { badInput } from "../core/errors.js";
 import { findPeopleByAddress } from "../core/logins.js";
@@ -9,7 +10,6 @@ import { requestLocale } from "../http/pages/locale.js";
 import type { Route } from "../http/route.js";
 import { attachNewSession, sessionStartOf } from "../http/session-guard.js";
 import { selectCreationMode } from "../http/session-transport.js";
-import { describeInterruptedSignUp, EMAIL_EXISTS, signUpWithPassword } from "../methods/email-password/accounts.js";
 import { findOpenInvitationByToken, joinByInvitation } from "./invitations.js";
 import { getOrganization } from "./organizations.js";
 import * as store from "./store.js";
@@ -67,7 +67,7 @@ export async function signUpByInvitation(ctx: CoreContext, input: { token: unkno
   if ((await findPeopleByAddress(ctx.store.db, ctx.logins, inv.email)).length > 0) return accountExists;
   let joined: { organizationId: string; role: string } | undefined;
   try {
-    const r = await signUpWithPassword(ctx, {
+    const r = await accountsOf(ctx, "password").signUp(ctx, {
       email: inv.email, password: input.password, verified: true, source: "invitation", start: input.start, locale: input.locale,
       within: async (tx, personId) => {
         // Taken again inside the transaction: a second click, or a revoke meanwhile, loses here.
@@ -77,7 +77,7 @@ export async function signUpByInvitation(ctx: CoreContext, input: { token: unkno
         joined = res;
       },
     });
-    if (r.status === "FIELD_ERROR" && r.formFields.some((f) => f.id === "email" && f.error === EMAIL_EXISTS)) return accountExists;
+    if (r.status === "ADDRESS_EXISTS") return accountExists;
     if (r.status !== "OK") return r;
     return { status: "OK", user: r.user, organizationId: joined!.organizationId, role: joined!.role, opened: r.opened! };
   } catch (err) {
@@ -101,7 +101,7 @@ export const invitedSignUpRoutes: readonly Route[] = [
     setResponseHeader(event, "cache-control", "no-store");
     if (r.status !== "OK") return r;
     // The account is committed: an outage from here on must not read as "nothing happened".
-    const tokens = await issueSession(deps.ctx, r.opened).catch((err) => { throw describeInterruptedSignUp(err, true); });
+    const tokens = await issueSession(deps.ctx, r.opened).catch((err) => { throw accountsOf(deps.ctx, "password").describeInterruptedSignUp(err, true); });
     return { status: "OK", user: toUserJson(r.user), organization: await getOrganization(deps.ctx, r.organizationId), role: r.role, ...attachNewSession(event, deps, mode, tokens) };
   }) },
 ];

@@ -18,6 +18,8 @@ import { organizationSettings } from "./settings.js";
 import { organizationMail } from "./mail.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
 import { organizationWords } from "./words/index.js";
+import { OWNER, permissionsOfRole } from "./org-roles.js";
+import * as store from "./store.js";
 
 /** Organizations: teams, members with roles, invitations, and the active one's `org` claim. */
 export const organizationsRoom: Room = {
@@ -49,6 +51,14 @@ export const organizationsRoom: Room = {
   adminOpenapi: organizationsAdminArea,
   claims: () => [createOrgClaim()],
   personDeletion: organizationsOnPersonDeletion,
+  // What other rooms (enterprise SSO) may do with organizations and their members (core/memberships.ts).
+  memberships: {
+    findOrganization: store.findOrganization, findOrganizationBySlug: store.findOrganizationBySlug, findDomain: store.findDomain,
+    lockOrganization: store.lockOrganization, findMember: store.findMembership, insertMember: store.insertMember,
+    setMemberRole: store.setMemberRole, deleteMember: store.deleteMember, ownerRole: OWNER, permissionsOfRole,
+  },
+  // An invitation's link signs a new person up with a password.
+  needs: () => ["password"],
   assets: { "accept-invitation.js": acceptJs, "organizations.js": organizationsJs },
   pages: (config) => hostedPageRoutes(config, { "/accept-invitation": acceptInvitationPage, [organizationsPagePath]: organizationsPage }),
   accountPage: {

@@ -1,5 +1,5 @@
 import { CommandError, type CommandApp, type CommandSpec } from "../core/commands.js";
-import { findOrganization, findOrganizationBySlug } from "../organizations/store.js";
+import { membershipsOf } from "../core/memberships.js";
 import { readFile } from "node:fs/promises";
 import { AuthError } from "../core/errors.js";
 import { addSamlConnection, listConnections, removeConnection } from "./saml-connections.js";
@@ -10,7 +10,8 @@ import { rotateScimToken } from "./scim-tokens.js";
 /** An organization's id by its id or slug. */
 async function resolveOrg(app: CommandApp, ref: string): Promise<{ id: string; slug: string }> {
   const db = app.ctx.store.db;
-  const o = (await findOrganization(db, ref)) ?? (await findOrganizationBySlug(db, ref));
+  const orgs = membershipsOf(app.ctx);
+  const o = (await orgs.findOrganization(db, ref)) ?? (await orgs.findOrganizationBySlug(db, ref));
   if (!o) throw new CommandError(`no organization ${ref} (give its id or slug; authsvc orgs list shows them)`);
   return o;
 }

@@ -29,4 +29,7 @@ export const ssoRoom: Room = {
   routes: samlRoutes,
   openapi: ssoArea,
   commands: [ssoCommands, ssoConnectionCommands],
+  // SCIM and SAML work on an organization's members; a SAML sign-in is a provider identity, a
+  // provisioned user an address-only person (kernel/offers.ts refuses to start without them).
+  needs: () => ["memberships", "providerIdentities", "addressOnly"],
 };

@@ -2,7 +2,7 @@ import type { CoreContext } from "../core/context.js";
 import { AuthError } from "../core/errors.js";
 import { insertEvent } from "../store/events.js";
 import { createId } from "../util/random.js";
-import * as orgs from "../organizations/store.js";
+import { membershipsOf } from "../core/memberships.js";
 import type { IdpMetadata } from "./saml-metadata.js";
 import type { SsoConnectionsTable } from "./schema.js";
 
@@ -22,7 +22,7 @@ export async function addSamlConnection(ctx: CoreContext, organizationId: string
     idp_certs: JSON.stringify(p.metadata.certs), idp_initiated: p.idpInitiated ? 1 : 0, metadata_source: p.source, created_at: now,
   };
   await ctx.store.writeTx(async (tx) => {
-    if (!(await orgs.lockOrganization(tx, organizationId))) throw new AuthError("NOT_FOUND", "No such organization");
+    if (!(await membershipsOf(ctx).lockOrganization(tx, organizationId))) throw new AuthError("NOT_FOUND", "No such organization");
     await tx.insertInto("sso_connections").values(row).execute();
     await insertEvent(tx, { at: now, type: "organization.sso_connection_added", userId: null, data: { organizationId, connectionId: row.id, kind: "saml", idpEntityId: row.idp_entity_id, source: p.actor } });
   });

@@ -6,8 +6,8 @@ import { AuthError } from "../core/errors.js";
 import { isUniqueViolation } from "../store/database.js";
 import { insertEvent } from "../store/events.js";
 import { findPersonId } from "../store/people.js";
-import { upsertThirdPartyUser } from "../methods/third-party/sign-in-up.js";
-import * as orgs from "../organizations/store.js";
+import { accountsOf } from "../core/account-operations.js";
+import { membershipsOf } from "../core/memberships.js";
 import { roleFromGroups } from "./scim-membership.js";
 import type { SsoConnectionsTable } from "./schema.js";
 import { findUserByPerson, rememberAssertion } from "./store.js";
@@ -72,6 +72,7 @@ export async function acceptSamlResponse(ctx: CoreContext, c: SsoConnectionsTabl
   const rawEmail = pick(profile, EMAIL_ATTRS) ?? profile.nameID;
   const email = typeof rawEmail === "string" ? canonicalEmail(rawEmail) : "";
   if (!isValidEmail(email)) throw refused("the assertion names no address (email attribute or NameID)");
+  const orgs = membershipsOf(ctx);
   const domain = await orgs.findDomain(ctx.store.db, email.slice(email.lastIndexOf("@") + 1));
   if (domain?.organization_id !== c.organization_id) throw refused(`${email} is not at one of the organization's proven domains`);
   const now = ctx.clock.now();
@@ -82,7 +83,7 @@ export async function acceptSamlResponse(ctx: CoreContext, c: SsoConnectionsTabl
     if (isUniqueViolation(err)) throw refused("this assertion was used already (a replay)");
     throw err;
   }
-  const up = await upsertThirdPartyUser(ctx, { thirdPartyId: `saml-${c.id}`, thirdPartyUserId: String(profile.nameID ?? email), email, emailVerified: true });
+  const up = await accountsOf(ctx, "providerIdentities").upsert(ctx, { thirdPartyId: `saml-${c.id}`, thirdPartyUserId: String(profile.nameID ?? email), email, emailVerified: true });
   if (up.status !== "OK") throw refused(`account linking refused the sign-in (${up.status})`);
   // A value with an xsi:type comes back as { _: text, $: attributes }.
   // The organization's directory deprovisioned this person (SCIM active false): no sign-in through its IdP either.
@@ -91,12 +92,12 @@ export async function acceptSamlResponse(ctx: CoreContext, c: SsoConnectionsTabl
   const groups = ([] as unknown[]).concat(pick(profile, GROUP_ATTRS) ?? []).map((g) => (g && typeof g === "object" && "_" in g ? (g as { _: unknown })._ : g)).filter((g): g is string => typeof g === "string");
   await ctx.store.writeTx(async (tx) => {
     const personId = (await findPersonId(tx, up.user.id)) ?? up.user.id;
-    const m = await orgs.findMembership(tx, c.organization_id, personId);
-    const role = await roleFromGroups(tx, groups);
+    const m = await orgs.findMember(tx, c.organization_id, personId);
+    const role = await roleFromGroups(tx, orgs, groups);
     if (!m) {
       await orgs.insertMember(tx, { organization_id: c.organization_id, user_id: personId, role, created_at: now, active_at: null });
       await insertEvent(tx, { at: now, type: "organization.member_added", userId: personId, data: { organizationId: c.organization_id, role, source: `saml-${c.id}` } });
-    } else if (m.role !== "owner" && groups.length > 0 && m.role !== role) {
+    } else if (m.role !== orgs.ownerRole && groups.length > 0 && m.role !== role) {
       await orgs.setMemberRole(tx, c.organization_id, m.user_id, role);
       await insertEvent(tx, { at: now, type: "organization.member_role_changed", userId: personId, data: { organizationId: c.organization_id, role, from: m.role, source: `saml-${c.id}` } });
     }

@@ -4,7 +4,7 @@ import { AuthError, badInput } from "../core/errors.js";
 import { insertEvent } from "../store/events.js";
 import type { DB } from "../store/schema.js";
 import { createId } from "../util/random.js";
-import * as orgs from "../organizations/store.js";
+import { membershipsOf, type Memberships } from "../core/memberships.js";
 import { attr, readPatch, type Attributes, type PatchOp } from "./scim-resources.js";
 import { syncMembership } from "./scim-membership.js";
 import { uniqueness } from "./scim-users.js";
@@ -37,12 +37,13 @@ export async function createScimGroup(ctx: CoreContext, organizationId: string, 
   const externalId = attr(body, "externalId");
   const members = memberIds(attr(body, "members"));
   const now = ctx.clock.now();
+  const orgs = membershipsOf(ctx);
   return ctx.store.writeTx(async (tx) => {
     if (!(await orgs.lockOrganization(tx, organizationId))) throw noGroup();
     if ((await store.listGroups(tx, organizationId)).some((g) => g.display_name.toLowerCase() === name.toLowerCase())) throw uniqueness(`a Group named ${name} exists already`);
     const row: store.ScimGroupRow = { id: createId(), organization_id: organizationId, display_name: name, external_id: typeof externalId === "string" ? externalId : null, created_at: now, updated_at: now };
     await store.insertGroup(tx, row);
-    await setMembers(tx, row, members, [], now);
+    await setMembers(tx, orgs, row, members, [], now);
     await insertEvent(tx, { at: now, type: "organization.scim_group_created", userId: null, data: { organizationId, scimId: row.id, displayName: name, members: members.length } });
     return row;
   });
@@ -98,6 +99,7 @@ export async function patchScimGroup(ctx: CoreContext, organizationId: string, i
 
 async function writeGroup(ctx: CoreContext, organizationId: string, id: string, change: (tx: Kysely<DB>, row: store.ScimGroupRow, members: string[]) => Promise<{ members: string[]; touched: string[] }>): Promise<store.ScimGroupRow> {
   const now = ctx.clock.now();
+  const orgs = membershipsOf(ctx);
   return ctx.store.writeTx(async (tx) => {
     if (!(await orgs.lockOrganization(tx, organizationId))) throw noGroup();
     const row = await store.findGroup(tx, organizationId, id);
@@ -107,7 +109,7 @@ async function writeGroup(ctx: CoreContext, organizationId: string, id: string, 
     const updated = (await store.findGroup(tx, organizationId, id))!;
     const clash = (await store.listGroups(tx, organizationId)).find((g) => g.id !== id && g.display_name.toLowerCase() === updated.display_name.toLowerCase());
     if (clash) throw uniqueness(`a Group named ${updated.display_name} exists already`);
-    await setMembers(tx, updated, next.members, next.touched, now);
+    await setMembers(tx, orgs, updated, next.members, next.touched, now);
     await insertEvent(tx, { at: now, type: "organization.scim_group_updated", userId: null, data: { organizationId, scimId: id, displayName: updated.display_name, members: next.members.length } });
     return updated;
   });
@@ -116,28 +118,29 @@ async function writeGroup(ctx: CoreContext, organizationId: string, id: string, 
 /** DELETE: the group goes; its members' roles are derived again without it. */
 export async function deleteScimGroup(ctx: CoreContext, organizationId: string, id: string): Promise<void> {
   const now = ctx.clock.now();
+  const orgs = membershipsOf(ctx);
   await ctx.store.writeTx(async (tx) => {
     if (!(await orgs.lockOrganization(tx, organizationId))) throw noGroup();
     const row = await store.findGroup(tx, organizationId, id);
     if (!row) throw noGroup();
     const before = (await store.listGroupMembers(tx, organizationId)).filter((m) => m.group_id === id).map((m) => m.scim_user_id);
     await store.deleteGroup(tx, id);
-    await resync(tx, organizationId, before, now);
+    await resync(tx, orgs, organizationId, before, now);
     await insertEvent(tx, { at: now, type: "organization.scim_group_deleted", userId: null, data: { organizationId, scimId: id, displayName: row.display_name } });
   });
 }
 
 /** Makes the group's members exactly `members` (ids of this organization's Users; another is a 400), and re-derives the roles of everyone in or out. */
-async function setMembers(tx: Kysely<DB>, group: store.ScimGroupRow, members: readonly string[], before: readonly string[], now: number): Promise<void> {
+async function setMembers(tx: Kysely<DB>, orgs: Memberships, group: store.ScimGroupRow, members: readonly string[], before: readonly string[], now: number): Promise<void> {
   for (const m of members) if (!(await store.findUser(tx, group.organization_id, m))) throw badInput(`no User ${m} in this organization`);
   await store.clearGroupMembers(tx, group.id);
   for (const m of new Set(members)) await store.addGroupMember(tx, group.id, m);
-  await resync(tx, group.organization_id, [...before, ...members], now);
+  await resync(tx, orgs, group.organization_id, [...before, ...members], now);
 }
 
-async function resync(tx: Kysely<DB>, organizationId: string, userIds: readonly string[], now: number): Promise<void> {
+async function resync(tx: Kysely<DB>, orgs: Memberships, organizationId: string, userIds: readonly string[], now: number): Promise<void> {
   for (const id of new Set(userIds)) {
     const u = await store.findUser(tx, organizationId, id);
-    if (u) await syncMembership(tx, u, now);
+    if (u) await syncMembership(tx, orgs, u, now);
   }
 }

@@ -2,7 +2,7 @@ import type { CoreContext } from "../core/context.js";
 import { AuthError } from "../core/errors.js";
 import { insertEvent } from "../store/events.js";
 import { createSecretToken, hashToken } from "../util/random.js";
-import * as orgs from "../organizations/store.js";
+import { membershipsOf } from "../core/memberships.js";
 import * as store from "./store.js";
 
 /**
@@ -14,7 +14,7 @@ export async function rotateScimToken(ctx: CoreContext, organizationId: string, 
   const token = createSecretToken();
   const now = ctx.clock.now();
   await ctx.store.writeTx(async (tx) => {
-    if (!(await orgs.lockOrganization(tx, organizationId))) throw new AuthError("NOT_FOUND", "No such organization");
+    if (!(await membershipsOf(ctx).lockOrganization(tx, organizationId))) throw new AuthError("NOT_FOUND", "No such organization");
     await store.putToken(tx, organizationId, hashToken(token), now);
     await insertEvent(tx, { at: now, type: "organization.scim_token_created", userId: null, data: { organizationId, source } });
   });

@@ -7,8 +7,8 @@ import { insertEvent } from "../store/events.js";
 import { findPersonId } from "../store/people.js";
 import type { DB } from "../store/schema.js";
 import { createId } from "../util/random.js";
-import { provisionPasswordlessUser } from "../methods/passwordless/consume.js";
-import * as orgs from "../organizations/store.js";
+import { accountsOf } from "../core/account-operations.js";
+import { membershipsOf, type Memberships } from "../core/memberships.js";
 import { attr, emailOf, keptAttributes, patchAttributes, readBoolean, readPatch, type Attributes } from "./scim-resources.js";
 import { syncMembership } from "./scim-membership.js";
 import * as store from "./store.js";
@@ -38,7 +38,7 @@ function checkUser(body: Attributes): Checked {
   return { userName: userName.trim(), externalId: typeof externalId === "string" ? externalId : null, active, resource };
 }
 
-async function checkAddress(tx: Kysely<DB>, organizationId: string, resource: Attributes): Promise<string> {
+async function checkAddress(tx: Kysely<DB>, orgs: Memberships, organizationId: string, resource: Attributes): Promise<string> {
   const raw = emailOf(resource);
   const email = raw === undefined ? "" : canonicalEmail(raw);
   if (!isValidEmail(email)) throw badInput("a User needs an address: emails with a value, or a userName that is an address");
@@ -53,11 +53,12 @@ async function checkAddress(tx: Kysely<DB>, organizationId: string, resource: At
 export async function createScimUser(ctx: CoreContext, organizationId: string, body: Attributes): Promise<store.ScimUserRow> {
   const c = checkUser(body);
   const now = ctx.clock.now();
+  const orgs = membershipsOf(ctx);
   return ctx.store.writeTx(async (tx) => {
     if (!(await orgs.lockOrganization(tx, organizationId))) throw noUser();
     if (await store.findUserByName(tx, organizationId, c.userName.toLowerCase())) throw uniqueness(`a User with userName ${c.userName} exists already`);
-    const email = await checkAddress(tx, organizationId, c.resource);
-    const p = await provisionPasswordlessUser(tx, ctx, { email, source: "scim" });
+    const email = await checkAddress(tx, orgs, organizationId, c.resource);
+    const p = await accountsOf(ctx, "addressOnly").provision(tx, ctx, { email, source: "scim" });
     if ("refused" in p) throw uniqueness(`${email} cannot be provisioned: ${p.refused}`);
     const personId = (await findPersonId(tx, p.userId)) ?? p.userId;
     if (await store.findUserByPerson(tx, organizationId, personId)) throw uniqueness(`the person with ${email} is provisioned already`);
@@ -66,7 +67,7 @@ export async function createScimUser(ctx: CoreContext, organizationId: string, b
       active: c.active ? 1 : 0, resource: JSON.stringify({ ...c.resource, userName: c.userName }), created_at: now, updated_at: now,
     };
     await store.insertUser(tx, row);
-    await syncMembership(tx, row, now);
+    await syncMembership(tx, orgs, row, now);
     await insertEvent(tx, { at: now, type: "organization.scim_user_provisioned", userId: personId, data: { organizationId, scimId: row.id, userName: c.userName, created: p.created } });
     if (!c.active) await deprovision(tx, ctx, row, "deactivated");
     return row;
@@ -93,6 +94,7 @@ export async function patchScimUser(ctx: CoreContext, organizationId: string, id
 
 async function writeUser(ctx: CoreContext, organizationId: string, id: string, next: (row: store.ScimUserRow) => Checked): Promise<store.ScimUserRow> {
   const now = ctx.clock.now();
+  const orgs = membershipsOf(ctx);
   return ctx.store.writeTx(async (tx) => {
     if (!(await orgs.lockOrganization(tx, organizationId))) throw noUser();
     const row = await store.findUser(tx, organizationId, id);
@@ -102,7 +104,7 @@ async function writeUser(ctx: CoreContext, organizationId: string, id: string, n
     if (other && other.id !== id) throw uniqueness(`a User with userName ${c.userName} exists already`);
     const updated: store.ScimUserRow = { ...row, user_name: c.userName.toLowerCase(), external_id: c.externalId, active: c.active ? 1 : 0, resource: JSON.stringify({ ...c.resource, userName: c.userName }), updated_at: now };
     await store.updateUser(tx, id, updated);
-    await syncMembership(tx, updated, now);
+    await syncMembership(tx, orgs, updated, now);
     const base = { organizationId, scimId: id, userName: c.userName };
     if (row.active === 1 && !c.active) await deprovision(tx, ctx, updated, "deactivated");
     else if (row.active !== 1 && c.active) await insertEvent(tx, { at: now, type: "organization.scim_user_reactivated", userId: row.user_id, data: base });
@@ -114,11 +116,12 @@ async function writeUser(ctx: CoreContext, organizationId: string, id: string, n
 /** DELETE: the person leaves the organization and every way in of theirs ends; the person stays (their own account). */
 export async function deleteScimUser(ctx: CoreContext, organizationId: string, id: string): Promise<void> {
   const now = ctx.clock.now();
+  const orgs = membershipsOf(ctx);
   await ctx.store.writeTx(async (tx) => {
     if (!(await orgs.lockOrganization(tx, organizationId))) throw noUser();
     const row = await store.findUser(tx, organizationId, id);
     if (!row) throw noUser();
-    await syncMembership(tx, { ...row, active: 0 }, now);
+    await syncMembership(tx, orgs, { ...row, active: 0 }, now);
     await store.deleteUser(tx, id);
     await deprovision(tx, ctx, row, "deleted");
   });

@@ -8,6 +8,7 @@ import { setPersonLocale } from "../../store/person-locales.js";
 import * as users from "../../store/users.js";
 import { createId } from "../../util/random.js";
 import type { CoreContext } from "../../core/context.js";
+import type { PasswordAccounts } from "../../core/account-operations.js";
 import { canonicalEmail, isValidEmail } from "../../core/emails.js";
 import { insertPersonTop } from "../../core/import-parts.js";
 import { notifyOutbox, queueMail, websiteLink } from "../../core/mail-queue.js";
@@ -190,3 +191,21 @@ export async function setPassword(ctx: CoreContext, userId: string, password: st
   return { status: "OK", revokedSessions: revoked };
 }
 
+
+/**
+ * What other rooms may do with password accounts (Room.accounts.password, core/account-operations.ts):
+ * the functions above, with "this address exists" as an outcome of its own rather than an English field error.
+ */
+export const passwordAccounts: PasswordAccounts = {
+  signUp: async (ctx, input) => {
+    const r = await signUpWithPassword(ctx, input);
+    return r.status === "FIELD_ERROR" && r.formFields.some((f) => f.id === "email" && f.error === EMAIL_EXISTS) ? { status: "ADDRESS_EXISTS" } : r;
+  },
+  signIn: (ctx, input) => signInWithPassword(ctx, input),
+  setPassword,
+  findLogin: async (db, userId) => {
+    const cred = await credentials.findCredentialByUserId(db, userId);
+    return cred && { userId: cred.user_id, email: cred.email };
+  },
+  describeInterruptedSignUp,
+};

@@ -5,6 +5,7 @@ import { passwordUserCreation, resetPasswordCommand } from "./commands.js";
 import { emailPasswordAdminRoutes, passwordPersonPage, passwordUserCreator } from "./admin.js";
 import { emailPasswordAdminArea, emailPasswordArea } from "./openapi.js";
 import { emailPasswordRoutes } from "./routes.js";
+import { passwordAccounts } from "./accounts.js";
 import { passwordLogins } from "./logins.js";
 import { passwordImport } from "./import.js";
 import { lazyMigrationChecks, lazyMigrationSettings } from "./lazy-settings.js";
@@ -25,6 +26,8 @@ export const emailPasswordRoom: SignInMethod = {
   words: emailPasswordWords,
   logins: passwordLogins,
   importer: passwordImport,
+  // What other rooms (the CDI, an invitation's sign-up) may do with password accounts.
+  accounts: { password: passwordAccounts },
   settings: [lazyMigrationSettings],
   // What the mail and token limits count of its requests.
   settingWords: { limitMailIp: "password reset", limitTokenIp: "password reset" },

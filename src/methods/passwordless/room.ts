@@ -13,6 +13,7 @@ import { passwordlessRoutes } from "./routes.js";
 import { passwordlessSettings } from "./settings.js";
 import { codeLogins } from "./logins.js";
 import { codeLoginImport } from "./import.js";
+import { provisionPasswordlessUser } from "./consume.js";
 import { expiredCodes } from "./purge.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { passwordlessMail } from "./mail.js";
@@ -33,6 +34,8 @@ export const passwordlessRoom: SignInMethod = {
   words: passwordlessWords,
   logins: codeLogins,
   importer: codeLoginImport,
+  // What other rooms (SCIM provisioning) may do with people known by their address alone.
+  accounts: { addressOnly: { provision: provisionPasswordlessUser } },
   purge: [expiredCodes],
   settings: [passwordlessSettings],
   // Its codes count against the mail limits (per IP, and per address with their resends).

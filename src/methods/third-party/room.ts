@@ -8,6 +8,7 @@ import { thirdPartyRoutes } from "./routes.js";
 import { checkProviders, thirdPartyLimitSettings, thirdPartySettings } from "./settings.js";
 import { providerLogins } from "./logins.js";
 import { providerImport } from "./import.js";
+import { providerIdentities } from "./sign-in-up.js";
 import { callbackPage, providerSignIn } from "./pages.js";
 import callbackJs from "./pages/callback.js?raw";
 import providersJs from "./pages/providers.js?raw";
@@ -19,6 +20,8 @@ export const thirdPartyRoom: SignInMethod = {
   factors: [{ id: "thirdparty", amr: "fed", refusal: { status: "SIGN_IN_UP_NOT_ALLOWED", reason: SIGN_IN_NOT_ALLOWED } }],
   logins: providerLogins,
   importer: providerImport,
+  // What other rooms (the CDI, a SAML connection) may do with provider identities.
+  accounts: { providerIdentities },
   settings: [thirdPartySettings, thirdPartyLimitSettings],
   settingsChecks: [checkProviders],
   routes: thirdPartyRoutes,

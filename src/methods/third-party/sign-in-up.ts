@@ -5,6 +5,7 @@ import * as identities from "./store.js";
 import { insertUser, markEmailVerified } from "../../store/users.js";
 import { createId } from "../../util/random.js";
 import type { CoreContext } from "../../core/context.js";
+import type { ProviderIdentities } from "../../core/account-operations.js";
 import type { Kysely } from "kysely";
 import type { DB } from "../../store/schema.js";
 import { badInput } from "../../core/errors.js";
@@ -133,3 +134,12 @@ export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: 
     }
   }
 }
+
+/** What other rooms may do with provider identities (Room.accounts.providerIdentities, core/account-operations.ts). */
+export const providerIdentities: ProviderIdentities = {
+  upsert: upsertThirdPartyUser,
+  find: async (db, thirdPartyId, thirdPartyUserId) => {
+    const identity = await identities.findIdentity(db, thirdPartyId, thirdPartyUserId);
+    return identity && { userId: identity.user_id };
+  },
+};
