@@ -63,7 +63,7 @@ export interface ActingAdmin {
   id: string;
   email: string;
   /** Where the admin's request came from (what a session the action opens records). */
-  client: { ip?: string; userAgent?: string };
+  client(): { ip?: string; userAgent?: string };
   /**
    * Checks a code of the admin's own second factor (their TOTP), once: "ok" (and the code is used
    * up), "wrong" (or used before; counted like a failed sign-in), "none" (the admin has none).

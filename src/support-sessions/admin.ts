@@ -43,7 +43,7 @@ export const supportPersonPage: PersonPagePart = {
         if (checked === "none") return { kind: "error", text: "No support session: your admin account has no second factor. Set one up first (on the server: authsvc admins reset-2fa <your address>)." };
         if (checked === "wrong") return { kind: "error", text: "No support session: that authenticator code is wrong or was used already. Wait for the next code and try again." };
         try {
-          const started = await startSupportSession(ctx, { userId: person.id, admin: { id: admin.id, email: admin.email }, reason, client: admin.client });
+          const started = await startSupportSession(ctx, { userId: person.id, admin: { id: admin.id, email: admin.email }, reason, client: admin.client() });
           if (!started) return { kind: "error", text: "No such user.", gone: true };
           return { kind: "ok", text: "Support session started.", redirect: started.link };
         } catch (err) {

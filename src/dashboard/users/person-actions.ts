@@ -68,10 +68,12 @@ export const clearLocks: Action = async (r, p) => {
 
 /** A room's action (Room.personPage): what it answers, shown on the person's page (or the search, when they are gone). */
 export const roomAction = (action: PersonAction): Action => async (r, p) => {
-  const ip = clientAddress(r.event, r.ctx.config) || null;
+  // Read from the request only when the room asks (the handlers' tests pass no real request).
+  const ip = () => clientAddress(r.event, r.ctx.config) || undefined;
   const admin: ActingAdmin = {
-    id: r.admin.id, email: r.admin.email, client: { ip: ip ?? undefined, userAgent: getRequestHeader(r.event, "user-agent") },
-    confirmSecondFactor: (code) => confirmAdminCode(r.ctx, r.admin.id, code, ip),
+    id: r.admin.id, email: r.admin.email,
+    client: () => ({ ip: ip(), userAgent: getRequestHeader(r.event, "user-agent") }),
+    confirmSecondFactor: (code) => confirmAdminCode(r.ctx, r.admin.id, code, ip() ?? null),
   };
   const res = await action.run(r.ctx, p, { form: r.form, source: r.source, admin });
   if (res.redirect !== undefined) return { redirect: res.redirect, toApi: true };
