@@ -1,4 +1,4 @@
-// Writes docs/cli-reference.md from the commander program itself (src/cli/main.ts), so the
+// Writes docs/cli-reference.md from the commander program itself (src/cli/program.ts), so the
 // reference lists exactly the commands and options `authsvc` accepts.
 //   node scripts/cli-doc.mjs           print the page
 //   node scripts/cli-doc.mjs --write   write docs/cli-reference.md (`npm run docs` does both pages)
@@ -14,7 +14,7 @@ export const CLI_REFERENCE = join(root, "docs", "cli-reference.md");
 const headingsOf = (options) => [...new Set(options.map((o) => o.helpGroupHeading).filter(Boolean))].map((h) => h.replace(/:$/, "")).join(", ");
 
 export async function renderCliReference() {
-  const { createProgram } = await importSource("src/cli/main.ts");
+  const { createProgram } = await importSource("src/cli/program.ts");
   const { settings } = await importSource("src/config.ts");
   const settingFlags = new Set(settings.filter((s) => s.flag).flatMap((s) => [`--${s.flag}`, `--no-${s.flag}`]));
   // A setting's flag a command gives a meaning of its own (bench's --workers) is listed as the command's.

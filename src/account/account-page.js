@@ -11,11 +11,16 @@ const action = new URLSearchParams(window.location.search).get("action");
 const names = (document.body.dataset.accountParts || "").split(",").filter(Boolean);
 const parts = await Promise.all(names.map((name) => import(`./${name}`)));
 
+// Dates and times in the page's language.
+const lang = document.documentElement.lang;
+
 function describe(s) {
-  const when = new Date(s.lastUsedAt).toLocaleString();
-  const where = [s.userAgent || "Unknown device", s.ip ? `from ${s.ip}` : ""].filter(Boolean).join(" ");
-  const support = s.supportBy ? `${words("account.js.supportSession", { admin: s.supportBy })}: ` : "";
-  return `${support}${where}, last used ${when}${s.current ? " (this device)" : ""}`;
+  const when = new Date(s.lastUsedAt).toLocaleString(lang);
+  const device = s.userAgent || words("account.js.unknownDevice");
+  const text = words("account.js.lastUsed", { where: s.ip ? words("account.js.fromIp", { device, ip: s.ip }) : device, when });
+  const said = s.current ? words("account.js.thisDevice", { text }) : text;
+  // A support session (an admin acting as me) says by whom.
+  return s.supportBy ? `${words("account.js.supportSession", { admin: s.supportBy })}: ${said}` : said;
 }
 
 async function loadSessions() {
@@ -33,7 +38,7 @@ async function loadSessions() {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "secondary revoke";
-      b.textContent = "Sign out";
+      b.textContent = words("account.js.signOut");
       b.addEventListener("click", () => revoke({ sessionHandle: s.sessionHandle }));
       li.append(" ", b);
     }
@@ -45,20 +50,21 @@ async function loadSessions() {
 async function revoke(what) {
   const r = await callWithSession("POST", "/account/sessions/revoke", what, "session");
   if (r.status !== 200) return say("sessions-status", r.message);
-  say("sessions-status", r.json.revoked === 1 ? "Signed out 1 session." : `Signed out ${r.json.revoked} sessions.`);
+  say("sessions-status", words("account.js.signedOut", { count: r.json.revoked }));
   await loadSessions();
 }
 
 // Each kind of login's name, from its method (LoginKind.accountLabel): a {field} is the login's own ({provider}, {passkeys}).
 const LABELS = JSON.parse(document.body.dataset.loginLabels || "{}");
 const label = (l) => (LABELS[l.method] ?? l.method).replace(/\{(\w+)\}/g, (slot, field) => (field in l ? String(l[field]) : slot));
+// Why a login was not removed, by status: the ids of the page's words.
 const REMOVE_REFUSED = {
-  WRONG_CREDENTIALS_ERROR: "The password is not correct.",
-  REAUTHENTICATION_REQUIRED: "Please sign out, sign in again, and then remove it within 10 minutes.",
-  LAST_LOGIN_METHOD: "This is your only way to sign in: it cannot be removed.",
-  PRIMARY_LOGIN_METHOD: "This is the first way you signed up with: your account is known by it, so it stays.",
-  CURRENT_LOGIN_METHOD: "You signed in with this one: sign in another way to remove it.",
-  UNKNOWN_LOGIN: "This sign-in method is no longer part of your account.",
+  WRONG_CREDENTIALS_ERROR: "account.js.wrongPassword",
+  REAUTHENTICATION_REQUIRED: "account.js.reauthRemove",
+  LAST_LOGIN_METHOD: "account.js.lastLogin",
+  PRIMARY_LOGIN_METHOD: "account.js.primaryLogin",
+  CURRENT_LOGIN_METHOD: "account.js.currentLogin",
+  UNKNOWN_LOGIN: "account.js.unknownLogin",
 };
 
 /** "How you sign in": each login method of mine, with a Remove button (re-authenticated by the password field). */
@@ -67,12 +73,13 @@ async function loadLogins() {
   if (r.status !== 200) return;
   document.getElementById("logins").replaceChildren(...r.json.logins.map((l) => {
     const li = document.createElement("li");
-    li.append(`${label(l)}: ${l.email}, added ${new Date(l.addedAt).toLocaleDateString()}${l.current ? " (this session)" : ""}`);
+    const text = words("account.js.loginLine", { label: label(l), email: l.email, date: new Date(l.addedAt).toLocaleDateString(lang) });
+    li.append(l.current ? words("account.js.thisSession", { text }) : text);
     if (r.json.logins.length > 1 && !l.primary && !l.current) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "secondary remove-login";
-      b.textContent = "Remove";
+      b.textContent = words("account.js.remove");
       b.addEventListener("click", () => removeLogin(l.recipeUserId));
       li.append(" ", b);
     }
@@ -85,8 +92,8 @@ async function removeLogin(recipeUserId) {
   const password = value("logins-password");
   const r = await callWithSession("POST", "/account/logins/remove", password ? { recipeUserId, password } : { recipeUserId }, "session");
   if (r.status !== 200) return say("logins-error", r.message);
-  if (r.json.status !== "OK") return say("logins-error", REMOVE_REFUSED[r.json.status] ?? r.json.status);
-  say("logins-status", "The sign-in method was removed.");
+  if (r.json.status !== "OK") return say("logins-error", REMOVE_REFUSED[r.json.status] ? words(REMOVE_REFUSED[r.json.status]) : r.json.status);
+  say("logins-status", words("account.js.loginRemoved"));
   await loadLogins();
 }
 
@@ -114,10 +121,10 @@ const emailChangeProof = () => Object.assign({}, ...parts.map((p) => (p.emailCha
 
 onSubmit("email-form", "email-error", () => callWithSession("POST", "/account/email", { email: value("new-email").trim(), ...emailChangeProof() }, "session"), (json, form) => {
   if (json.status === "FIELD_ERROR") return void showFieldErrors(form, json.formFields.map((f) => ({ ...f, id: "new-email" })));
-  if (json.status !== "OK") return say("email-error", json.status === "NO_PASSWORD_LOGIN" ? "Your address comes from the provider you sign in with." : "The password is not correct.");
+  if (json.status !== "OK") return say("email-error", words(json.status === "NO_PASSWORD_LOGIN" ? "account.js.addressFromProvider" : "account.js.wrongPassword"));
   const to = value("new-email").trim();
   form.reset();
-  say("email-status", `We sent a link to ${to}. Open it to confirm your new address.`);
+  say("email-status", words("account.js.linkSent", { email: to }));
 });
 
 onSubmit("locale-form", "locale-error", () => callWithSession("POST", "/account/locale", { locale: value("mail-locale") }, "session"), () => say("locale-status", words("account.js.localeSaved")));
@@ -128,9 +135,9 @@ document.getElementById("delete-form").addEventListener("submit", async (e) => {
   const password = value("delete-password");
   const r = await callWithSession("POST", "/account/delete", password ? { password } : {}, "session");
   if (r.status !== 200) return say("delete-error", r.message);
-  if (r.json.status === "WRONG_CREDENTIALS_ERROR") return say("delete-error", "The password is not correct.");
-  if (r.json.status === "REAUTHENTICATION_REQUIRED") return say("delete-error", "Please sign out, sign in again, and then delete your account within 10 minutes.");
-  document.getElementById("delete-at").textContent = r.json.deleted ? "now" : new Date(r.json.deleteAt).toLocaleString();
+  if (r.json.status === "WRONG_CREDENTIALS_ERROR") return say("delete-error", words("account.js.wrongPassword"));
+  if (r.json.status === "REAUTHENTICATION_REQUIRED") return say("delete-error", words("account.js.reauthDelete"));
+  document.getElementById("delete-at").textContent = r.json.deleted ? words("account.js.now") : new Date(r.json.deleteAt).toLocaleString(lang);
   showView("view-deleted");
 });
 
@@ -140,10 +147,10 @@ async function useToken() {
   const cancel = action === "cancel-deletion";
   const r = await call("POST", cancel ? "/account/delete/cancel" : "/account/email/confirm", { token }, "session");
   if (r.status === 200 && r.json.status === "OK") {
-    document.getElementById("token-done-text").textContent = cancel ? "Your account is kept. Sign in again to use it." : `Your email address is now ${r.json.email}.`;
+    document.getElementById("token-done-text").textContent = cancel ? words("account.js.kept") : words("account.js.emailNow", { email: r.json.email });
     return showView("view-token-done");
   }
-  if (r.status === 200 && r.json.status === "EMAIL_ALREADY_USED_ERROR") document.getElementById("token-invalid-text").textContent = "Another account uses this address now, so it could not become yours.";
+  if (r.status === 200 && r.json.status === "EMAIL_ALREADY_USED_ERROR") document.getElementById("token-invalid-text").textContent = words("account.js.emailTaken");
   else if (r.status !== 200) document.getElementById("token-invalid-text").textContent = r.message;
   showView("view-token-invalid");
 }

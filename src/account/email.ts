@@ -7,6 +7,7 @@ import { notifyOutbox, queueMail, websiteLink } from "../core/mail-queue.js";
 import { issueTokenWithMail } from "../core/one-time-tokens.js";
 import type { FieldError } from "../core/users.js";
 import { insertEvent } from "../store/events.js";
+import { findPersonLocale } from "../store/person-locales.js";
 import * as tokens from "../store/one-time-tokens.js";
 import { findPersonId, lockAddress } from "../store/people.js";
 import type { DB } from "../store/schema.js";
@@ -47,7 +48,9 @@ export async function requestEmailChange(ctx: CoreContext, s: AccountSubject, ra
       await insertEvent(tx, { at: now, type: "user.email_change_refused", userId: s.personId, data: { email, reason: "address_in_use" } });
       return false;
     }
-    await issueTokenWithMail(tx, ctx, { purpose: "email_change", page: "account", lifetimeMs: ctx.config.emailVerificationTokenLifetimeMs, userId: cred.recipeUserId, email, now, source: "account" });
+    // The new address has no account yet: its mail is written in the requester's language.
+    const locale = await findPersonLocale(tx, s.personId);
+    await issueTokenWithMail(tx, ctx, { purpose: "email_change", page: "account", lifetimeMs: ctx.config.emailVerificationTokenLifetimeMs, userId: cred.recipeUserId, email, now, source: "account", locale });
     return true;
   });
   if (sent) notifyOutbox(ctx);
@@ -81,7 +84,8 @@ export async function confirmEmailChange(ctx: CoreContext, token: unknown): Prom
     await users.markEmailVerified(tx, cred.recipeUserId, taken.email, now);
     for (const purpose of ["email_change", "email_verification", "password_reset"] as const) await tokens.deleteUserTokens(tx, cred.recipeUserId, purpose);
     await insertEvent(tx, { at: now, type: "user.email_changed", userId: personId, data: { from: cred.email, to: taken.email, recipeUserId: cred.recipeUserId, source: "account" } });
-    await queueMail(tx, ctx, { kind: "email_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") } });
+    // The old address is no one's now: its notice is written in the person's language.
+    await queueMail(tx, ctx, { kind: "email_changed", to: cred.email, vars: { link: websiteLink(ctx, "reset-password") }, locale: await findPersonLocale(tx, personId) });
     return { status: "OK", email: taken.email };
   });
   if (result.status === "OK") notifyOutbox(ctx);

@@ -1,5 +1,6 @@
-import { renderMailLayout } from "../mail/html-layout.js";
-import type { MailBlock } from "../mail/kinds.js";
+import { mailLanguage, renderMailLayout } from "../mail/html-layout.js";
+import type { MailBlock, MailTemplate } from "../mail/kinds.js";
+import type { Words } from "../words/words.js";
 
 declare module "../mail/kinds.js" {
   interface MailKinds { email_change: true; email_changed: true; account_deletion: true }
@@ -10,7 +11,49 @@ declare module "../store/schema.js" {
   interface TokenPurposes { email_change: true }
 }
 
-/** The self-service account's mails: a new address confirmed, the old one told, a deletion's grace. */
+const v = { email: "{{email}}", validFor: "{{validFor}}", expiresAt: "{{expiresAt}}" };
+const bold = { email: "<strong>{{email}}</strong>", expiresAt: "{{expiresAt}}" };
+
+/** A new address confirmed by the mail sent to it. */
+const emailChange = (w: Words): MailTemplate => ({
+  subject: w.t("account.mail.change.subject"),
+  text: `${w.t("mail.hello")}\n\n${w.t("account.mail.change.introText", v)}\n\n{{link}}\n\n${w.t("account.mail.change.valid", v)}\n`,
+  html: renderMailLayout({
+    ...mailLanguage(w),
+    title: w.html("account.mail.change.subject"),
+    intro: [w.html("mail.hello"), w.html("account.mail.change.intro", bold)],
+    button: w.html("account.mail.change.button"),
+    outro: [w.html("account.mail.change.valid", v)],
+  }),
+});
+
+/** The old address told that it no longer reaches the account. */
+const emailChanged = (w: Words): MailTemplate => ({
+  subject: w.t("account.mail.changed.subject"),
+  text: `${w.t("mail.hello")}\n\n${w.t("account.mail.changed.intro", v)}\n\n${w.t("account.mail.changed.ifNotText")}\n\n{{link}}\n`,
+  html: renderMailLayout({
+    ...mailLanguage(w),
+    title: w.html("account.mail.changed.subject"),
+    intro: [w.html("mail.hello"), w.html("account.mail.changed.intro", bold), w.html("account.mail.changed.ifNot")],
+    button: w.html("account.mail.changed.button"),
+    outro: [w.html("mail.ifYou")],
+  }),
+});
+
+/** A deletion's grace: the link keeps the account. */
+const accountDeletion = (w: Words): MailTemplate => ({
+  subject: w.t("account.mail.deletion.subject"),
+  text: `${w.t("mail.hello")}\n\n${w.t("account.mail.deletion.intro", v)}\n\n${w.t("account.mail.deletion.keepText")}\n\n{{link}}\n`,
+  html: renderMailLayout({
+    ...mailLanguage(w),
+    title: w.html("account.mail.deletion.subject"),
+    intro: [w.html("mail.hello"), w.html("account.mail.deletion.intro", bold)],
+    button: w.html("account.mail.deletion.button"),
+    outro: [w.html("account.mail.deletion.outro")],
+  }),
+});
+
+/** The self-service account's mails, in the recipient's words: a new address confirmed, the old one told, a deletion's grace. */
 export const accountMail: MailBlock = {
   position: 60,
   actions: [
@@ -19,35 +62,8 @@ export const accountMail: MailBlock = {
     { action: "account-deletion", label: "Account deletion" },
   ],
   kinds: [
-    { kind: "email_change", stem: "email-change", action: "change-email", template: {
-        subject: "Confirm your new email address",
-        text: "Hello,\n\nsomeone (hopefully you) asked to use {{email}} as the address of their account. Confirm it by opening this link:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once.\nIf you did not ask for this, ignore this mail: nothing changes.\n",
-        html: renderMailLayout({
-          title: "Confirm your new email address",
-          intro: ["Hello,", "someone (hopefully you) asked to use <strong>{{email}}</strong> as the address of their account."],
-          button: "Confirm my new address",
-          outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. If you did not ask for this, ignore this mail: nothing changes."],
-        }),
-    } },
-    { kind: "email_changed", stem: "email-changed", action: "email-changed", template: {
-        subject: "Your email address was changed",
-        text: "Hello,\n\nthe account that used {{email}} now signs in with another address; this address no longer reaches it.\n\nIf this was not you, contact support at once and reset your password:\n\n{{link}}\n",
-        html: renderMailLayout({
-          title: "Your email address was changed",
-          intro: ["Hello,", "the account that used <strong>{{email}}</strong> now signs in with another address; this address no longer reaches it.", "If this was not you, contact support at once and reset your password."],
-          button: "Reset my password",
-          outro: ["If it was you, there is nothing to do."],
-        }),
-    } },
-    { kind: "account_deletion", stem: "account-deletion", action: "account-deletion", template: {
-        subject: "Your account will be deleted",
-        text: "Hello,\n\nthe account {{email}} was signed out everywhere and will be deleted for good at {{expiresAt}}.\n\nTo keep it, open this link before then:\n\n{{link}}\n",
-        html: renderMailLayout({
-          title: "Your account will be deleted",
-          intro: ["Hello,", "the account <strong>{{email}}</strong> was signed out everywhere and will be deleted for good at {{expiresAt}}."],
-          button: "Keep my account",
-          outro: ["If you meant to delete it, there is nothing to do."],
-        }),
-    } },
+    { kind: "email_change", stem: "email-change", action: "change-email", template: emailChange },
+    { kind: "email_changed", stem: "email-changed", action: "email-changed", template: emailChanged },
+    { kind: "account_deletion", stem: "account-deletion", action: "account-deletion", template: accountDeletion },
   ],
 };

@@ -1,11 +1,6 @@
 import type { Room } from "../kernel/room.js";
-import { CDI_PREFIX, createCdiMount } from "./mount.js";
-import { accountLinkingRoutes } from "./account-linking.js";
-import { emailPasswordRoutes } from "./email-password.js";
-import { rolesMetadataRoutes } from "./roles-metadata.js";
-import { sessionRoutes } from "./session-routes.js";
-import { thirdPartyRoutes } from "./third-party.js";
-import { userRoutes } from "./users.js";
+import { lazy } from "../kernel/lazy.js";
+import { CDI_PREFIX } from "./mount.js";
 import { cdiSettings } from "./settings.js";
 
 /**
@@ -15,8 +10,9 @@ import { cdiSettings } from "./settings.js";
 export const cdiRoom: Room = {
   id: "cdi",
   settings: [cdiSettings],
-  mount: createCdiMount([...sessionRoutes, ...emailPasswordRoutes, ...userRoutes, ...rolesMetadataRoutes, ...thirdPartyRoutes, ...accountLinkingRoutes]),
+  // The CDI's handlers load on the first request under /cdi: most servers never get one (docs/performance.md, "Memory").
+  mount: lazy(() => import("./handlers.js").then((m) => m.cdiMount)),
   mountPath: CDI_PREFIX,
-  // Its recipes over authsvc's own password accounts and provider identities, once its API key switches it on.
-  needs: (config) => (config.cdiApiKey ? ["password", "providerIdentities"] : []),
+  // Its recipes over authsvc's own password accounts, provider identities and TOTP devices, once its API key switches it on.
+  needs: (config) => (config.cdiApiKey ? ["password", "providerIdentities", "totpDevices"] : []),
 };

@@ -1,21 +1,7 @@
 import { Command, CommanderError } from "commander";
-import { adminKeyCommand } from "./admin-key.js";
-import { backupCommands } from "./backup.js";
-import { benchCommand } from "./bench.js";
-import { configCommand } from "./config.js";
-import { createUserCommand } from "./create-user.js";
 import { CliError, processIO, type CliIO } from "./io.js";
-import { mailCommand } from "./mail.js";
-import { keysCommand } from "./keys.js";
-import { limitsCommand } from "./limits.js";
-import { migrateCommand } from "./migrate.js";
 import { serveCommand } from "./serve.js";
 import { clusterWorkerArgv } from "./serve-cluster.js";
-import { sessionsCommand } from "./sessions.js";
-import { withRoomCommands } from "./room-commands.js";
-import { tailMailCommand } from "./tail-mail.js";
-import { dbCommand } from "./db.js";
-import { usersCommand } from "./users.js";
 import { isSingleExecutable } from "../native/addons.js";
 
 // Set by the builds (scripts/build.mjs, scripts/build-binary.mjs): package version and the git commit.
@@ -32,24 +18,19 @@ export function describeVersion(): string {
 
 const HELP_WIDTH = 100;
 
-const COMMANDS = [serveCommand, migrateCommand, dbCommand, createUserCommand, usersCommand, configCommand, tailMailCommand, mailCommand, keysCommand, sessionsCommand, limitsCommand, adminKeyCommand, benchCommand];
-
 /**
- * Builds the commander program; every command is a factory taking the IO, so tests run it
- * in-process. `only: "serve"` builds that command alone: every command carries every setting as
- * a flag, and building them all is a good part of a start-up that `serve --workers N` pays once
- * per process (`authsvc help`, `--help` and the other commands build the whole program).
+ * The commander program around `commands`. `serve` builds its command alone (main below): every
+ * command carries every setting as a flag, and building them all is a good part of a start-up
+ * that `serve --workers N` pays once per process; nor does it load the other commands' modules
+ * (the importers, db copy, backups, the bench: program.ts, imported for any other command).
  */
-export function createProgram(io: CliIO, only?: "serve"): Command {
+export function programOf(io: CliIO, commands: readonly Command[]): Command {
   const program = new Command("authsvc")
     .description("Self-hosted user authentication: sign-up and sign-in, verification, recovery, second factors, JWT sessions.")
     .version(describeVersion())
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
-  // The kernel's commands, and the rooms' (Room.commands) where their ordering hints put them.
-  const commands = only ? [serveCommand(io)] : withRoomCommands(COMMANDS.map((make) => make(io)), io);
   for (const cmd of commands) program.addCommand(cmd);
-  if (!only) for (const cmd of backupCommands(io)) program.addCommand(cmd);
   const exitOverride = (cmd: Command) => {
     cmd.exitOverride();
     cmd.configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, "")), writeErr: (s) => io.err(s.replace(/\n$/, "")) });
@@ -71,7 +52,7 @@ export function createProgram(io: CliIO, only?: "serve"): Command {
 /** Runs the CLI; resolves to the process exit code. */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const args = clusterWorkerArgv(argv);
-  const program = createProgram(io, args[2] === "serve" ? "serve" : undefined);
+  const program = args[2] === "serve" ? programOf(io, [serveCommand(io)]) : (await import("./program.js")).createProgram(io);
   let code: number | void = 0;
   try {
     const ran = await program.parseAsync(args);

@@ -20,6 +20,8 @@ export interface AccountOperations {
   providerIdentities?: ProviderIdentities;
   /** People known by an address alone, who sign in by proving it (a code or link by mail). */
   addressOnly?: AddressOnlyPeople;
+  /** A person's authenticator-app (TOTP) devices as a trusted server asks for them (the CDI): no session of authsvc's involved. */
+  totpDevices?: TotpDevices;
 }
 export type AccountKind = keyof AccountOperations;
 
@@ -28,6 +30,7 @@ export const ACCOUNT_KIND_NAMES: Readonly<Record<AccountKind, string>> = {
   password: "password accounts",
   providerIdentities: "provider identities",
   addressOnly: "address-only people",
+  totpDevices: "TOTP devices",
 };
 
 export interface PasswordSignUpInput {
@@ -96,6 +99,30 @@ export interface AddressOnlyPeople {
    * directory), made when new; the address counts as verified; a refusal (account linking) says why.
    */
   provision(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; source: string }): Promise<{ userId: string; created: boolean } | { refused: string }>;
+}
+
+/** A code refused: wrong (the failures so far of the allowed maximum) or, after too many, locked out for a while. */
+export type TotpCodeRefusal =
+  | { status: "INVALID_TOTP_ERROR"; currentNumberOfFailedAttempts: number; maxNumberOfFailedAttempts: number }
+  | { status: "LIMIT_REACHED_ERROR"; retryAfterMs: number; currentNumberOfFailedAttempts: number; maxNumberOfFailedAttempts: number };
+
+/**
+ * A person's TOTP devices for a caller that checks its own sessions (the CDI: the app's SDK keeps
+ * the MFA state in its session): the same devices, secrets, used codes and attempt limits the
+ * FDI and hosted pages use, so a device set up here is the person's second factor everywhere.
+ * `userId` may be any of the person's logins; devices belong to the person.
+ */
+export interface TotpDevices {
+  /** A new unverified device (an unverified one of that name is replaced); the default name is "TOTP Device <n>". `UNKNOWN_USER`: no such user. */
+  create(ctx: CoreContext, userId: string, p: { name?: string; period: number; skew: number }): Promise<{ status: "OK"; deviceName: string; secret: string } | { status: "DEVICE_ALREADY_EXISTS_ERROR" } | { status: "UNKNOWN_USER" }>;
+  rename(ctx: CoreContext, userId: string, from: string, to: string): Promise<"OK" | "UNKNOWN_DEVICE_ERROR" | "DEVICE_ALREADY_EXISTS_ERROR">;
+  list(ctx: CoreContext, userId: string): Promise<Array<{ name: string; period: number; skew: number; verified: boolean }>>;
+  /** True when the device existed; the last verified device gone turns the second factor off for the person. */
+  remove(ctx: CoreContext, userId: string, name: string): Promise<boolean>;
+  /** The first good code verifies the device and makes TOTP required for the person; an already verified device is not checked again. */
+  verifyDevice(ctx: CoreContext, userId: string, name: string, code: string): Promise<{ status: "OK"; wasAlreadyVerified: boolean } | { status: "UNKNOWN_DEVICE_ERROR" } | TotpCodeRefusal>;
+  /** A code of any verified device; `UNKNOWN_USER_ID_ERROR` when the person has no device at all. */
+  verifyCode(ctx: CoreContext, userId: string, code: string): Promise<{ status: "OK" } | { status: "UNKNOWN_USER_ID_ERROR" } | TotpCodeRefusal>;
 }
 
 /** The rooms' offer of that kind; none is a programming error (kernel/offers.ts checks at start what the switched-on rooms need). */

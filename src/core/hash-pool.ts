@@ -4,6 +4,7 @@ import { Worker } from "node:worker_threads";
 import { hash as bcryptHash, verify as bcryptVerify } from "@node-rs/bcrypt";
 import { isSingleExecutable, resolveNativeBinding } from "../native/addons.js";
 import { Slots } from "../util/slots.js";
+import { HELPER_THREAD_LIMITS } from "../util/thread-limits.js";
 
 // A string on purpose: a bundled CLI or a single executable has no worker file at a known path.
 // Each thread runs one bcrypt at a time with @node-rs/bcrypt's synchronous API, so the number of
@@ -151,7 +152,7 @@ export class HashPool {
     try {
       const nativeBinding = isSingleExecutable() ? resolveNativeBinding("@node-rs/bcrypt") : undefined;
       const module = nativeBinding ? undefined : createRequire(import.meta.url).resolve("@node-rs/bcrypt");
-      worker = new Worker(SOURCE, { eval: true, workerData: { module, nativeBinding, nice: this.options.nice } });
+      worker = new Worker(SOURCE, { eval: true, workerData: { module, nativeBinding, nice: this.options.nice }, resourceLimits: HELPER_THREAD_LIMITS });
     } catch {
       this.fallBack();
       return undefined;

@@ -39,7 +39,11 @@ export interface LoginKind {
   names: { short: string; label: string; signsInWith: string };
   /** What tells its logins apart (the provider of a provider's login) and more about one (the user there). */
   which?(m: LoginMethod): { id: string; detail: string } | undefined;
-  /** How the account page's list names a login of this kind ("Password"); a {field} stands for the login's own in that list ("{provider}", "{passkeys}"). */
+  /**
+   * How the account page's list names a login of this kind: the id of a word in the room's catalogue
+   * (said in the page's locale), or text as it is ("Password"); a {field} stands for the login's own
+   * in that list ("{provider}", "{passkeys}").
+   */
   accountLabel?: string;
   /** What a person's page adds after its label: how many passkeys a passkey login holds. */
   extent?(m: LoginMethod): string | undefined;

@@ -23,9 +23,10 @@ export const REDACTED_TOKEN = "REDACTED";
  * append-only and kept for audit, so the event must not hold a usable secret: it keeps the link
  * with the token replaced by REDACTED, plus the first 12 hex characters of the token's SHA-256 so
  * an operator can match it to a one_time_tokens row (or a token a user reports). The raw token
- * leaves this function once, for the caller to return in development mode only.
+ * leaves this function once, for the caller to return in development mode only. `locale`: the
+ * language of a mail to an address no account has yet (queueMail), e.g. the requester's.
  */
-export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { purpose: TokenPurpose & MailKind; page: string; lifetimeMs: number; userId: string; email: string; now: number; source: string }): Promise<{ token: string; expiresAt: number }> {
+export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { purpose: TokenPurpose & MailKind; page: string; lifetimeMs: number; userId: string; email: string; now: number; source: string; locale?: string }): Promise<{ token: string; expiresAt: number }> {
   const { lifetimeMs, page } = t;
   const token = createSecretToken();
   const tokenHash = hashToken(token);
@@ -36,7 +37,7 @@ export async function issueTokenWithMail(tx: Kysely<DB>, ctx: CoreContext, t: { 
     at: t.now, type: `${t.purpose}.token_created`, userId: t.userId,
     data: { email: t.email, link: websiteLink(ctx, page, REDACTED_TOKEN), tokenHashPrefix: tokenHash.slice(0, 12), expiresAt, source: t.source },
   });
-  await queueMail(tx, ctx, { kind: t.purpose, to: t.email, vars: { link: websiteLink(ctx, page, token), expiresAt, validForMs: lifetimeMs } });
+  await queueMail(tx, ctx, { kind: t.purpose, to: t.email, vars: { link: websiteLink(ctx, page, token), expiresAt, validForMs: lifetimeMs }, locale: t.locale });
   return { token, expiresAt };
 }
 

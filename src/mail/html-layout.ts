@@ -1,3 +1,4 @@
+import { en } from "../words/kernel/en.js";
 import type { Words } from "../words/words.js";
 
 /**
@@ -51,7 +52,7 @@ export function renderMailLayout(m: MailLayout): string {
 <tr><td style="padding:28px 20px;font-family:${FONT};font-size:16px;line-height:1.5;color:#1d2330;text-align:start;overflow-wrap:anywhere;word-break:break-word;">
 <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;font-weight:700;color:#1d2330;">${m.title}</h1>
 ${m.intro.map((x) => p(x)).join("\n")}
-${m.code === undefined ? "" : renderCode(m.code)}${m.button === undefined ? "" : renderButton(m.button, m.pasteLink ?? "Or paste this link into your browser:")}${m.outro.map((x) => p(x, "font-size:14px;color:#4a5263;")).join("\n")}
+${m.code === undefined ? "" : renderCode(m.code)}${m.button === undefined ? "" : renderButton(m.button, m.pasteLink ?? en["mail.pasteLink"])}${m.outro.map((x) => p(x, "font-size:14px;color:#4a5263;")).join("\n")}
 </td></tr>
 </table>
 </td></tr>

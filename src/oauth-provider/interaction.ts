@@ -10,6 +10,7 @@ import { setPageHeaders } from "../http/pages/headers.js";
 import { escapeHtml, renderPage } from "../http/pages/layout.js";
 import { pageLocale } from "../http/pages/locale.js";
 import { insertEvent } from "../store/events.js";
+import type { Words } from "../words/words.js";
 import { isDocumentClientId } from "./client-documents.js";
 import { interactionPath } from "./provider.js";
 import { findResource } from "./store.js";
@@ -55,32 +56,36 @@ export async function showInteraction(event: H3Event, deps: HttpDeps, provider: 
   const loopback = redirect.protocol === "http:" || !redirect.protocol.startsWith("http");
   const name = client?.clientName ?? clientId;
   const host = redirect.protocol.startsWith("http") ? redirect.host : redirect.protocol.replace(/:$/, "");
-  const main = `<h1 id="consent-title">Allow ${escapeHtml(name)}?</h1>
-<p><strong>${escapeHtml(name)}</strong> (returning to <strong>${escapeHtml(host)}</strong>) asks to use your account.</p>
-${isDocumentClientId(clientId) ? `<p>Its name is given by <strong>${escapeHtml(new URL(clientId).host)}</strong>, which describes this app.</p>` : ""}
-${loopback ? `<p class="warning" role="note">This app returns to a program on this computer (${escapeHtml(redirect.protocol.startsWith("http") ? redirect.host : redirect.protocol)}). Allow it only if you started it yourself just now.</p>` : ""}
-${resources.length ? `<p>Access to: ${resources.map((r) => `<strong>${escapeHtml(r)}</strong>`).join(", ")}</p>` : ""}
-${scopes.length ? `<p>It asks for:</p><ul>${scopes.map((s) => `<li>${escapeHtml(describeScope(s))}</li>`).join("")}</ul>` : ""}
-<form method="post" action="${escapeHtml(interactionPath(uid))}/confirm"><button type="submit" id="allow">Allow</button></form>
-<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">Deny</button></form>`;
-  const html = renderPage(deps.ctx.config, { title: "Allow access", assets: `${deps.ctx.config.websiteBasePath}/_assets`, main }, deps.tables.assets, deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words)));
-  setPageHeaders(event, deps.ctx.config);
+  // In the page's locale (?lang=, the cookie, Accept-Language), with its <html lang dir>.
+  const w = deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words));
+  const strong = (s: string) => `<strong>${escapeHtml(s)}</strong>`;
+  const main = `<h1 id="consent-title">${w.html("oauth.consent.title", { app: escapeHtml(name) })}</h1>
+<p>${w.html("oauth.consent.asks", { app: strong(name), host: strong(host) })}</p>
+${isDocumentClientId(clientId) ? `<p>${w.html("oauth.consent.namedBy", { host: strong(new URL(clientId).host) })}</p>` : ""}
+${loopback ? `<p class="warning" role="note">${w.html("oauth.consent.loopback", { where: escapeHtml(redirect.protocol.startsWith("http") ? redirect.host : redirect.protocol) })}</p>` : ""}
+${resources.length ? `<p>${w.html("oauth.consent.accessTo", { resources: resources.map(strong).join(", ") })}</p>` : ""}
+${scopes.length ? `<p>${w.html("oauth.consent.asksFor")}</p><ul>${scopes.map((s) => `<li>${describeScope(s, w)}</li>`).join("")}</ul>` : ""}
+<form method="post" action="${escapeHtml(interactionPath(uid))}/confirm"><button type="submit" id="allow">${w.html("oauth.consent.allow")}</button></form>
+<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">${w.html("oauth.consent.deny")}</button></form>`;
+  const html = renderPage(deps.ctx.config, { title: w.t("oauth.consent.pageTitle"), assets: `${deps.ctx.config.websiteBasePath}/_assets`, main }, deps.tables.assets, w);
+  setPageHeaders(event, deps.ctx.config, { lang: w.lang });
   allowFormToClient(event, redirect.href);
   return html;
 }
 
-function describeScope(scope: string): string {
+/** What a scope lets the app do, in the page's words (HTML). */
+function describeScope(scope: string, w: Words): string {
   switch (scope) {
-    case "openid": return "Know who you are (your account id)";
-    case "email": return "Your email address";
-    case "offline_access": return "Stay connected when you are away (a refresh token)";
-    default: return `Scope: ${scope}`;
+    case "openid": return w.html("oauth.scope.openid");
+    case "email": return w.html("oauth.scope.email");
+    case "offline_access": return w.html("oauth.scope.offline");
+    default: return w.html("oauth.scope.other", { scope: escapeHtml(scope) });
   }
 }
 
 /** POST …/confirm: the grant (existing one extended, or a new one), then back into the flow. */
 export async function confirmInteraction(event: H3Event, deps: HttpDeps, provider: OidcProvider, uid: string): Promise<unknown> {
-  if (!isSameOrigin(event, deps)) return refuse(event, 403, "This request did not come from the consent page.");
+  if (!isSameOrigin(event, deps)) return refuse(event, deps, 403, "oauth.refused.notFromPage");
   const { req, res } = event.node;
   const details = await loadDetails(event, deps, provider, uid);
   if (!details) return;
@@ -102,7 +107,7 @@ export async function confirmInteraction(event: H3Event, deps: HttpDeps, provide
 
 /** POST …/abort: the person said no; the client gets access_denied (with iss, like every answer). */
 export async function abortInteraction(event: H3Event, deps: HttpDeps, provider: OidcProvider, uid: string): Promise<unknown> {
-  if (!isSameOrigin(event, deps)) return refuse(event, 403, "This request did not come from the consent page.");
+  if (!isSameOrigin(event, deps)) return refuse(event, deps, 403, "oauth.refused.notFromPage");
   const details = await loadDetails(event, deps, provider, uid);
   if (!details) return;
   await provider.interactionFinished(event.node.req, event.node.res, { error: "access_denied", error_description: "The person declined." }, { mergeWithLastSubmission: false });
@@ -114,7 +119,7 @@ async function loadDetails(event: H3Event, deps: HttpDeps, provider: OidcProvide
     if (details.uid !== uid) throw new Error("uid mismatch");
     return details;
   } catch {
-    refuse(event, 400, "This sign-in request has expired or was opened in another browser. Go back to the app and start again.");
+    refuse(event, deps, 400, "oauth.refused.expired");
     return undefined;
   }
 }
@@ -137,12 +142,14 @@ async function checkConsent(event: H3Event, deps: HttpDeps, uid: string, who: Si
 /** The person has no verified address: no app may be allowed yet (an address anyone could have signed up with proves nothing). */
 function showVerifyFirst(event: H3Event, deps: HttpDeps, uid: string, details: { params: Record<string, unknown> }): unknown {
   const c = deps.ctx.config;
-  const main = `<h1 id="verify-first-title">Verify your email address first</h1>
-<p>Before an app may use your account, prove that the address you signed up with is yours: open the link in the verification mail we sent you${c.hostedPages ? `, or ask for a new one on <a href="${escapeHtml(websiteLink(deps.ctx, "verify-email"))}">the verification page</a>` : ""}.</p>
-<p>Then go back to the app and try again.</p>
-<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">Back to the app</button></form>`;
-  const html = renderPage(c, { title: "Verify your email first", assets: `${c.websiteBasePath}/_assets`, main }, deps.tables.assets, deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words)));
-  setPageHeaders(event, c);
+  const w = deps.ctx.words.of(pageLocale(event, c, deps.ctx.words));
+  const page = `<a href="${escapeHtml(websiteLink(deps.ctx, "verify-email"))}">${w.html("oauth.verifyFirst.page")}</a>`;
+  const main = `<h1 id="verify-first-title">${w.html("oauth.verifyFirst.title")}</h1>
+<p>${c.hostedPages ? w.html("oauth.verifyFirst.textWithPage", { page }) : w.html("oauth.verifyFirst.text")}</p>
+<p>${w.html("oauth.verifyFirst.then")}</p>
+<form method="post" action="${escapeHtml(interactionPath(uid))}/abort"><button type="submit" class="secondary" id="deny">${w.html("oauth.verifyFirst.back")}</button></form>`;
+  const html = renderPage(c, { title: w.t("oauth.verifyFirst.pageTitle"), assets: `${c.websiteBasePath}/_assets`, main }, deps.tables.assets, w);
+  setPageHeaders(event, c, { lang: w.lang });
   allowFormToClient(event, String(details.params.redirect_uri));
   setResponseStatus(event, 403);
   return html;
@@ -163,7 +170,7 @@ function allowFormToClient(event: H3Event, redirectUri: string): void {
  */
 function sendToSignIn(event: H3Event, deps: HttpDeps, uid: string, opts: { again?: boolean } = {}) {
   const c = deps.ctx.config;
-  if (!c.hostedPages) return refuse(event, 401, opts.again ? "Sign in again (allowing an app needs a recent sign-in), then try again from the app." : "Sign in first, then try again from the app.");
+  if (!c.hostedPages) return refuse(event, deps, 401, opts.again ? "oauth.refused.signInAgain" : "oauth.refused.signInFirst");
   return sendRedirect(event, `${websiteLink(deps.ctx, "")}?redirectToPath=${encodeURIComponent(interactionPath(uid))}${opts.again ? "&signInAgain=1" : ""}`, 303);
 }
 
@@ -179,10 +186,12 @@ function isSameOrigin(event: H3Event, deps: HttpDeps): boolean {
   return origin === new URL(deps.ctx.config.publicUrl).origin;
 }
 
-function refuse(event: H3Event, status: number, message: string) {
+/** A plain page that says why the interaction stops (`id`: the sentence's), in the page's locale. */
+function refuse(event: H3Event, deps: HttpDeps, status: number, id: string) {
+  const w = deps.ctx.words.of(pageLocale(event, deps.ctx.config, deps.ctx.words));
   setResponseStatus(event, status);
-  setPageHeaders(event, { pagesLogoUrl: undefined } as never);
-  event.node.res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in</title></head><body><main><h1>This cannot go on</h1><p>${escapeHtml(message)}</p></main></body></html>`);
+  setPageHeaders(event, { pagesLogoUrl: undefined } as never, { lang: w.lang });
+  event.node.res.end(`<!doctype html><html lang="${w.lang}" dir="${w.dir}"><head><meta charset="utf-8"><title>${w.html("oauth.refused.pageTitle")}</title></head><body><main><h1>${w.html("oauth.refused.title")}</h1><p>${w.html(id)}</p></main></body></html>`);
   return undefined;
 }
 

@@ -11,6 +11,7 @@ import { OAUTH_PREFIX } from "./provider.js";
 import { connectedAppsArea, oauthAdminArea } from "./openapi.js";
 import { oauthSettings } from "./settings.js";
 import { oauthGrantWays } from "./ways-in.js";
+import { oauthWords } from "./words/index.js";
 
 /**
  * The OAuth 2.1 / OpenID Connect provider (docs/oauth-provider.md): oidc-provider mounted under
@@ -25,6 +26,7 @@ export const oauthProviderRoom: Room = {
     "oauth.grant_revoked": { type: "oauth.grant_revoked" },
   },
   settings: [oauthSettings],
+  words: oauthWords,
   mount: createOauthMount,
   // Only these paths reach the provider: the API's hot path passes it by.
   mountPath: [OAUTH_PREFIX, ...DISCOVERY_PATHS],
@@ -35,7 +37,7 @@ export const oauthProviderRoom: Room = {
   // "Connected apps": the grants the signed-in person gave, each revocable (linked from My account).
   pages: (c) => (c.oauthProvider ? hostedPageRoutes(c, { "/connected-apps": connectedAppsPage }) : []),
   assets: { "connected-apps.js": connectedAppsJs },
-  accountPage: { links: (c) => (c.oauthProvider ? [{ place: "apps", path: `${c.websiteBasePath}/connected-apps`, label: "Connected apps" }] : []) },
+  accountPage: { links: (c, w) => (c.oauthProvider ? [{ place: "apps", path: `${c.websiteBasePath}/connected-apps`, label: w.t("oauth.apps.title") }] : []) },
   styles: connectedAppsCss,
   // The interaction page sends a person without a session to the hosted sign-in, which comes back here.
   returnPaths: (config) => (config.oauthProvider ? ["/oauth/interaction/*"] : []),

@@ -1,13 +1,15 @@
 // The invitation page (src/organizations/accept-page.ts): accepts the mailed token with the session;
 // signed out, a new person signs up here with the invited address (verified by the link itself)
 // and joins in the same step; an address that has an account signs in first.
-import { call, callWithSession, checkRequired, describeStatus, say, setBusy, showFieldErrors, showView } from "./api.js";
+import { call, callWithSession, checkRequired, describeStatus, say, setBusy, showFieldErrors, showView, words } from "./api.js";
 
 const token = window.authsvcToken;
+// What a refusal says, by its status: the ids of the page's words.
 const WHY = {
-  INVITATION_INVALID_TOKEN_ERROR: "The link was already used, revoked, or has expired. Ask for a new invitation.",
-  INVITATION_EMAIL_NOT_VERIFIED_ERROR: "Sign in with the address the invitation was sent to, and confirm that address first. Then open the link in the mail again.",
+  INVITATION_INVALID_TOKEN_ERROR: "org.js.invalidToken",
+  INVITATION_EMAIL_NOT_VERIFIED_ERROR: "org.js.notVerified",
 };
+const why = (status) => (WHY[status] ? words(WHY[status]) : undefined);
 
 function refuse(text) {
   document.getElementById("refused-why").textContent = text;
@@ -28,11 +30,10 @@ function fill(cls, text) {
 async function offerSignUp() {
   const d = await call("POST", "/organizations/invitations/describe", { token });
   if (d.status !== 200) return refuse(d.message);
-  if (d.json.status !== "OK") return refuse(WHY[d.json.status] || describeStatus(d.json));
+  if (d.json.status !== "OK") return refuse(why(d.json.status) || describeStatus(d.json));
   fill("invited-org", d.json.organization.name);
   fill("invited-role", d.json.role);
   fill("invited-email", d.json.email);
-  fill("invited-email-sentence", ` (${d.json.email})`);
   if (d.json.hasAccount) return showView("view-signed-out");
   showView("view-sign-up");
   const form = document.getElementById("sign-up-form");
@@ -47,17 +48,17 @@ async function offerSignUp() {
     if (r.json.status === "OK") return joined(r.json);
     if (r.json.status === "FIELD_ERROR") return showFieldErrors(form, r.json.formFields);
     if (r.json.status === "INVITATION_ACCOUNT_EXISTS_ERROR") return showView("view-signed-out");
-    refuse(WHY[r.json.status] || describeStatus(r.json));
+    refuse(why(r.json.status) || describeStatus(r.json));
   });
 }
 
 async function accept() {
-  if (!token) return refuse("The link has no invitation in it. Open the link in the mail again.");
-  say("status", "Joining…");
+  if (!token) return refuse(words("org.js.noToken"));
+  say("status", words("org.js.joining"));
   const r = await callWithSession("POST", "/organizations/invitations/accept", { token }, "session");
   if (r.status === 401) return offerSignUp();
   if (r.status === 200 && r.json.status === "OK") return joined(r.json);
-  refuse((r.json && WHY[r.json.status]) || r.message);
+  refuse((r.json && why(r.json.status)) || r.message);
 }
 
 void accept();

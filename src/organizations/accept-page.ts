@@ -12,34 +12,34 @@ const b = (c: Readonly<Config>) => escapeHtml(c.websiteBasePath);
  * has an account is asked to sign in with it first.
  */
 export const acceptInvitationPage = hostedPage((c, _deps, w) => ({
-  title: "Join an organization",
+  title: w.t("org.accept.title"),
   script: "accept-invitation.js",
   takesToken: true,
   main: `<section id="view-loading" aria-labelledby="loading-title">
-  <h1 id="loading-title" tabindex="-1">Join an organization</h1>
+  <h1 id="loading-title" tabindex="-1">${w.html("org.accept.title")}</h1>
   ${liveRegions}
 </section>
 <section id="view-sign-up" hidden aria-labelledby="sign-up-title">
-  <h1 id="sign-up-title" tabindex="-1">Join <span class="invited-org"></span></h1>
-  <p>You are invited as <strong class="invited-role"></strong>. Create your account for <strong class="invited-email"></strong> to accept: the invitation already confirms this address.</p>
+  <h1 id="sign-up-title" tabindex="-1">${w.html("org.accept.join", { org: `<span class="invited-org"></span>` })}</h1>
+  <p>${w.html("org.accept.invited", { role: `<strong class="invited-role"></strong>`, email: `<strong class="invited-email"></strong>` })}</p>
   <p id="sign-up-error" class="error" role="alert"></p>
   <form id="sign-up-form" method="post" novalidate>
-    ${field({ id: "password", label: "Choose a password", type: "password", autocomplete: "new-password", empty: "Choose a password.", hint: passwordHint(c, w) }, w)}
-    <button type="submit" id="sign-up">Create my account and join</button>
+    ${field({ id: "password", label: w.t("org.accept.password"), type: "password", autocomplete: "new-password", empty: w.t("org.accept.password.empty"), hint: passwordHint(c, w) }, w)}
+    <button type="submit" id="sign-up">${w.html("org.accept.create")}</button>
   </form>
 </section>
 <section id="view-signed-out" hidden aria-labelledby="signed-out-title">
-  <h1 id="signed-out-title" tabindex="-1">Sign in to accept the invitation</h1>
-  <p>Sign in with the address the invitation was sent to<span class="invited-email-sentence"></span>. Then open the link in the mail again.</p>
-  <p><a class="button" href="${b(c)}">Sign in</a></p>
+  <h1 id="signed-out-title" tabindex="-1">${w.html("org.accept.signIn.title")}</h1>
+  <p>${w.html("org.accept.signIn.text", { email: `<span class="invited-email"></span>` })}</p>
+  <p><a class="button" href="${b(c)}">${w.html("signIn.title")}</a></p>
 </section>
 <section id="view-joined" hidden aria-labelledby="joined-title">
-  <h1 id="joined-title" tabindex="-1">You joined <span id="joined-name"></span></h1>
-  <p>Your role there: <strong id="joined-role"></strong>. It is now your active organization.</p>
-  <p><a class="button" href="${b(c)}/account">Go to my account</a></p>
+  <h1 id="joined-title" tabindex="-1">${w.html("org.accept.joined", { org: `<span id="joined-name"></span>` })}</h1>
+  <p>${w.html("org.accept.role", { role: `<strong id="joined-role"></strong>` })}</p>
+  <p><a class="button" href="${b(c)}/account">${w.html("org.accept.toAccount")}</a></p>
 </section>
 <section id="view-refused" hidden aria-labelledby="refused-title">
-  <h1 id="refused-title" tabindex="-1">This invitation cannot be accepted</h1>
+  <h1 id="refused-title" tabindex="-1">${w.html("org.accept.refused")}</h1>
   <p id="refused-why"></p>
 </section>`,
 }));

@@ -1,22 +1,30 @@
 // "My organizations" (src/organizations/organizations-page.ts, my-organizations.js): my organizations, switch the active
 // one (the token is re-issued), create one, and manage members and invitations where my role
 // allows. Every call goes to /organizations with the session (refreshed once on a 401).
-import { callWithSession, checkRequired, say, setBusy, showFieldErrors, showView } from "./api.js";
+import { callWithSession, checkRequired, say, setBusy, showFieldErrors, showView, words } from "./api.js";
 
 const api = (method, path, body) => callWithSession(method, `/organizations${path}`, body, "session");
 const el = (id) => document.getElementById(id);
 let managed = null; // the organization whose members are shown: {id, name, permissions}
 
-/** A refusal in the page's words: roles, permissions, the last owner; else the server's own sentence. */
+/**
+ * A refusal in the page's words: roles, permissions, the last owner; else the server's own
+ * sentence. The API's messages (English, for the SDKs and scripts) are read, never shown as such.
+ */
 function why(r) {
   const m = (r.json && r.json.message) || "";
   const role = /^no such role: (.*)$/.exec(m);
-  if (role) return `There is no role called “${role[1]}”. Use owner, admin, member, or a role your operator made available to organizations.`;
+  if (role) return words("org.js.noRole", { role: role[1] });
   const platform = /^the role (.*) is not one organizations may hand out/.exec(m);
-  if (platform) return `“${platform[1]}” is a role only the operator gives. Use owner, admin, member, or a role your operator made available to organizations.`;
-  if (r.status === 403) return m.startsWith("You cannot") ? `Your role here does not allow that: ${m.charAt(0).toLowerCase()}${m.slice(1)}.` : "Your role in this organization does not allow that.";
-  if (m.startsWith("An organization always keeps one owner")) return "An organization always keeps one owner: make another member owner first.";
-  if (r.status === 404) return "That is no longer there: reload the page.";
+  if (platform) return words("org.js.platformRole", { role: platform[1] });
+  if (r.status === 403) {
+    if (m.startsWith("You cannot act on a member")) return words("org.js.notAbove");
+    if (m.startsWith("You cannot invite")) return words("org.js.inviteAbove");
+    if (m.startsWith("You cannot")) return words("org.js.invitationAbove");
+    return words("org.js.forbidden");
+  }
+  if (m.startsWith("An organization always keeps one owner")) return words("org.js.lastOwner");
+  if (r.status === 404) return words("org.js.gone");
   return r.message;
 }
 
@@ -52,11 +60,11 @@ async function loadOrganizations() {
     if (o.active) {
       const badge = document.createElement("span");
       badge.className = "badge valid active-org";
-      badge.textContent = "Active";
+      badge.textContent = words("org.js.active");
       controls.push(badge);
-    } else controls.push(button("Make active", "secondary switch-org", () => switchTo(o), `Make active: ${o.name}`));
-    if (o.permissions.includes("members:read")) controls.push(button("Members", "secondary manage-org", () => manage(o), `Members of ${o.name}`));
-    const li = item(`${o.name} (${o.slug}), your role: ${o.role}`, ...controls);
+    } else controls.push(button(words("org.js.makeActive"), "secondary switch-org", () => switchTo(o), words("org.js.makeActiveName", { org: o.name })));
+    if (o.permissions.includes("members:read")) controls.push(button(words("org.js.members"), "secondary manage-org", () => manage(o), words("org.js.membersOf", { org: o.name })));
+    const li = item(words("org.js.orgLine", { org: o.name, slug: o.slug, role: o.role }), ...controls);
     li.dataset.organizationId = o.id;
     return li;
   }));
@@ -71,7 +79,7 @@ async function switchTo(o) {
   say("orgs-error", "");
   const r = await api("PUT", "/active", { organizationId: o.id });
   if (r.status !== 200) return say("orgs-error", why(r));
-  say("orgs-status", `${o.name} is now your active organization.`);
+  say("orgs-status", words("org.js.nowActive", { org: o.name }));
   await loadOrganizations();
 }
 
@@ -114,29 +122,29 @@ function memberItem(o, m, i, can, roles) {
     const label = document.createElement("label");
     label.htmlFor = `member-${i}-role`;
     label.className = "sr-only";
-    label.textContent = `Role of ${m.email}`;
+    label.textContent = words("org.js.roleOf", { email: m.email });
     // A choice among the roles I may hand out; their role now is shown (chosen) even when it is not one of them.
     const input = document.createElement("select");
     input.id = label.htmlFor;
     input.replaceChildren(...roleOptions(roles.includes(m.role) ? roles : [m.role, ...roles], m.role));
     input.setAttribute("aria-describedby", error.id);
     input.className = "member-role";
-    controls.push(label, input, button("Change role", "secondary change-role", async () => {
+    controls.push(label, input, button(words("org.js.changeRole"), "secondary change-role", async () => {
       error.textContent = "";
       const res = await api("PUT", `/${o.id}/members/${encodeURIComponent(m.userId)}`, { role: input.value });
       if (res.status !== 200) { input.setAttribute("aria-invalid", "true"); error.textContent = why(res); return input.focus(); }
-      say("members-status", `${m.email} is now ${res.json.member.role}.`);
+      say("members-status", words("org.js.nowRole", { email: m.email, role: res.json.member.role }));
       await loadOrganizations();
-    }, `Change role of ${m.email}`));
+    }, words("org.js.changeRoleOf", { email: m.email })));
   }
-  if (can("members:remove")) controls.push(button("Remove", "secondary remove-member", async () => {
+  if (can("members:remove")) controls.push(button(words("org.js.remove"), "secondary remove-member", async () => {
     error.textContent = "";
     const res = await api("POST", `/${o.id}/members/${encodeURIComponent(m.userId)}/remove`, {});
     if (res.status !== 200) { error.textContent = why(res); return; }
-    say("members-status", `${m.email} was removed.`);
+    say("members-status", words("org.js.removed", { email: m.email }));
     await loadOrganizations();
-  }, `Remove ${m.email}`));
-  const li = item(`${m.email}: ${m.role}`, ...controls);
+  }, words("org.js.removeName", { email: m.email })));
+  const li = item(words("org.js.memberLine", { email: m.email, role: m.role }), ...controls);
   li.append(error);
   li.dataset.email = m.email;
   return li;
@@ -161,9 +169,11 @@ async function loadInvitations() {
       await loadInvitations();
     };
     const controls = [];
-    if (o.permissions.includes("invitations:create")) controls.push(button("Resend", "secondary resend-invitation", act("resend", `A new link was sent to ${inv.email}.`), `Resend the invitation to ${inv.email}`));
-    if (o.permissions.includes("invitations:revoke")) controls.push(button("Revoke", "secondary revoke-invitation", act("revoke", `The invitation to ${inv.email} was revoked.`), `Revoke the invitation to ${inv.email}`));
-    const li = item(`${inv.email} as ${inv.role}, until ${new Date(inv.expiresAt).toLocaleDateString()}`, ...controls);
+    const to = { email: inv.email };
+    if (o.permissions.includes("invitations:create")) controls.push(button(words("org.js.resend"), "secondary resend-invitation", act("resend", words("org.js.resent", to)), words("org.js.resendName", to)));
+    if (o.permissions.includes("invitations:revoke")) controls.push(button(words("org.js.revoke"), "secondary revoke-invitation", act("revoke", words("org.js.revoked", to)), words("org.js.revokeName", to)));
+    const date = new Date(inv.expiresAt).toLocaleDateString(document.documentElement.lang);
+    const li = item(words("org.js.invitationLine", { email: inv.email, role: inv.role, date }), ...controls);
     li.append(error);
     li.dataset.email = inv.email;
     return li;
@@ -186,13 +196,13 @@ function onSubmit(id, send, fieldOf, done) {
 }
 
 onSubmit("create-form", () => api("POST", "", { name: el("org-name").value.trim() }), () => "org-name", async (json) => {
-  say("orgs-status", `Created ${json.organization.name} (slug: ${json.organization.slug}). It is now your active organization.`);
+  say("orgs-status", words("org.js.created", { org: json.organization.name, slug: json.organization.slug }));
   await loadOrganizations();
 });
 
 onSubmit("invite-form", () => api("POST", `/${managed.id}/invitations`, { email: el("invite-email").value.trim(), role: el("invite-role").value }),
   (r) => (/address|email/i.test((r.json && r.json.message) || "") ? "invite-email" : "invite-role"), async (json) => {
-    say("invite-status", `An invitation was sent to ${json.invitation.email} as ${json.invitation.role}.`);
+    say("invite-status", words("org.js.invited", { email: json.invitation.email, role: json.invitation.role }));
     await loadInvitations();
   });
 

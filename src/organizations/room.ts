@@ -62,7 +62,7 @@ export const organizationsRoom: Room = {
   assets: { "accept-invitation.js": acceptJs, "organizations.js": organizationsJs },
   pages: (config) => hostedPageRoutes(config, { "/accept-invitation": acceptInvitationPage, [organizationsPagePath]: organizationsPage }),
   accountPage: {
-    links: (config) => (config.hostedPages ? [{ place: "memberships", path: `${config.websiteBasePath}${organizationsPagePath}`, label: "My organizations", count: { path: "/organizations", field: "organizations" } }] : []),
+    links: (config, w) => (config.hostedPages ? [{ place: "memberships", path: `${config.websiteBasePath}${organizationsPagePath}`, label: w.t("org.page.title"), count: { path: "/organizations", field: "organizations" } }] : []),
   },
   commands: [organizationCommands],
   dashboardSection: organizationsDashboard,

@@ -3,8 +3,6 @@ import { membershipsOf } from "../core/memberships.js";
 import { readFile } from "node:fs/promises";
 import { AuthError } from "../core/errors.js";
 import { addSamlConnection, listConnections, removeConnection } from "./saml-connections.js";
-import { readIdpMetadata } from "./saml-metadata.js";
-import { acsUrl, spEntityId } from "./saml-sign-in.js";
 import { rotateScimToken } from "./scim-tokens.js";
 
 /** An organization's id by its id or slug. */
@@ -46,6 +44,8 @@ export const ssoConnectionCommands: CommandSpec = {
       action: (run) => run.withApp(async (app) => {
         const o = await resolveOrg(app, run.args[0]);
         const source = String(run.flags.samlMetadata);
+        // SAML's XML libraries load with the command that needs them, not with every command.
+        const [{ readIdpMetadata }, { acsUrl, spEntityId }] = await Promise.all([import("./saml-metadata.js"), import("./saml-sign-in.js")]);
         const metadata = await refusals(async () => readIdpMetadata(await readMetadata(source)));
         const c = await refusals(() => addSamlConnection(app.ctx, o.id, { metadata, source, idpInitiated: run.flags.idpInitiated === true, actor: "cli" }));
         const sp = { entityId: spEntityId(app.ctx.config, c.id), acsUrl: acsUrl(app.ctx.config, c.id), metadataUrl: spEntityId(app.ctx.config, c.id) };

@@ -2,7 +2,8 @@ import type { Room } from "../kernel/room.js";
 import { ssoCommands, ssoConnectionCommands } from "./commands.js";
 import { ssoArea } from "./openapi.js";
 import { samlRoutes } from "./saml-routes.js";
-import { createScimMount, SCIM_PREFIX } from "./scim-http.js";
+import { lazy } from "../kernel/lazy.js";
+import { SCIM_PREFIX } from "./scim-prefix.js";
 
 /**
  * Enterprise sign-in per organization (docs/enterprise-sso.md): SCIM 2.0 provisioning under
@@ -24,7 +25,8 @@ export const ssoRoom: Room = {
     "organization.sso_connection_added": { type: "organization.sso_connection_added" },
     "organization.sso_connection_removed": { type: "organization.sso_connection_removed" },
   },
-  mount: createScimMount,
+  // SCIM's handlers (and its filter parser) load on the first request under /scim/v2 (docs/performance.md, "Memory").
+  mount: lazy(() => import("./scim-http.js").then((m) => m.createScimMount)),
   mountPath: SCIM_PREFIX,
   routes: samlRoutes,
   openapi: ssoArea,

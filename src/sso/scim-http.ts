@@ -11,7 +11,9 @@ import { createScimUser, deleteScimUser, getScimUser, patchScimUser, replaceScim
 import { resourceTypes, schemas, serviceProviderConfig, toScimGroup, toScimUser } from "./scim-views.js";
 import * as store from "./store.js";
 
-export const SCIM_PREFIX = "/scim/v2";
+import { SCIM_PREFIX } from "./scim-prefix.js";
+
+export { SCIM_PREFIX };
 /** Directories send whole groups at once: a larger body than the API's, still bounded. */
 const SCIM_BODY_LIMIT = 1024 * 1024;
 const MAX_COUNT = 200;

@@ -71,9 +71,14 @@ type Statement = BetterSqlite3.Statement<unknown[], Record<string, unknown>>;
 const PRAGMA_SYNCHRONOUS = /^\s*pragma\s+synchronous\s*(?:=\s*(\w+)\s*)?;?\s*$/i;
 const LEVELS: Record<string, number> = { "0": 0, off: 0, "1": 1, normal: 1, "2": 2, full: 2, "3": 3, extra: 3 };
 
+/** The prepared statements a connection keeps (docs/performance.md, "Bounded caches"): past this, the cache starts again. */
+export const STATEMENT_CACHE_MAX = 500;
+
 class SyncedConnection implements DatabaseConnection {
   // Kysely prepares every query anew; better-sqlite3 statements are reusable, so cache them by SQL text.
   private cache = new Map<string, Statement>();
+  /** How many prepared statements it holds now (at most STATEMENT_CACHE_MAX + 1). */
+  get preparedStatements(): number { return this.cache.size; }
   /** The level callers asked for (see SyncedSqliteDialect); FULL when a WAL sync is configured. */
   private level: number;
   private pendingSync: Promise<void> | undefined;
@@ -119,7 +124,7 @@ class SyncedConnection implements DatabaseConnection {
     let stmt = this.cache.get(text);
     if (!stmt) {
       stmt = this.raw.prepare(text) as Statement;
-      if (this.cache.size > 500) this.cache.clear();
+      if (this.cache.size > STATEMENT_CACHE_MAX) this.cache.clear();
       this.cache.set(text, stmt);
     }
     return stmt;

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { resolveNativeBinding } from "../native/addons.js";
+import { HELPER_THREAD_LIMITS } from "../util/thread-limits.js";
 
 // Set by scripts/build-binary.mjs only: better-sqlite3's JavaScript bundled as one script that
 // defines the global `__authsvcBetterSqlite3`, prepended to the worker's source in the executable
@@ -69,6 +70,7 @@ export class WalCheckpointer {
     const w = new Worker(bundledBetterSqlite3 ? `${bundledBetterSqlite3}\n${SOURCE}` : SOURCE, {
       eval: true,
       workerData: { module, nativeBinding: resolveNativeBinding("better-sqlite3"), file: this.file, timeout: this.timeoutMs },
+      resourceLimits: HELPER_THREAD_LIMITS,
     });
     w.unref();
     w.on("message", () => { this.running = false; });

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { Worker } from "node:worker_threads";
+import { HELPER_THREAD_LIMITS } from "../util/thread-limits.js";
 
 // The syncs run in a thread of their own, not on libuv's thread pool: bcrypt works there
 // (@node-rs/bcrypt), and a sync queued behind a backlog of password hashes would hold every write
@@ -130,7 +131,7 @@ export class WalSync {
   }
 
   private startWorker(fd: number): Worker {
-    const w = new Worker(SOURCE, { eval: true, workerData: { fd } });
+    const w = new Worker(SOURCE, { eval: true, workerData: { fd }, resourceLimits: HELPER_THREAD_LIMITS });
     w.on("message", (err: SyncError | null) => this.finish(err));
     w.on("error", (err) => this.finish({ message: err.message }));
     w.on("exit", (code) => {

@@ -1,6 +1,7 @@
 import { sign, type KeyObject } from "node:crypto";
 import { Worker } from "node:worker_threads";
 import { Slots } from "./slots.js";
+import { HELPER_THREAD_LIMITS } from "./thread-limits.js";
 
 // A string on purpose: a bundled CLI or a single executable has no worker file at a known path.
 // Keys arrive once each (KeyObjects cross threads by postMessage) and are kept by kid, at most
@@ -116,7 +117,7 @@ export class SigningThread {
   private start(): Worker | undefined {
     if (this.worker) return this.worker;
     try {
-      const w = new Worker(SOURCE, { eval: true });
+      const w = new Worker(SOURCE, { eval: true, resourceLimits: HELPER_THREAD_LIMITS });
       w.unref();
       w.on("message", (results: [number, string | undefined, string?][]) => {
         for (const [id, signature, error] of results) {

@@ -15,6 +15,8 @@ export interface Words {
   t(id: string, values?: WordValues): string;
   /** A sentence as HTML: its own text escaped, the values put in as they are (the caller's HTML, already escaped). */
   html(id: string, values?: Readonly<Record<string, string | number>>): string;
+  /** Whether a catalogue has this id (a room's name that may be a word's id or plain text). */
+  has(id: string): boolean;
   /** The source messages with one of `segments` at the start of their id or after a dot (`js.` finds `js.x` and `room.js.x`), for a page script to format (pages' JSON block). */
   messages(segments: readonly string[]): Record<string, string>;
 }
@@ -78,6 +80,7 @@ export function createWords(o: {
         const marked = Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => (typeof v === "number" ? [k, v] : [k, `\u0000${html.push(v) - 1}\u0000`])));
         return escapeHtml(String(format(id).format(marked))).replace(/\u0000(\d+)\u0000/g, (_, i: string) => html[Number(i)]);
       },
+      has: (id) => id in english,
       messages: (segments) => Object.fromEntries(Object.keys(english).filter((id) => segments.some((p) => id.startsWith(p) || id.includes(`.${p}`))).map((id) => [id, source(id).text])),
     };
   }

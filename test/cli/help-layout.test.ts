@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Command } from "commander";
-import { createProgram } from "../../src/cli/main.js";
+import { createProgram } from "../../src/cli/program.js";
 import { settings } from "../../src/config.js";
 import { runCli } from "../helpers/cli.js";
 

@@ -26,6 +26,7 @@ describe("the rooms' offers", () => {
     expect(owner((r) => r.accounts?.password)).toEqual(["emailpassword"]);
     expect(owner((r) => r.accounts?.providerIdentities)).toEqual(["thirdparty"]);
     expect(owner((r) => r.accounts?.addressOnly)).toEqual(["passwordless"]);
+    expect(owner((r) => r.accounts?.totpDevices)).toEqual(["totp"]);
     expect(owner((r) => r.memberships)).toEqual(["organizations"]);
     expect(o.accounts.password).toBe(rooms.find((r) => r.id === "emailpassword")!.accounts!.password);
     expect(o.memberships).toBe(rooms.find((r) => r.id === "organizations")!.memberships);
@@ -43,6 +44,7 @@ describe("the rooms' offers", () => {
     const list = without("thirdparty", "sso");
     expect(startRefusal(list, off)).toBeUndefined();
     expect(startRefusal(list, cdiOn)).toMatch(/^cdi needs provider identities, which no room offers: .*switch cdi off/);
+    expect(startRefusal(without("totp"), cdiOn)).toMatch(/^cdi needs TOTP devices, which no room offers/);
   });
 
   it("refuses two rooms offering one kind, naming both", () => {

@@ -85,8 +85,16 @@ describe.each(backends)("OAuth provider refusals on $name", (backend) => {
     const res = await browse(jar, (await authorize({})).url);
     let url = new URL(res.headers.get("location")!, s.url).toString();
     for (let i = 0; i < 4 && !(await browse(jar, url).then((r) => { if (r.status === 200) return true; url = new URL(r.headers.get("location")!, url).toString(); return false; })); i++);
-    const foreign = await browse(jar, `${url}/confirm`, { method: "POST", headers: { origin: "https://evil.example.com" } });
+    // The consent page, and its refusals, in the browser's language.
+    const consentDe = await (await browse(jar, url, { headers: { "accept-language": "de-DE,de;q=0.9" } })).text();
+    expect(consentDe).toContain('<html lang="de" dir="ltr">');
+    expect(consentDe).toMatch(/<h1 id="consent-title">.* erlauben\?<\/h1>/);
+    expect(consentDe).toContain(">Ablehnen</button>");
+    const foreign = await browse(jar, `${url}/confirm`, { method: "POST", headers: { origin: "https://evil.example.com", "accept-language": "de" } });
     expect(foreign.status).toBe(403);
+    const refusal = await foreign.text();
+    expect(refusal).toContain('<html lang="de" dir="ltr">');
+    expect(refusal).toContain("<h1>Hier geht es nicht weiter</h1><p>Diese Anfrage kam nicht von der Zustimmungsseite.</p>");
     // A browser says where a form came from (Sec-Fetch-Site); with our pages' no-referrer policy its Origin is "null".
     const crossSite = await browse(jar, `${url}/confirm`, { method: "POST", headers: { origin: "null", "sec-fetch-site": "cross-site" } });
     expect(crossSite.status).toBe(403);

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from "../helpers/test-app.js";
 import { organizationsRoom } from "../../src/organizations/room.js";
 import type { Config } from "../../src/config/types.js";
 import { call, newPerson } from "./helpers.js";
+import { shippedWords } from "../helpers/words.js";
 
 /**
  * The organizations' hosted page and its link on the account page, over HTTP: served beside the
@@ -44,10 +45,12 @@ describe.each(backends)("the organizations page over HTTP ($name)", (backend) =>
 });
 
 describe("the organizations room's account link", () => {
-  it("is there only while the hosted pages are on, under the website base path", () => {
+  it("is there only while the hosted pages are on, under the website base path, named in the page's words", () => {
     const base = { hostedPages: true, websiteBasePath: "/login" } as Config;
-    expect(organizationsRoom.accountPage!.links!(base)).toEqual([{ place: "memberships", path: "/login/my-organizations", label: "My organizations", count: { path: "/organizations", field: "organizations" } }]);
-    expect(organizationsRoom.accountPage!.links!({ ...base, hostedPages: false })).toEqual([]);
+    const en = shippedWords.of("en");
+    expect(organizationsRoom.accountPage!.links!(base, en)).toEqual([{ place: "memberships", path: "/login/my-organizations", label: "My organizations", count: { path: "/organizations", field: "organizations" } }]);
+    expect(organizationsRoom.accountPage!.links!(base, shippedWords.of("de"))[0].label).toBe("Meine Organisationen");
+    expect(organizationsRoom.accountPage!.links!({ ...base, hostedPages: false }, en)).toEqual([]);
     expect(organizationsRoom.pages!({ ...base, hostedPages: false })).toEqual([]);
     expect(organizationsRoom.pages!(base).map((p) => p.path)).toEqual(["/login/accept-invitation", "/login/my-organizations"]);
   });

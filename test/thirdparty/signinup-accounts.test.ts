@@ -52,6 +52,33 @@ describe.each(backends)("third-party accounts beside email/password ones ($name)
   const verifyStatus = (tokens: Tokens) => fetch(`${t.url}/auth/user/email/verify`, { headers: authHeaders(tokens) });
   const tokenRows = () => t.app.store.db.selectFrom("one_time_tokens").select(["user_id", "purpose"]).execute();
 
+  it("a sign-up stores the sign-in page's locale (the callback page's locale key, else the browser's), so the provider's account notice comes in it", async () => {
+    const reset = (email: string) => post("/user/password/reset/token", { formFields: [{ id: "email", value: email }] }, { "accept-language": "en" });
+    const notice = async (email: string) => {
+      const view = await waitForCaughtMail(t.app, email);
+      const [row] = await listCaughtMail(t.app.store.db, { to: email });
+      return { subject: view.subject, text: row.text_body ?? "", html: row.html_body ?? "" };
+    };
+    // The hosted callback page sends the sign-in page's locale; the browser's own language does not override it.
+    idp.accounts.set("tp-de", { email: "tp-de@example.com", email_verified: true });
+    expect((await signInWithProvider(t.url, "oidc", "tp-de", { ...modeHeaders("header"), "accept-language": "fr" }, { locale: "de" })).json.status).toBe("OK");
+    // A later sign-in from a page in another language keeps the stored one.
+    expect((await signInWithProvider(t.url, "oidc", "tp-de", modeHeaders("header"), { locale: "ko" })).json).toMatchObject({ status: "OK", createdNewRecipeUser: false });
+    await reset("tp-de@example.com");
+    const de = await notice("tp-de@example.com");
+    expect(de.subject).toBe("So meldest du dich an");
+    expect(de.text).toContain("Dieses Konto hat kein Passwort: Es meldet sich mit Test OIDC an.");
+    expect(de.html).toContain('<html lang="de" dir="ltr">');
+    expect(de.html).toContain("Mit Test OIDC anmelden");
+    // A locale the server does not offer is ignored: the browser's Accept-Language (an SDK's sign-up sends no locale key).
+    idp.accounts.set("tp-ar", { email: "tp-ar@example.com", email_verified: true });
+    expect((await signInWithProvider(t.url, "oidc", "tp-ar", { ...modeHeaders("header"), "accept-language": "ar-EG" }, { locale: "tlh" })).json.status).toBe("OK");
+    await reset("tp-ar@example.com");
+    const ar = await notice("tp-ar@example.com");
+    expect(ar.subject).toBe("طريقة تسجيل دخولك");
+    expect(ar.html).toContain('<html lang="ar" dir="rtl">');
+  });
+
   it("a reset request for a third-party-only address answers like any other, makes no token, and mails which provider to use", async () => {
     idp.accounts.set("tp-only", { email: "tp-only@example.com", email_verified: true });
     const tp = await signInWithProvider(t.url, "oidc", "tp-only", modeHeaders("header"));

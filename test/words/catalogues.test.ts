@@ -1,4 +1,6 @@
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { catalogues, rooms } from "../../src/rooms.js";
 import { shippedLocales } from "../../src/words/locales.js";
@@ -42,6 +44,18 @@ describe("the catalogues", () => {
       expect([...got.names].sort(), `${locale} ${id}`).toEqual([...want.names].sort());
       for (const p of got.plurals) for (const c of categories) expect(p.forms, `${locale} ${id}: plural form ${c}`).toContain(c);
     }
+  });
+
+  it("every word a page script asks for by its id is one the page carries (a js word of some catalogue)", () => {
+    // A script's words come from the page's JSON block, which holds only the ids with a `js` segment:
+    // any other id would be shown as the id itself.
+    const src = join(import.meta.dirname, "../../src");
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+    const scripts = walk(src).filter((f) => f.endsWith(".js"));
+    const asked = scripts.flatMap((f) => [...readFileSync(f, "utf8").matchAll(/\bwords\("([\w.-]+)"/g)].map((m) => `${f.slice(src.length + 1)}: ${m[1]}`));
+    expect(asked.length).toBeGreaterThan(100);
+    const missing = asked.filter((a) => { const id = a.split(": ")[1]; return !(id in english) || !/(^|\.)js\./.test(id); });
+    expect(missing).toEqual([]);
   });
 
   it("English has every plural form English has (one, other)", () => {

@@ -102,6 +102,31 @@ describe.each(backends)("words: pages and mails in the person's language ($name)
     expect(invite.headers).toContain('["content-language","de"]');
   });
 
+  it("a person who signed up in German gets the account's mails in German: the new address's confirmation, the old one's notice, the deletion's grace", async () => {
+    const greta = await signUp(t, "greta@example.com", { "accept-language": "de-AT,de;q=0.9" });
+    const post = (path: string, body: unknown) => fetch(`${t.url}/auth/account${path}`, { method: "POST", headers: { authorization: `Bearer ${greta.access}`, "content-type": "application/json", "accept-language": "en" }, body: JSON.stringify(body) });
+    expect(await (await post("/email", { email: "greta.neu@example.com", password: PASSWORD })).json()).toMatchObject({ status: "OK" });
+    // The new address has no account yet: its confirmation is written in the requester's language.
+    const change = await caught(t, "greta.neu@example.com", "change-email");
+    expect(change.subject).toBe("Bestätige deine neue E-Mail-Adresse");
+    expect(change.text).toContain("jemand (hoffentlich du) möchte greta.neu@example.com als Adresse seines Kontos verwenden.");
+    expect(change.html).toContain('<html lang="de" dir="ltr">');
+    expect(change.html).toContain("Neue Adresse bestätigen");
+    expect(change.headers).toContain('["content-language","de"]');
+    const token = new URL(change.link!).searchParams.get("token");
+    expect(await (await post("/email/confirm", { token })).json()).toMatchObject({ status: "OK", email: "greta.neu@example.com" });
+    const changed = await caught(t, "greta@example.com", "email-changed");
+    expect(changed.subject).toBe("Deine E-Mail-Adresse wurde geändert");
+    expect(changed.html).toContain("Mein Passwort zurücksetzen");
+    expect(changed.headers).toContain('["content-language","de"]');
+    expect(await (await post("/delete", { password: PASSWORD })).json()).toMatchObject({ status: "OK", deleted: false });
+    const deletion = await caught(t, "greta.neu@example.com", "account-deletion");
+    expect(deletion.subject).toBe("Dein Konto wird gelöscht");
+    expect(deletion.text).toMatch(/das Konto greta\.neu@example\.com wurde überall abgemeldet und wird am \d+\. \w+ \d{4} um \d\d:\d\d UTC endgültig gelöscht\./);
+    expect(deletion.html).toContain("Mein Konto behalten");
+    expect(deletion.headers).toContain('["content-language","de"]');
+  });
+
   it("a person changes the language of their mail on \"My account\"; a locale not offered is refused and changes nothing", async () => {
     const tom = await signUp(t, "tom@example.com", { "accept-language": "de" });
     const post = (locale: unknown) => fetch(`${t.url}/auth/account/locale`, { method: "POST", headers: { authorization: `Bearer ${tom.access}`, "content-type": "application/json" }, body: JSON.stringify({ locale }) });

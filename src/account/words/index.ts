@@ -12,5 +12,5 @@ import { pl } from "./pl.js";
 import { ptBR } from "./pt-BR.js";
 import { zhCN } from "./zh-CN.js";
 
-/** The account room's words (the language of my mail on "My account"), in every shipped locale. */
+/** The account room's words ("My account" and the account's mails), in every shipped locale. */
 export const accountWords: Catalogue<typeof en> = { en, de, fr, es, "pt-BR": ptBR, it, nl, pl, ja, "zh-CN": zhCN, ko, ar };

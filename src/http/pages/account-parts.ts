@@ -41,14 +41,15 @@ export type AccountSlot = "after-logins" | "email-proof";
  * submit before the module attaches never puts what was typed in the address.
  */
 export interface AccountPagePart {
-  links?(config: Readonly<Config>): readonly AccountLink[];
+  /** Its links, labelled in the page's words `w`. */
+  links?(config: Readonly<Config>, w: Words): readonly AccountLink[];
   markup?: Partial<Record<AccountSlot, (config: Readonly<Config>, w: Words) => string>>;
   script?: string;
 }
 
 /** The rooms' links of one place, in their order. */
-export function accountLinksAt(parts: readonly AccountPagePart[], place: AccountLinkPlace, config: Readonly<Config>): AccountLink[] {
-  return parts.flatMap((p) => p.links?.(config) ?? []).filter((l) => l.place === place);
+export function accountLinksAt(parts: readonly AccountPagePart[], place: AccountLinkPlace, config: Readonly<Config>, w: Words): AccountLink[] {
+  return parts.flatMap((p) => p.links?.(config, w) ?? []).filter((l) => l.place === place);
 }
 
 /** The markup the rooms put in one slot, in their order, joined by `separator` (the line break and indent where the slot sits). */

@@ -15,7 +15,7 @@ export const devHome = (deps: HttpDeps): EventHandler => {
   // On the public URL, where the mail links point: a session made on 127.0.0.1 is not sent to localhost.
   const base = c.publicUrl + c.websiteBasePath;
   // The rooms' pages the account page links to (Room.accountPage), on the public URL as well.
-  const roomLinks = accountLinkPlaces.flatMap((place) => accountLinksAt(deps.tables.accountPage, place, c))
+  const roomLinks = accountLinkPlaces.flatMap((place) => accountLinksAt(deps.tables.accountPage, place, c, deps.ctx.words.of("en")))
     .map((l) => `    <li><a href="${e(c.publicUrl + l.path)}">${e(l.label)}</a></li>\n`).join("");
   // Where a sign-in lands by default: who is signed in here (dev-home.js asks GET /account/me).
   const who = c.hostedPages

@@ -45,8 +45,10 @@ export const sharedRefusalKinds = ["taken", "verifyFirst", "methodTaken", "addre
 
 /**
  * A kind of account-linking refusal the hosted pages tell apart, as a room gives it: the ERR_CODE
- * numbers that end the API's reason for it, and the sentence the pages say instead; or, without a
- * sentence, its codes of one of the shared kinds. Modules' `refusalActions` get the `kind`.
+ * numbers that end the API's reason for it, and the id of the sentence the pages say instead (a
+ * `js.` word of the room's catalogue, so every page carries it in its locale; text that is no id
+ * is shown as it is); or, without one, its codes of one of the shared kinds. Modules'
+ * `refusalActions` get the `kind`.
  */
 export type RefusalKind =
   | { kind: string; codes: readonly string[]; words: string }

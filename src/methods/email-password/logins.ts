@@ -6,7 +6,8 @@ import { prepareListQuery } from "../../store/prepared.js";
 export const passwordLogins: LoginKind = {
   recipeId: "emailpassword",
   names: { short: "password", label: "Email and password", signsInWith: "a password" },
-  accountLabel: "Password",
+  // The id of its name on My account (words/).
+  accountLabel: "password.label",
   list: async (db, userIds) => {
     const { rows } = await listQuery(db, userIds);
     return rows.map((r) => ({ recipeId: "emailpassword", recipeUserId: r.user_id, email: r.email, createdAt: Number(r.created_at), phrase: "a password" }));

@@ -25,8 +25,9 @@ export function requireFlow(ctx: CoreContext) {
  * POST /signinup/code: starts a flow for an address and mails its first code. Nothing here looks
  * at accounts, so the answer (and the per-address budget, counted for every valid address) is the
  * same whether the address has an account: an account is made or found only when a code is used.
+ * `locale`: the request's (the page's), which the mail is written in when the address has no stored one.
  */
-export async function createCode(ctx: CoreContext, rawEmail: string): Promise<CreateCodeResult> {
+export async function createCode(ctx: CoreContext, rawEmail: string, locale?: string): Promise<CreateCodeResult> {
   const flow = requireFlow(ctx);
   const email = canonicalEmail(rawEmail);
   if (!isValidEmail(email)) return { status: "GENERAL_ERROR", message: "Email is invalid" };
@@ -35,7 +36,7 @@ export async function createCode(ctx: CoreContext, rawEmail: string): Promise<Cr
   const now = ctx.clock.now();
   await ctx.store.writeTx(async (tx) => {
     await store.insertDevice(tx, { pre_auth_session_id: device.preAuthSessionId, email, link_code_salt: device.salt, failed_attempts: 0, created_at: now });
-    await issueCode(tx, ctx, { ...device, email });
+    await issueCode(tx, ctx, { ...device, email }, locale);
   });
   notifyOutbox(ctx);
   return { status: "OK", deviceId: device.deviceId, preAuthSessionId: device.preAuthSessionId, flowType: flow.flowType };
@@ -46,7 +47,7 @@ export async function createCode(ctx: CoreContext, rawEmail: string): Promise<Cr
  * expire, as in SuperTokens). An unknown device, or a deviceId that does not name the
  * preAuthSessionId, is RESTART_FLOW_ERROR.
  */
-export async function resendCode(ctx: CoreContext, p: { deviceId: string; preAuthSessionId: string }): Promise<{ status: "OK" | "RESTART_FLOW_ERROR" }> {
+export async function resendCode(ctx: CoreContext, p: { deviceId: string; preAuthSessionId: string; locale?: string }): Promise<{ status: "OK" | "RESTART_FLOW_ERROR" }> {
   requireFlow(ctx);
   if (!deviceMatches(p.deviceId, p.preAuthSessionId)) return { status: "RESTART_FLOW_ERROR" };
   const found = await store.findDevice(ctx.store.db, p.preAuthSessionId);
@@ -55,7 +56,7 @@ export async function resendCode(ctx: CoreContext, p: { deviceId: string; preAut
   const ok = await ctx.store.writeTx(async (tx) => {
     const device = await store.findDevice(tx, p.preAuthSessionId);
     if (!device) return false; // used or restarted in between
-    await issueCode(tx, ctx, { deviceId: p.deviceId, preAuthSessionId: device.pre_auth_session_id, salt: device.link_code_salt, email: device.email });
+    await issueCode(tx, ctx, { deviceId: p.deviceId, preAuthSessionId: device.pre_auth_session_id, salt: device.link_code_salt, email: device.email }, p.locale);
     return true;
   });
   if (ok) notifyOutbox(ctx);
@@ -66,7 +67,7 @@ export async function resendCode(ctx: CoreContext, p: { deviceId: string; preAut
  * Makes a code on a device and queues its mail, in the caller's transaction. A new code that
  * happens to equal one the device already has (1 in a million per code) is drawn again.
  */
-async function issueCode(tx: Kysely<DB>, ctx: CoreContext, d: { deviceId: string; preAuthSessionId: string; salt: string; email: string }): Promise<void> {
+async function issueCode(tx: Kysely<DB>, ctx: CoreContext, d: { deviceId: string; preAuthSessionId: string; salt: string; email: string }, locale: string | undefined): Promise<void> {
   const flow = requireFlow(ctx);
   const now = ctx.clock.now();
   let code = createUserInputCode();
@@ -79,6 +80,6 @@ async function issueCode(tx: Kysely<DB>, ctx: CoreContext, d: { deviceId: string
   await store.insertCode(tx, { link_code_hash: hashLinkCode(linkCode), pre_auth_session_id: d.preAuthSessionId, created_at: now, expires_at: expiresAt });
   // The link code rides in the fragment: browsers never send it to a server or a link-scanning proxy.
   const link = `${websiteLink(ctx, "")}/verify?preAuthSessionId=${encodeURIComponent(d.preAuthSessionId)}&tenantId=public#${linkCode}`;
-  await queueMail(tx, ctx, { kind: flow.mail, to: d.email, vars: { link, code, expiresAt, validForMs: ctx.config.passwordlessCodeLifetimeMs } });
+  await queueMail(tx, ctx, { kind: flow.mail, to: d.email, vars: { link, code, expiresAt, validForMs: ctx.config.passwordlessCodeLifetimeMs }, locale });
   await insertEvent(tx, { at: now, type: "passwordless.code_sent", userId: null, data: { preAuthSessionId: d.preAuthSessionId } });
 }

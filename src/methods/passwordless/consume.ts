@@ -10,6 +10,7 @@ import { isUniqueViolation } from "../../store/database.js";
 import { insertEvent } from "../../store/events.js";
 import { lockAddress } from "../../store/people.js";
 import type { DB } from "../../store/schema.js";
+import { setPersonLocale } from "../../store/person-locales.js";
 import { insertUser, markEmailVerified } from "../../store/users.js";
 import { createId } from "../../util/random.js";
 import { requireFlow } from "./codes.js";
@@ -21,8 +22,8 @@ import * as store from "./store.js";
 export const MAX_CODE_INPUT_ATTEMPTS = 5;
 
 export type ConsumeInput =
-  | { preAuthSessionId: string; linkCode: string; session?: LinkingSession }
-  | { preAuthSessionId: string; deviceId: string; userInputCode: string; session?: LinkingSession };
+  | { preAuthSessionId: string; linkCode: string; session?: LinkingSession; locale?: string }
+  | { preAuthSessionId: string; deviceId: string; userInputCode: string; session?: LinkingSession; locale?: string };
 
 export type ConsumeResult =
   | { status: "OK"; user: UserView; recipeUserId: string; createdNewRecipeUser: boolean; factor: FactorId }
@@ -57,7 +58,7 @@ export async function consumeCode(ctx: CoreContext, input: ConsumeInput): Promis
       const hash = hashLinkCode(linkCode);
       if (await store.takeCode(tx, device.pre_auth_session_id, hash, now)) {
         await store.deleteDevicesByEmail(tx, device.email);
-        const r = await signInUpInTx(tx, ctx, { email: device.email, session: input.session, factor });
+        const r = await signInUpInTx(tx, ctx, { email: device.email, session: input.session, factor, locale: input.locale });
         return { status: "SIGNED_IN", ...r };
       }
       if (!typed) return { status: "RESTART_FLOW_ERROR" };
@@ -89,7 +90,7 @@ export async function consumeCode(ctx: CoreContext, input: ConsumeInput): Promis
  * provider's email_verified): it joins the person who has the address verified, and is refused
  * (ERR_CODE_002/003) where a method with the address unverified belongs to someone else.
  */
-async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; session?: LinkingSession; factor?: FactorId; source?: string }): Promise<{ userId: string; created: boolean }> {
+async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string; session?: LinkingSession; factor?: FactorId; source?: string; locale?: string }): Promise<{ userId: string; created: boolean }> {
   const now = ctx.clock.now();
   // Two flows of one address used at once decide one after the other (PostgreSQL; SQLite serialises writes).
   await lockAddress(tx, p.email);
@@ -108,6 +109,8 @@ async function signInUpInTx(tx: Kysely<DB>, ctx: CoreContext, p: { email: string
   await insertUser(tx, { id, email: p.email, time_joined: now, updated_at: now, primary_user_id: personId });
   await store.insertUser(tx, { user_id: id, email: p.email, created_at: now });
   await markEmailVerified(tx, id, p.email, now);
+  // A new person's locale (the page's, or the browser's), which their mail is written in; one joined to a person keeps theirs.
+  if (p.locale && personId === null) await setPersonLocale(tx, id, p.locale, now);
   await insertEvent(tx, { at: now, type: "user.signed_up", userId: personId ?? id, data: { ...data, recipeUserId: id } });
   if (personId !== null) await recordLoginAdded(tx, ctx, { personId: personId, recipeUserId: id, source: "passwordless" });
   return { userId: id, created: true };

@@ -1,6 +1,7 @@
-import { renderMailLayout } from "../../mail/html-layout.js";
+import { mailLanguage, renderMailLayout } from "../../mail/html-layout.js";
 import type { MailBlock, MailTemplate } from "../../mail/kinds.js";
 import { hashToken } from "../../util/random.js";
+import type { Words } from "../../words/words.js";
 import { codesVersion, findCodeExpiryByLinkHash } from "./store.js";
 
 declare module "../../mail/kinds.js" {
@@ -9,49 +10,50 @@ declare module "../../mail/kinds.js" {
 
 /**
  * The passwordless sign-in mails, one per flow type (docs/passwordless.md): the code large, the
- * link as a button, or both. Same placeholders as every template; {{code}} is the 6-digit code.
+ * link as a button, or both, in the words of the recipient's locale. Same placeholders as every
+ * template; {{code}} is the 6-digit code.
  */
 export type PasswordlessMailKind = "passwordless_code" | "passwordless_link" | "passwordless_code_link";
 
-const TITLE = "Sign in to your account";
-const CODE_TITLE = "Your sign-in code";
-const INTRO = "Hello,";
-const NOT_YOU = "If you did not ask to sign in, you can ignore this mail: no one can sign in without it.";
-const VALID = "valid for {{validFor}} (until {{expiresAt}}) and works once";
-const VALID_BOTH = "valid for {{validFor}} (until {{expiresAt}}) and work once";
+/** The values every sentence of these mails takes: the template's placeholders, which renderMail fills. */
+const v = { email: "{{email}}", validFor: "{{validFor}}", expiresAt: "{{expiresAt}}" };
+const strong = { email: "<strong>{{email}}</strong>" };
 
-const templates: Record<PasswordlessMailKind, MailTemplate> = {
-  passwordless_code: {
-    subject: CODE_TITLE,
-    text: `${INTRO}\n\nyour code to sign in as {{email}} is:\n\n    {{code}}\n\nType it on the page where you asked for it. The code is ${VALID}.\n${NOT_YOU}\n`,
+const templates: Record<PasswordlessMailKind, (w: Words) => MailTemplate> = {
+  passwordless_code: (w) => ({
+    subject: w.t("code.mail.code.subject"),
+    text: `${w.t("mail.hello")}\n\n${w.t("code.mail.code.intro", v)}\n\n    {{code}}\n\n${w.t("code.mail.typeIt")} ${w.t("code.mail.codeValid", v)}\n${w.t("code.mail.notYou")}\n`,
     html: renderMailLayout({
-      title: CODE_TITLE,
-      intro: [INTRO, "your code to sign in as <strong>{{email}}</strong> is:"],
+      ...mailLanguage(w),
+      title: w.html("code.mail.code.subject"),
+      intro: [w.html("mail.hello"), w.html("code.mail.code.intro", strong)],
       code: "{{code}}",
-      outro: [`Type it on the page where you asked for it. The code is ${VALID}. ${NOT_YOU}`],
+      outro: [`${w.html("code.mail.typeIt")} ${w.html("code.mail.codeValid", v)} ${w.html("code.mail.notYou")}`],
     }),
-  },
-  passwordless_link: {
-    subject: TITLE,
-    text: `${INTRO}\n\nopen this link to sign in as {{email}}:\n\n{{link}}\n\nThe link is ${VALID}.\n${NOT_YOU}\n`,
+  }),
+  passwordless_link: (w) => ({
+    subject: w.t("code.mail.link.subject"),
+    text: `${w.t("mail.hello")}\n\n${w.t("code.mail.link.introText", v)}\n\n{{link}}\n\n${w.t("mail.validOnce", v)}\n${w.t("code.mail.notYou")}\n`,
     html: renderMailLayout({
-      title: TITLE,
-      intro: [INTRO, "open this link to sign in as <strong>{{email}}</strong>."],
-      button: "Sign in",
-      outro: [`The link is ${VALID}. ${NOT_YOU}`],
+      ...mailLanguage(w),
+      title: w.html("code.mail.link.subject"),
+      intro: [w.html("mail.hello"), w.html("code.mail.link.intro", strong)],
+      button: w.html("code.mail.button"),
+      outro: [`${w.html("mail.validOnce", v)} ${w.html("code.mail.notYou")}`],
     }),
-  },
-  passwordless_code_link: {
-    subject: CODE_TITLE,
-    text: `${INTRO}\n\nyour code to sign in as {{email}} is:\n\n    {{code}}\n\nType it on the page where you asked for it, or open this link:\n\n{{link}}\n\nThe code and the link are ${VALID_BOTH}.\n${NOT_YOU}\n`,
+  }),
+  passwordless_code_link: (w) => ({
+    subject: w.t("code.mail.code.subject"),
+    text: `${w.t("mail.hello")}\n\n${w.t("code.mail.code.intro", v)}\n\n    {{code}}\n\n${w.t("code.mail.typeOrOpen")}\n\n{{link}}\n\n${w.t("code.mail.bothValid", v)}\n${w.t("code.mail.notYou")}\n`,
     html: renderMailLayout({
-      title: CODE_TITLE,
-      intro: [INTRO, "your code to sign in as <strong>{{email}}</strong> is:"],
+      ...mailLanguage(w),
+      title: w.html("code.mail.code.subject"),
+      intro: [w.html("mail.hello"), w.html("code.mail.code.intro", strong)],
       code: "{{code}}",
-      button: "Sign in",
-      outro: [`Type the code on the page where you asked for it, or use the button. The code and the link are ${VALID_BOTH}. ${NOT_YOU}`],
+      button: w.html("code.mail.button"),
+      outro: [`${w.html("code.mail.typeOrButton")} ${w.html("code.mail.bothValid", v)} ${w.html("code.mail.notYou")}`],
     }),
-  },
+  }),
 };
 
 /**

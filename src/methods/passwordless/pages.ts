@@ -1,5 +1,6 @@
 import type { Config } from "../../config/types.js";
-import { describeDurationInWords } from "../../util/duration.js";
+import { describeDuration } from "../../words/durations.js";
+import type { Words } from "../../words/words.js";
 import { checkMailView, hostedPage } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, field, liveRegions } from "../../http/pages/layout.js";
 import { linkRefusalKinds, type SignInPart } from "../../http/pages/sign-in-parts.js";
@@ -26,52 +27,52 @@ export const codeSignIn: SignInPart = {
   ],
 };
 
-const restartView = (c: Readonly<Config>) => `<section id="view-restart" hidden aria-labelledby="restart-title">
-  <h1 id="restart-title" tabindex="-1">Start again</h1>
+const restartView = (c: Readonly<Config>, w: Words) => `<section id="view-restart" hidden aria-labelledby="restart-title">
+  <h1 id="restart-title" tabindex="-1">${w.html("code.restart.title")}</h1>
   <p id="restart-text"></p>
-  <p><a class="button restart" href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
+  <p><a class="button restart" href="${escapeHtml(c.websiteBasePath)}">${w.html("page.backToSignIn")}</a></p>
 </section>`;
 
 /** GET {websiteBasePath}/sign-in-code: type the mailed code (the sign-in page started the flow). */
 export const signInCodePage = hostedPage((c, _deps, w) => ({
-  title: "Enter your code",
+  title: w.t("code.page.title"),
   script: "sign-in-code.js",
   main: `<section id="view-code" hidden aria-labelledby="code-title">
-  <h1 id="code-title" tabindex="-1">Check your email</h1>
-  <p>We sent a mail to <strong id="code-address"></strong>. <span id="code-text"></span> It works for ${escapeHtml(describeDurationInWords(c.passwordlessCodeLifetimeMs))}.</p>
+  <h1 id="code-title" tabindex="-1">${w.html("checkMail.title")}</h1>
+  <p>${w.html("code.page.sent", { address: `<strong id="code-address" class="code-address" dir="ltr"></strong>`, instructions: `<span id="code-text"></span>`, validFor: escapeHtml(describeDuration(c.passwordlessCodeLifetimeMs, w)) })}</p>
   ${liveRegions}
   <form id="code-form" method="post" novalidate>
-    ${field({ id: "code", label: "Code", type: "text", autocomplete: "one-time-code", empty: "Enter the 6-digit code from the mail." }, w)}
-    <button type="submit">Sign in</button>
+    ${field({ id: "code", label: w.t("code.field.label"), type: "text", autocomplete: "one-time-code", empty: w.t("code.field.empty") }, w)}
+    <button type="submit">${w.html("code.page.signIn")}</button>
   </form>
   <p id="send-again-status" class="status" role="status" aria-live="polite"></p>
   <div class="actions">
-    <button type="button" class="secondary" id="send-again">Send a new mail</button>
-    <a class="restart" href="${escapeHtml(c.websiteBasePath)}">Use another address</a>
+    <button type="button" class="secondary" id="send-again">${w.html("code.page.sendNew")}</button>
+    <a class="restart" href="${escapeHtml(c.websiteBasePath)}">${w.html("code.page.otherAddress")}</a>
   </div>
   ${devInboxHint(c, w)}
 </section>
-${restartView(c)}
+${restartView(c, w)}
 ${checkMailView(c, w)}`,
 }));
 
 /** GET {websiteBasePath}/verify?preAuthSessionId=…#linkCode: the mailed link's landing page. */
 export const signInLinkPage = hostedPage((c, _deps, w) => ({
-  title: "Sign in",
+  title: w.t("signIn.title"),
   script: "sign-in-link.js",
   main: `<section id="view-progress" aria-labelledby="progress-title">
-  <h1 id="progress-title" tabindex="-1">Signing you in…</h1>
+  <h1 id="progress-title" tabindex="-1">${w.html("code.link.progress")}</h1>
   ${liveRegions}
 </section>
 <section id="view-confirm" hidden aria-labelledby="confirm-title">
-  <h1 id="confirm-title" tabindex="-1">Sign in on this device?</h1>
-  <p>This link was asked for in another browser. Sign in here only if you opened it yourself.</p>
-  <button type="button" id="continue">Sign in on this device</button>
+  <h1 id="confirm-title" tabindex="-1">${w.html("code.link.confirm.title")}</h1>
+  <p>${w.html("code.link.confirm.text")}</p>
+  <button type="button" id="continue">${w.html("code.link.confirm.button")}</button>
 </section>
 <section id="view-invalid" hidden aria-labelledby="invalid-title">
-  <h1 id="invalid-title" tabindex="-1">This link no longer works</h1>
-  <p>The link has expired, has already been used, or was replaced by a newer sign-in.</p>
-  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
+  <h1 id="invalid-title" tabindex="-1">${w.html("page.invalid.title")}</h1>
+  <p>${w.html("code.link.invalid.text")}</p>
+  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">${w.html("page.backToSignIn")}</a></p>
 </section>
 ${checkMailView(c, w)}`,
 }));

@@ -9,6 +9,7 @@ import { codeSignIn, signInCodePage, signInLinkPage } from "./pages.js";
 import passwordlessJs from "./pages/passwordless.js?raw";
 import signInCodeJs from "./pages/sign-in-code.js?raw";
 import signInLinkJs from "./pages/sign-in-link.js?raw";
+import passwordlessCss from "./pages/passwordless.css?raw";
 import { passwordlessRoutes } from "./routes.js";
 import { passwordlessSettings } from "./settings.js";
 import { codeLogins } from "./logins.js";
@@ -47,6 +48,7 @@ export const passwordlessRoom: SignInMethod = {
   // The code and link pages, while the hosted pages are on and passwordless sign-in is.
   pages: (c) => (c.passwordlessFlowType !== "off" ? hostedPageRoutes(c, { "/sign-in-code": signInCodePage, "/verify": signInLinkPage }) : []),
   assets: { "passwordless.js": passwordlessJs, "sign-in-code.js": signInCodeJs, "sign-in-link.js": signInLinkJs },
+  styles: passwordlessCss,
   signIn: codeSignIn,
   describe: (ctx) => {
     const flow = passwordlessFlow(ctx.config);

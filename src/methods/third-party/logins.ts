@@ -18,7 +18,8 @@ const refOf = (l: Login) => l.fields?.thirdParty as ThirdPartyRef;
 export const providerLogins: LoginKind = {
   recipeId: "thirdparty",
   names: { short: "third-party", label: "Third-party", signsInWith: "a third-party provider" },
-  accountLabel: "Sign in with {provider}",
+  // The id of its name on My account (words/), {provider} filled in by the page.
+  accountLabel: "thirdParty.login",
   which: (m) => (m.thirdParty ? { id: m.thirdParty.id, detail: `user ${m.thirdParty.userId}` } : undefined),
   list: async (db, userIds) => {
     const { rows } = await listQuery(db, userIds);

@@ -1,5 +1,6 @@
-import { renderMailLayout } from "../../mail/html-layout.js";
-import type { MailBlock } from "../../mail/kinds.js";
+import { mailLanguage, renderMailLayout } from "../../mail/html-layout.js";
+import type { MailBlock, MailTemplate } from "../../mail/kinds.js";
+import type { Words } from "../../words/words.js";
 
 declare module "../../mail/kinds.js" {
   interface MailKinds { third_party_account: true }
@@ -7,21 +8,26 @@ declare module "../../mail/kinds.js" {
 
 /**
  * The answer to a password reset asked for an address whose only logins are with providers: it
- * names the provider(s) it signs in with (reset-notice.ts). Listed after the password's mails.
+ * names the provider(s) it signs in with (reset-notice.ts), in the recipient's words.
  */
+const template = (w: Words): MailTemplate => {
+  const v = { email: "{{email}}", provider: "{{provider}}" };
+  return {
+    subject: w.t("thirdParty.mail.subject"),
+    text: `${w.t("mail.hello")}\n\n${w.t("thirdParty.mail.introText", v)}\n\n{{link}}\n\n${w.t("mail.ignore")}\n`,
+    html: renderMailLayout({
+      ...mailLanguage(w),
+      title: w.html("thirdParty.mail.subject"),
+      intro: [w.html("mail.hello"), w.html("thirdParty.mail.intro", { email: "<strong>{{email}}</strong>", provider: "<strong>{{provider}}</strong>" })],
+      button: w.html("thirdParty.mail.button", { provider: "{{provider}}" }),
+      outro: [w.html("mail.ignore")],
+    }),
+  };
+};
+
+/** Listed after the password's mails. */
 export const thirdPartyMail: MailBlock = {
   position: 20,
   actions: [{ action: "third-party-account", label: "Third-party account notice" }],
-  kinds: [
-    { kind: "third_party_account", stem: "third-party-account", action: "third-party-account", template: {
-        subject: "How you sign in",
-        text: "Hello,\n\nsomeone (hopefully you) asked to reset the password of the account {{email}}. This account has no password: it signs in with {{provider}}. Use the \"Continue with {{provider}}\" button here:\n\n{{link}}\n\nIf you did not ask for this, you can ignore this mail.\n",
-        html: renderMailLayout({
-          title: "How you sign in",
-          intro: ["Hello,", "someone (hopefully you) asked to reset the password of the account <strong>{{email}}</strong>. This account has no password: it signs in with <strong>{{provider}}</strong>. Use the “Continue with {{provider}}” button on the sign-in page."],
-          button: "Sign in with {{provider}}",
-          outro: ["If you did not ask for this, you can ignore this mail."],
-        }),
-    } },
-  ],
+  kinds: [{ kind: "third_party_account", stem: "third-party-account", action: "third-party-account", template }],
 };

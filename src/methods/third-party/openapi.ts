@@ -54,6 +54,7 @@ export const thirdPartyArea = (parts: readonly DescribedPart[]) => apiArea("thir
             },
             oAuthTokens: { type: "object", properties: { access_token: { type: "string" }, id_token: { type: "string" } } },
             shouldTryLinkingWithSessionUser: { type: "boolean", description: "true: add this identity to the signed-in user (needs a session)" },
+            locale: { type: "string", description: "authsvc's hosted callback page: the sign-in page's locale, stored for a new person's mail (one not offered is ignored; without it, the request's)" },
           },
         }),
         responses: {

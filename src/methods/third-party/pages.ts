@@ -11,7 +11,7 @@ export const providerSignIn: SignInPart = {
   // an account (ERR_CODE_006), an identity the provider does not confirm whose address another account
   // has (004), and an identity that could not join the signed-in account (020–022).
   refusals: [
-    { kind: "elsewhere", codes: [SIGN_IN_NOT_ALLOWED_CODE], words: "Your provider does not confirm this address, and another account already uses this address. Sign in the way you did before, or with a code we email to the address." },
+    { kind: "elsewhere", codes: [SIGN_IN_NOT_ALLOWED_CODE], words: "thirdParty.js.refusal.elsewhere" },
     { kind: "taken", codes: [SIGN_UP_NOT_ALLOWED_CODE] },
     ...linkRefusalKinds(LINK_CODES),
   ],
@@ -19,12 +19,12 @@ export const providerSignIn: SignInPart = {
 
 /** GET {websiteBasePath}/callback/:thirdPartyId: where a provider sends the browser back. */
 export const callbackPage = hostedPage((c, _deps, w) => ({
-  title: "Signing in",
+  title: w.t("thirdParty.callback.title"),
   script: "callback.js",
   main: `<section id="view-progress" aria-labelledby="progress-title">
-  <h1 id="progress-title" tabindex="-1">Signing you in…</h1>
+  <h1 id="progress-title" tabindex="-1">${w.html("thirdParty.callback.progress")}</h1>
   ${liveRegions}
-  <p id="retry" hidden><a id="retry-link" href="#">Back to sign in</a></p>
+  <p id="retry" hidden><a id="retry-link" href="#">${w.html("page.backToSignIn")}</a></p>
 </section>
 ${checkMailView(c, w)}`,
 }));

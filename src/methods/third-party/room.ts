@@ -13,6 +13,7 @@ import { callbackPage, providerSignIn } from "./pages.js";
 import callbackJs from "./pages/callback.js?raw";
 import providersJs from "./pages/providers.js?raw";
 import { hostedPageRoutes } from "../../http/pages/route.js";
+import { thirdPartyWords } from "./words/index.js";
 
 /** Sign-in with a third-party provider (OAuth 2 / OpenID Connect): the room's declaration. */
 export const thirdPartyRoom: SignInMethod = {
@@ -27,6 +28,7 @@ export const thirdPartyRoom: SignInMethod = {
   routes: thirdPartyRoutes,
   openapi: thirdPartyArea,
   mail: thirdPartyMail,
+  words: thirdPartyWords,
   // Where a provider sends the browser back.
   pages: (c) => hostedPageRoutes(c, { "/callback/:thirdPartyId": callbackPage }),
   assets: { "callback.js": callbackJs, "providers.js": providersJs },

@@ -1,6 +1,7 @@
 import { recordLoginAdded, type LinkingSession } from "../../core/login-policy.js";
 import { isUniqueViolation } from "../../store/database.js";
 import { insertEvent } from "../../store/events.js";
+import { setPersonLocale } from "../../store/person-locales.js";
 import * as identities from "./store.js";
 import { insertUser, markEmailVerified } from "../../store/users.js";
 import { createId } from "../../util/random.js";
@@ -27,6 +28,8 @@ export interface SignInUpInput {
   oAuthTokens?: OAuthTokens;
   /** shouldTryLinkingWithSessionUser: the signed-in user to add this identity to. */
   session?: LinkingSession;
+  /** The locale a new person reads (the sign-in page's), stored for their mail. */
+  locale?: string;
 }
 
 export type SignInUpResult = UpsertResult | { status: "NO_EMAIL_GIVEN_BY_PROVIDER" };
@@ -73,7 +76,7 @@ export async function signInUp(ctx: CoreContext, input: SignInUpInput): Promise<
     email = `${who.userId.toLowerCase().replace(/[^a-z0-9]/g, "-")}.${provider.id.toLowerCase()}@fakeemail.invalid`;
     verified = true;
   }
-  return upsertThirdPartyUser(ctx, { thirdPartyId: provider.id, thirdPartyUserId: who.userId, email, emailVerified: verified, session: input.session });
+  return upsertThirdPartyUser(ctx, { thirdPartyId: provider.id, thirdPartyUserId: who.userId, email, emailVerified: verified, session: input.session, locale: input.locale });
 }
 
 export type UpsertResult =
@@ -86,11 +89,12 @@ export type UpsertResult =
  * first, so a refusal changes nothing: a new identity joins the person who has its address
  * verified when the provider verified it too, else is refused if someone else has the address
  * (ERR_CODE_006); an existing identity whose address is unverified and belongs to someone else is
- * refused (ERR_CODE_004); `session` asks to add the identity to the signed-in person. Two
+ * refused (ERR_CODE_004); `session` asks to add the identity to the signed-in person. A new person's
+ * `locale` is stored for their mail (one joined to a person keeps theirs), as a password sign-up does. Two
  * concurrent first sign-ins of one identity end with one user: the loser hits the primary key and
  * retries as a sign-in.
  */
-export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: string; thirdPartyUserId: string; email: string; emailVerified: boolean; session?: LinkingSession }): Promise<UpsertResult> {
+export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: string; thirdPartyUserId: string; email: string; emailVerified: boolean; session?: LinkingSession; locale?: string }): Promise<UpsertResult> {
   const reasons = { signUp: SIGN_UP_NOT_ALLOWED, signIn: SIGN_IN_NOT_ALLOWED, link: LINK_REFUSED };
   const decide = (tx: Kysely<DB>, recipeUserId: string | undefined) =>
     decideSignInUp(tx, ctx, { session: p.session, email: p.email, verified: p.emailVerified, recipeUserId }, reasons);
@@ -121,6 +125,7 @@ export async function upsertThirdPartyUser(ctx: CoreContext, p: { thirdPartyId: 
         if (p.emailVerified || personId !== null) await markEmailVerified(tx, id, p.email, now);
         await insertEvent(tx, { at: now, type: "user.signed_up", userId: personId ?? id, data: { method: "thirdparty", provider: p.thirdPartyId, recipeUserId: id } });
         if (personId !== null) await recordLoginAdded(tx, ctx, { personId: personId, recipeUserId: id, source });
+        else if (p.locale) await setPersonLocale(tx, id, p.locale, now);
         return { kind: "done" as const, userId: id, created: true };
       });
       if (outcome.kind === "refused") return { status: "SIGN_IN_UP_NOT_ALLOWED", reason: outcome.reason };

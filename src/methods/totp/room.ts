@@ -12,6 +12,8 @@ import { mergeSecondFactors } from "./merge.js";
 import { totpImport } from "./import.js";
 import { hostedPageRoutes } from "../../http/pages/route.js";
 import { totpMail } from "./mail.js";
+import { totpWords } from "./words/index.js";
+import { totpDevices } from "./offer.js";
 
 /** The second factor (TOTP devices and recovery codes): the room's declaration (src/kernel/room.ts). */
 export const totpRoom: Room = {
@@ -28,6 +30,7 @@ export const totpRoom: Room = {
     "mfa.recovery_codes_regenerated": { type: "user.second_factor_changed", data: { change: "recovery_codes_regenerated" } },
   },
   mail: totpMail,
+  words: totpWords,
   mergePerson: mergeSecondFactors,
   importer: totpImport,
   routes: totpRoutes,
@@ -40,4 +43,6 @@ export const totpRoom: Room = {
   styles: secondFactorCss,
   accountPage: secondFactorAccountPage,
   commands: [secondFactorCommands],
+  // The devices for a caller that keeps its own sessions (the CDI), by the FDI's rules and limits.
+  accounts: { totpDevices },
 };

@@ -94,3 +94,8 @@ export async function deleteSecondFactorData(db: Kysely<DB>, userId: string): Pr
   await db.deleteFrom("totp_used_codes").where("user_id", "=", userId).execute();
   return Number(d.numDeletedRows);
 }
+
+/** Renames a device, its secret sealed anew for the new name (seal.ts binds a secret to its row). */
+export async function renameDevice(db: Kysely<DB>, userId: string, from: string, to: string, secretEnc: string): Promise<void> {
+  await db.updateTable("totp_devices").set({ name: to, secret_enc: secretEnc }).where("user_id", "=", userId).where("name", "=", from).execute();
+}

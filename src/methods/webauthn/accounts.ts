@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { isUniqueViolation } from "../../store/database.js";
 import { insertEvent } from "../../store/events.js";
+import { setPersonLocale } from "../../store/person-locales.js";
 import type { DB } from "../../store/schema.js";
 import * as users from "../../store/users.js";
 import type { CoreContext } from "../../core/context.js";
@@ -30,7 +31,7 @@ export type PasskeySignInResult =
  * core/linking.ts: a new person, the signed-in person (`session`), or refused when someone
  * else has the address. One write transaction: the login, its first passkey and the event.
  */
-export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: string; credential: RegistrationResponseJSON; session?: LinkingSession; source?: string }): Promise<PasskeySignUpResult> {
+export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: string; credential: RegistrationResponseJSON; session?: LinkingSession; source?: string; locale?: string }): Promise<PasskeySignUpResult> {
   const options = await takeOptions(ctx, input.optionsId, "registration");
   if (typeof options === "string") return { status: options };
   const email = options.email;
@@ -61,6 +62,8 @@ export async function signUpWithPasskey(ctx: CoreContext, input: { optionsId: st
       await insertCredentialRow(tx, id, ctx.config.webauthnRpId, verified, now);
       // Joining the signed-in person needs the address verified on their side: it counts here too.
       if (d.kind === "join") await users.markEmailVerified(tx, id, email, now);
+      // A new person's locale (the page's, or the browser's), which their mail is written in; one joined to a person keeps theirs.
+      if (input.locale && d.kind !== "join") await setPersonLocale(tx, id, input.locale, now);
       await insertEvent(tx, { at: now, type: "user.signed_up", userId: d.kind === "join" ? d.personId : id, data: { method: "webauthn", recipeUserId: id, credentialId: verified.id, source } });
       if (d.kind === "join") await recordLoginAdded(tx, ctx, { personId: d.personId, recipeUserId: id, source });
       return undefined;

@@ -1,4 +1,4 @@
-import { renderMailLayout } from "../../mail/html-layout.js";
+import { mailLanguage, renderMailLayout } from "../../mail/html-layout.js";
 import { oneTimeTokenExpiry } from "../../mail/kernel-mail.js";
 import type { MailBlock } from "../../mail/kinds.js";
 
@@ -6,20 +6,24 @@ declare module "../../mail/kinds.js" {
   interface MailKinds { webauthn_recovery: true }
 }
 
-/** The link that registers a new passkey for an account that lost its own. */
+/** The link that registers a new passkey for an account that lost its own, in the words of the recipient's locale. */
 export const webauthnMail: MailBlock = {
   position: 50,
   actions: [{ action: "recover-passkey", label: "Recover passkey", linkPathEnd: "/webauthn/recover", expiry: oneTimeTokenExpiry("webauthn_recovery") }],
   kinds: [
-    { kind: "webauthn_recovery", stem: "webauthn-recovery", action: "recover-passkey", template: {
-        subject: "Create a new passkey",
-        text: "Hello,\n\nsomeone (hopefully you) asked to recover the account {{email}}, which signs in with a passkey. Create a new passkey here:\n\n{{link}}\n\nThe link is valid for {{validFor}} (until {{expiresAt}}) and works once. Your other passkeys keep working.\nIf you did not ask for this, ignore this mail.\n",
-        html: renderMailLayout({
-          title: "Create a new passkey",
-          intro: ["Hello,", "someone (hopefully you) asked to recover the account <strong>{{email}}</strong>, which signs in with a passkey."],
-          button: "Create a new passkey",
-          outro: ["The link is valid for {{validFor}} (until {{expiresAt}}) and works once. Your other passkeys keep working. If you did not ask for this, ignore this mail."],
-        }),
+    { kind: "webauthn_recovery", stem: "webauthn-recovery", action: "recover-passkey", template: (w) => {
+        const v = { email: "{{email}}", validFor: "{{validFor}}", expiresAt: "{{expiresAt}}" };
+        return {
+          subject: w.t("passkey.mail.subject"),
+          text: `${w.t("mail.hello")}\n\n${w.t("passkey.mail.introText", v)}\n\n{{link}}\n\n${w.t("mail.validOnce", v)} ${w.t("passkey.mail.othersKeep")}\n${w.t("mail.ignore")}\n`,
+          html: renderMailLayout({
+            ...mailLanguage(w),
+            title: w.html("passkey.mail.subject"),
+            intro: [w.html("mail.hello"), w.html("passkey.mail.intro", { email: "<strong>{{email}}</strong>" })],
+            button: w.html("passkey.mail.button"),
+            outro: [`${w.html("mail.validOnce", v)} ${w.html("passkey.mail.othersKeep")} ${w.html("mail.ignore")}`],
+          }),
+        };
     } },
   ],
 };

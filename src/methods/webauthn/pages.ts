@@ -1,5 +1,5 @@
 import type { Config } from "../../config/types.js";
-import { describeDurationInWords } from "../../util/duration.js";
+import { describeDuration } from "../../words/durations.js";
 import { hostedPage } from "../../http/pages/hosted-pages.js";
 import { devInboxHint, escapeHtml, invalidLinkView, liveRegions, requestLinkView } from "../../http/pages/layout.js";
 import { linkRefusalKinds, type SignInPart } from "../../http/pages/sign-in-parts.js";
@@ -38,42 +38,42 @@ export const passkeyAccountPage: AccountPagePart = {
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */
 export const passkeysPage = hostedPage((c, _deps, w) => ({
-  title: "Your passkeys",
+  title: w.t("passkey.list.title"),
   script: "passkey-list.js",
   main: `<section id="view-list" hidden aria-labelledby="list-title">
-  <h1 id="list-title" tabindex="-1">Your passkeys</h1>
+  <h1 id="list-title" tabindex="-1">${w.html("passkey.list.title")}</h1>
   ${liveRegions}
-  <p id="none" hidden>You have no passkeys yet.</p>
+  <p id="none" hidden>${w.html("passkey.list.none")}</p>
   <ul id="passkey-list" class="passkeys"></ul>
-  <button type="button" id="add-passkey">Add a passkey</button>
+  <button type="button" id="add-passkey">${w.html("passkey.list.add")}</button>
 </section>
 <section id="view-signed-out" hidden aria-labelledby="signed-out-title">
-  <h1 id="signed-out-title" tabindex="-1">Sign in first</h1>
-  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in</a></p>
+  <h1 id="signed-out-title" tabindex="-1">${w.html("passkey.signedOut.title")}</h1>
+  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">${w.html("signIn.title")}</a></p>
 </section>`,
 }));
 
 /** GET {websiteBasePath}/webauthn/recover[?token=…]: ask for a recovery link, or create a new passkey with it. */
 export const passkeyRecoverPage = hostedPage((c, _deps, w) => ({
-  title: "Recover your account",
+  title: w.t("passkey.recover.title"),
   script: "passkey-recover.js",
   takesToken: true,
-  main: `${requestLinkView(c.websiteBasePath, "Lost your passkey?", "Enter your email address and we will send you a link to create a new passkey.", w)}
+  main: `${requestLinkView(c.websiteBasePath, w.t("passkey.lost"), w.t("passkey.recover.intro"), w)}
 <section id="view-sent" hidden aria-labelledby="sent-title">
-  <h1 id="sent-title" tabindex="-1">Check your email</h1>
-  <p>If a passkey account exists for <strong id="sent-address"></strong>, we sent it a link to create a new passkey. The link works for ${escapeHtml(describeDurationInWords(c.webauthnRecoveryTokenLifetimeMs))}.</p>
+  <h1 id="sent-title" tabindex="-1">${w.html("checkMail.title")}</h1>
+  <p>${w.html("passkey.recover.sent", { address: `<strong id="sent-address" class="passkey-address" dir="ltr"></strong>`, validFor: escapeHtml(describeDuration(c.webauthnRecoveryTokenLifetimeMs, w)) })}</p>
   ${devInboxHint(c, w)}
-  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">Back to sign in</a></p>
+  <p class="aside"><a href="${escapeHtml(c.websiteBasePath)}">${w.html("page.backToSignIn")}</a></p>
 </section>
 <section id="view-new" hidden aria-labelledby="new-title">
-  <h1 id="new-title" tabindex="-1">Create a new passkey</h1>
-  <p>Your other passkeys keep working; remove a lost one on your passkeys page.</p>
+  <h1 id="new-title" tabindex="-1">${w.html("passkey.new.title")}</h1>
+  <p>${w.html("passkey.new.text")}</p>
   <p id="new-error" class="error" role="alert"></p>
-  <button type="button" id="create">Create a new passkey</button>
+  <button type="button" id="create">${w.html("passkey.new.title")}</button>
 </section>
 <section id="view-done" hidden aria-labelledby="done-title">
-  <h1 id="done-title" tabindex="-1">Your new passkey is ready</h1>
-  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">Sign in with it</a></p>
+  <h1 id="done-title" tabindex="-1">${w.html("passkey.done.title")}</h1>
+  <p><a class="button" href="${escapeHtml(c.websiteBasePath)}">${w.html("passkey.done.signIn")}</a></p>
 </section>
 ${invalidLinkView(`${c.websiteBasePath}/webauthn/recover`, w)}`,
 }));

@@ -1,22 +1,23 @@
 // "Connected apps" ({websiteBasePath}/connected-apps, src/oauth-provider/page.ts): the apps the
 // person allowed (client name, where it returns, what it may use, since when), each with a button
 // that ends the grant: the app can no longer refresh and must ask again.
-import { callWithSession, describeStatus, say, showView } from "./api.js";
+import { callWithSession, describeStatus, say, showView, words } from "./api.js";
 
 const list = document.getElementById("apps");
 
+/** A labelled line; `label` is the id of its words (which end with their colon). */
 function line(label, text) {
   const p = document.createElement("p");
   const b = document.createElement("strong");
-  b.textContent = `${label}: `;
+  b.textContent = `${words(label)} `;
   p.append(b, text);
   return p;
 }
 
 function describeAccess(app) {
   const parts = app.resources.map((r) => `${r.resource}${r.scopes.length ? ` (${r.scopes.join(", ")})` : ""}`);
-  if (app.scopes.length) parts.push(`your account (${app.scopes.join(", ")})`);
-  return parts.join("; ") || "nothing beyond knowing it was allowed";
+  if (app.scopes.length) parts.push(words("oauth.js.yourAccount", { scopes: app.scopes.join(", ") }));
+  return parts.join("; ") || words("oauth.js.nothing");
 }
 
 async function load() {
@@ -32,11 +33,11 @@ async function load() {
     const revoke = document.createElement("button");
     revoke.type = "button";
     revoke.className = "secondary";
-    revoke.textContent = "Disconnect";
-    revoke.setAttribute("aria-label", `Disconnect ${app.clientName}`);
+    revoke.textContent = words("oauth.js.disconnect");
+    revoke.setAttribute("aria-label", words("oauth.js.disconnectApp", { app: app.clientName }));
     revoke.addEventListener("click", () => disconnect(app, revoke));
-    li.append(h, line("Returns to", app.redirectHosts.join(", ") || "no web address"), line("May use", describeAccess(app)),
-      line("Allowed on", new Date(app.grantedAt).toLocaleString()), revoke);
+    li.append(h, line("oauth.js.returnsTo", app.redirectHosts.join(", ") || words("oauth.js.noWebAddress")), line("oauth.js.mayUse", describeAccess(app)),
+      line("oauth.js.allowedOn", new Date(app.grantedAt).toLocaleString(document.documentElement.lang)), revoke);
     return li;
   }));
   document.getElementById("none").hidden = r.json.apps.length > 0;
@@ -50,7 +51,7 @@ async function disconnect(app, button) {
   button.disabled = false;
   if (r.status !== 200) return say("form-error", r.message);
   if (r.json.status !== "OK") return say("form-error", describeStatus(r.json));
-  say("status", `${app.clientName} was disconnected. It can no longer use your account unless you allow it again.`);
+  say("status", words("oauth.js.disconnected", { app: app.clientName }));
   await load();
 }
 

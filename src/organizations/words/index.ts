@@ -12,5 +12,5 @@ import { pl } from "./pl.js";
 import { ptBR } from "./pt-BR.js";
 import { zhCN } from "./zh-CN.js";
 
-/** The organizations room's words (the invitation mail), in every shipped locale. */
+/** The organizations room's words (the invitation mail, the invitation page, My organizations), in every shipped locale. */
 export const organizationWords: Catalogue<typeof en> = { en, de, fr, es, "pt-BR": ptBR, it, nl, pl, ja, "zh-CN": zhCN, ko, ar };

@@ -13,7 +13,7 @@ import type { Logger } from "../../util/logger.js";
  * for the next half minute nobody waits on the API again (one slow outage must not slow every sign-up).
  */
 const CACHE_TTL_MS = 5 * 60_000;
-const CACHE_MAX = 1000;
+export const CACHE_MAX = 1000;
 const BACKOFF_MS = 30_000;
 
 export type RangeAnswer = "breached" | "not-found" | "unavailable";

@@ -2,7 +2,7 @@
 // SDK calls them (cookie mode at this origin, a `rid` header on every call), plus the small UI
 // helpers every page shares (views, field errors, live-region messages).
 import { resolveRedirectTarget } from "./redirect-target.js";
-import { describeRefusal } from "./refusal-words.js";
+import { refusalWordId } from "./refusal-words.js";
 
 const data = document.body.dataset;
 
@@ -122,8 +122,8 @@ function messageFor(res, json) {
 export function describeStatus(json) {
   const s = json && json.status;
   if (s === "WRONG_CREDENTIALS_ERROR") return words("js.wrongCredentials");
-  const refusal = describeRefusal(json);
-  if (refusal) return refusal;
+  const refusal = refusalWordId(json);
+  if (refusal) return words(refusal);
   if (s === "NO_EMAIL_GIVEN_BY_PROVIDER") return words("js.noEmailFromProvider");
   if (s === "GENERAL_ERROR") return json.message || words("js.somethingWrong");
   return (json && (json.reason || json.message)) || words("js.tryAgainLater");

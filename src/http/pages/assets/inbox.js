@@ -1,13 +1,12 @@
 // The development inbox: the list (newest first), the open message, live through Server-Sent
 // Events (/_dev/mail/events says "change"; the page fetches what it shows again).
-import { say } from "./api.js";
+import { say, words } from "./api.js";
 const list = document.getElementById("list");
 const detail = document.getElementById("detail");
 const toInput = document.getElementById("filter-to");
 const actionSelect = document.getElementById("filter-action");
 // The labels of the actions, as the server wrote them in the filter (one list for both).
 const actions = Object.fromEntries([...actionSelect.options].filter((o) => o.value).map((o) => [o.value, o.textContent]));
-const states = { valid: "valid", used: "used", expired: "expired" };
 let openId = null;
 let known = null; // ids seen so far, to announce new mail
 
@@ -20,12 +19,12 @@ async function getJson(url) {
 
 function badge(el, state) {
   el.className = `badge ${state || ""}`;
-  el.textContent = state ? states[state] : "";
+  el.textContent = state ? words(`js.inbox.state.${state}`) : "";
   el.hidden = !state;
 }
 
 function when(iso) {
-  return iso ? new Date(iso).toLocaleString() : "";
+  return iso ? new Date(iso).toLocaleString(document.documentElement.lang) : "";
 }
 
 async function refreshList() {
@@ -33,13 +32,13 @@ async function refreshList() {
   if (toInput.value.trim()) q.set("to", toInput.value.trim());
   if (actionSelect.value) q.set("action", actionSelect.value);
   let data;
-  try { data = await getJson(`/_dev/mail/messages?${q}`); } catch (e) { return say("form-error", `Could not load the mail (${e.message}).`); }
+  try { data = await getJson(`/_dev/mail/messages?${q}`); } catch (e) { return say("form-error", words("js.inbox.loadFailed", { error: e.message })); }
   const fresh = known ? data.messages.filter((m) => !known.has(m.id)) : [];
   known = new Set(data.messages.map((m) => m.id));
   list.replaceChildren(...data.messages.map(renderItem));
   document.getElementById("empty").hidden = data.messages.length > 0;
   document.getElementById("count").textContent = `(${data.messages.length})`;
-  if (fresh.length) say("status", fresh.length === 1 ? `New mail to ${fresh[0].to}: ${fresh[0].subject}` : `${fresh.length} new messages`);
+  if (fresh.length) say("status", fresh.length === 1 ? words("js.inbox.newOne", { to: fresh[0].to, subject: fresh[0].subject }) : words("js.inbox.newMany", { count: fresh.length }));
 }
 
 function renderItem(m) {
@@ -50,7 +49,7 @@ function renderItem(m) {
   if (m.id === openId) b.setAttribute("aria-current", "true");
   const subject = document.createElement("span");
   subject.className = "subject";
-  subject.textContent = m.subject || "(no subject)";
+  subject.textContent = m.subject || words("js.inbox.noSubject");
   const meta = document.createElement("span");
   meta.className = "meta";
   meta.textContent = `${m.to} · ${actions[m.action]} · ${when(m.receivedAt)} `;
@@ -58,7 +57,7 @@ function renderItem(m) {
   if (m.tokenState) {
     const s = document.createElement("span");
     badge(s, m.tokenState);
-    s.setAttribute("aria-label", `token ${m.tokenState}`);
+    s.setAttribute("aria-label", words("js.inbox.tokenState", { state: words(`js.inbox.state.${m.tokenState}`) }));
     meta.append(s);
   }
   b.addEventListener("click", () => openMessage(m.id, true));
@@ -71,12 +70,12 @@ async function openMessage(id, focus) {
   try { m = await getJson(`/_dev/mail/messages/${id}`); } catch { detail.hidden = true; openId = null; return; }
   openId = id;
   for (const b of list.querySelectorAll("button")) b.setAttribute("aria-current", b.parentElement.dataset.id === String(id) ? "true" : "false");
-  document.getElementById("detail-title").textContent = m.subject || "(no subject)";
+  document.getElementById("detail-title").textContent = m.subject || words("js.inbox.noSubject");
   document.getElementById("d-to").textContent = m.to;
   document.getElementById("d-from").textContent = m.from || "";
   document.getElementById("d-received").textContent = when(m.receivedAt);
   document.getElementById("d-action").textContent = actions[m.action];
-  document.getElementById("d-token").textContent = m.token || m.code || "none";
+  document.getElementById("d-token").textContent = m.token || m.code || words("js.inbox.none");
   badge(document.getElementById("d-state"), m.tokenState);
   document.getElementById("d-expires").textContent = m.expiresAt ? when(m.expiresAt) : "";
   const link = document.getElementById("d-link");
@@ -96,27 +95,27 @@ async function openMessage(id, focus) {
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
-    say("status", "Token copied.");
+    say("status", words("js.inbox.copied"));
   } catch {
     const range = document.createRange();
     range.selectNodeContents(document.getElementById("d-token"));
     const sel = window.getSelection();
     sel.removeAllRanges();
     sel.addRange(range);
-    say("status", "Token selected: press Ctrl+C (or ⌘C) to copy it.");
+    say("status", words("js.inbox.selected"));
   }
 }
 
 document.getElementById("delete-all").addEventListener("click", async () => {
-  if (!window.confirm("Delete all caught mail?")) return;
+  if (!window.confirm(words("js.inbox.confirmDelete"))) return;
   const res = await fetch("/_dev/mail/delete", { method: "POST", headers: { "authsvc-dev": "1" }, credentials: "same-origin" });
-  if (!res.ok) return say("form-error", `Could not delete the mail (HTTP ${res.status}).`);
+  if (!res.ok) return say("form-error", words("js.inbox.deleteFailed", { status: res.status }));
   const { deleted } = await res.json();
   detail.hidden = true;
   openId = null;
   known = null;
   await refreshList();
-  say("status", `Deleted ${deleted} message${deleted === 1 ? "" : "s"}.`);
+  say("status", words("js.inbox.deleted", { count: deleted }));
 });
 
 let filterTimer;

@@ -2,8 +2,8 @@
 // them, the one thing that gets the person further: each room's sign-in module offers its own
 // (data-sign-in-parts: its refusalActions(kind, { email, target })), e.g. the mail proving the
 // address, a code by mail, the recovery of an account; the kernel's is the verification mail.
-import { callWithSession, say } from "./api.js";
-import { classifyRefusal, describeRefusal } from "./refusal-words.js";
+import { callWithSession, say, words } from "./api.js";
+import { classifyRefusal, refusalWordId } from "./refusal-words.js";
 
 /**
  * Says why `json` (a *_NOT_ALLOWED answer) was refused in live region `errorId` and offers what to
@@ -13,9 +13,9 @@ import { classifyRefusal, describeRefusal } from "./refusal-words.js";
 export async function sayRefusal(errorId, json, { email, target }) {
   const kind = classifyRefusal(json);
   if (!kind) return false;
-  say(errorId, describeRefusal(json));
+  say(errorId, words(refusalWordId(json)));
   const offered = [];
-  if (kind === "verifyFirst") offered.push({ button: "Send the verification mail", work: sendVerificationMail });
+  if (kind === "verifyFirst") offered.push({ button: words("js.refusal.sendVerification"), work: sendVerificationMail });
   for (const m of await roomModules()) if (m.refusalActions) offered.push(...(await m.refusalActions(kind, { email, target })));
   // Buttons first (they act here), then links to other pages.
   const actions = [...offered.filter((a) => a.button).map((a) => button(a.button, a.work)), ...offered.filter((a) => a.link).map((a) => link(a.link, a.href))];
@@ -31,7 +31,7 @@ async function roomModules() {
 
 async function sendVerificationMail() {
   const r = await callWithSession("POST", "/user/email/verify/token", undefined, "emailverification");
-  return r.status === 200 ? "We sent the mail. Open its link, then try again." : r.message;
+  return r.status === 200 ? words("js.refusal.verificationSent") : r.message;
 }
 
 /** A button whose work returns the sentence to announce (or "" when it moved on to another page). */

@@ -5,6 +5,7 @@ import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
 import { readLinkingSessionUser } from "../../../http/linking-session.js";
 import { createSessionResponse } from "../../../http/session-guard.js";
+import { requestLocale } from "../../../http/pages/locale.js";
 import { consumeCode, type ConsumeInput } from "../consume.js";
 import { readFlowId, readOptionalCode } from "./flow-input.js";
 
@@ -17,6 +18,8 @@ export const consumeCodeHandler = (deps: HttpDeps) =>
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const input = parseConsumeBody(body);
     input.session = await readLinkingSessionUser(event, deps, body);
+    // A new person reads their mail in the language they signed up in (the page's, else the browser's).
+    input.locale = requestLocale(event, deps.ctx.words);
     const r = await consumeCode(deps.ctx, input);
     deps.ctx.metrics.signIn("passwordless", r.status === "OK" ? "success" : r.status.toLowerCase());
     if (r.status !== "OK") return r;

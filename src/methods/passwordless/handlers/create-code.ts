@@ -3,6 +3,7 @@ import { badInput } from "../../../core/errors.js";
 import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
 import { readLinkingSessionUser } from "../../../http/linking-session.js";
+import { requestLocale } from "../../../http/pages/locale.js";
 import { createCode } from "../codes.js";
 
 /**
@@ -21,5 +22,6 @@ export const createCodeHandler = (deps: HttpDeps) =>
     if (email.length > 1024) throw badInput("The email is too long");
     // true needs a live session (401 otherwise); the code itself is the same either way.
     await readLinkingSessionUser(event, deps, body);
-    return createCode(deps.ctx, email);
+    // The mail is written in the sender's language (the pages' choice, else the browser's) until the address has one stored.
+    return createCode(deps.ctx, email, requestLocale(event, deps.ctx.words));
   });

@@ -1,6 +1,7 @@
 import { defineEventHandler } from "h3";
 import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
+import { requestLocale } from "../../../http/pages/locale.js";
 import { resendCode } from "../codes.js";
 import { readFlowId } from "./flow-input.js";
 
@@ -10,5 +11,5 @@ export const resendCodeHandler = (deps: HttpDeps) =>
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const preAuthSessionId = readFlowId(body, "preAuthSessionId");
     const deviceId = readFlowId(body, "deviceId");
-    return resendCode(deps.ctx, { deviceId, preAuthSessionId });
+    return resendCode(deps.ctx, { deviceId, preAuthSessionId, locale: requestLocale(event, deps.ctx.words) });
   });

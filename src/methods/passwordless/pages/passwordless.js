@@ -22,7 +22,7 @@ export function clearAttempt() {
 export async function requestCode(email, target) {
   const r = await call("POST", "/signinup/code", { email, shouldTryLinkingWithSessionUser: false }, "passwordless");
   if (r.status !== 200) return r.message;
-  if (r.json.status !== "OK") return r.json.message === "Email is invalid" ? "Enter an email address such as name@example.com." : describeStatus(r.json);
+  if (r.json.status !== "OK") return r.json.message === "Email is invalid" ? words("js.emailInvalid") : describeStatus(r.json);
   saveAttempt({ deviceId: r.json.deviceId, preAuthSessionId: r.json.preAuthSessionId, flowType: r.json.flowType, email, target });
   window.location.assign(`${webBase}/sign-in-code`);
   return "";
@@ -60,7 +60,7 @@ async function offerPasswordless(target) {
     say("form-error", "");
     if (showFieldErrors(form, checkRequired(form).filter((e) => e.id === "email"))) return;
     button.disabled = true;
-    say("status", "Sending…");
+    say("status", words("code.js.sending"));
     const error = await requestCode(document.getElementById("email").value.trim(), target);
     button.disabled = false;
     say("status", "");

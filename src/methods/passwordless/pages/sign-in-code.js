@@ -1,6 +1,6 @@
 // Code page: type the code from the mail (or open the link in it). Reads the attempt the sign-in
 // page kept; resend asks for a new code on the same device.
-import { call, checkRequired, describeStatus, finishSignIn, say, setBusy, showFieldErrors, showView, webBase } from "./api.js";
+import { call, checkRequired, describeStatus, finishSignIn, say, setBusy, showFieldErrors, showView, webBase, words } from "./api.js";
 import { clearAttempt, loadAttempt } from "./passwordless.js";
 
 const attempt = loadAttempt();
@@ -13,13 +13,13 @@ function restart(text) {
 }
 
 if (!attempt) {
-  restart("There is no sign-in under way in this browser.");
+  restart(words("code.js.noAttempt"));
 } else {
   document.getElementById("code-address").textContent = attempt.email;
   const linkOnly = attempt.flowType === "MAGIC_LINK";
   document.getElementById("code-text").textContent = linkOnly
-    ? "Open the link in the mail to sign in."
-    : attempt.flowType === "USER_INPUT_CODE" ? "Type the code from the mail." : "Type the code from the mail, or open the link in it.";
+    ? words("code.js.openLink")
+    : words(attempt.flowType === "USER_INPUT_CODE" ? "code.js.typeCode" : "code.js.typeOrOpen");
   form.hidden = linkOnly;
   showView("view-code");
 }
@@ -29,7 +29,7 @@ form.addEventListener("submit", async (e) => {
   say("form-error", "");
   if (showFieldErrors(form, checkRequired(form))) return;
   setBusy(form, true);
-  say("status", "Signing in…");
+  say("status", words("code.js.signingIn"));
   const userInputCode = document.getElementById("code").value.replace(/\s+/g, "");
   const r = await call("POST", "/signinup/code/consume", { preAuthSessionId: attempt.preAuthSessionId, deviceId: attempt.deviceId, userInputCode, shouldTryLinkingWithSessionUser: false }, "passwordless");
   setBusy(form, false);
@@ -42,11 +42,11 @@ form.addEventListener("submit", async (e) => {
   }
   if (s === "INCORRECT_USER_INPUT_CODE_ERROR" || s === "EXPIRED_USER_INPUT_CODE_ERROR") {
     const left = r.json.maximumCodeInputAttempts - r.json.failedCodeInputAttemptCount;
-    const what = s === "EXPIRED_USER_INPUT_CODE_ERROR" ? "This code has expired: send a new one." : "That code is not right.";
-    showFieldErrors(form, [{ id: "code", error: `${what} ${left} ${left === 1 ? "try" : "tries"} left.` }]);
+    const what = words(s === "EXPIRED_USER_INPUT_CODE_ERROR" ? "code.js.expired" : "code.js.wrong");
+    showFieldErrors(form, [{ id: "code", error: `${what} ${words("code.js.triesLeft", { left })}` }]);
     return;
   }
-  if (s === "RESTART_FLOW_ERROR") return restart("This sign-in has ended: too many wrong codes, or it was used or replaced. Start again.");
+  if (s === "RESTART_FLOW_ERROR") return restart(words("code.js.ended"));
   say("form-error", describeStatus(r.json));
 });
 
@@ -56,8 +56,8 @@ document.getElementById("send-again").addEventListener("click", async (e) => {
   const r = await call("POST", "/signinup/code/resend", { preAuthSessionId: attempt.preAuthSessionId, deviceId: attempt.deviceId, shouldTryLinkingWithSessionUser: false }, "passwordless");
   b.disabled = false;
   if (r.status !== 200) return say("send-again-status", r.message);
-  if (r.json.status === "RESTART_FLOW_ERROR") return restart("This sign-in has ended. Start again.");
-  say("send-again-status", "We sent a new mail. The code in it works, and so does the one before until it expires.");
+  if (r.json.status === "RESTART_FLOW_ERROR") return restart(words("code.js.endedShort"));
+  say("send-again-status", words("code.js.sentAgain"));
 });
 
 for (const a of document.querySelectorAll("a.restart")) a.href = webBase;

@@ -2,7 +2,7 @@
 // fragment, which browsers never send to a server; the GET only loads this page. Opened in the
 // browser that asked for it, it signs in at once; anywhere else (another device, a mail scanner
 // that runs scripts) it asks for a click first, as the SuperTokens prebuilt UI does.
-import { call, describeStatus, finishSignIn, redirectTarget, say, showView } from "./api.js";
+import { call, describeStatus, finishSignIn, redirectTarget, say, showView, words } from "./api.js";
 import { clearAttempt, loadAttempt } from "./passwordless.js";
 
 const preAuthSessionId = new URLSearchParams(window.location.search).get("preAuthSessionId") || "";
@@ -14,7 +14,7 @@ const mine = attempt && attempt.preAuthSessionId === preAuthSessionId;
 
 async function consume() {
   document.getElementById("continue").hidden = true;
-  say("status", "Signing in…");
+  say("status", words("code.js.signingIn"));
   const r = await call("POST", "/signinup/code/consume", { preAuthSessionId, linkCode, shouldTryLinkingWithSessionUser: false }, "passwordless");
   say("status", "");
   if (r.status === 200 && r.json.status === "OK") {

@@ -12,5 +12,5 @@ import { pl } from "./pl.js";
 import { ptBR } from "./pt-BR.js";
 import { zhCN } from "./zh-CN.js";
 
-/** The passwordless room's words (its part of the sign-in page), in every shipped locale. */
+/** The passwordless room's words (its part of the sign-in page, its pages, scripts and mails), in every shipped locale. */
 export const passwordlessWords: Catalogue<typeof en> = { en, de, fr, es, "pt-BR": ptBR, it, nl, pl, ja, "zh-CN": zhCN, ko, ar };

@@ -6,16 +6,22 @@ import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
 import { createSessionResponse } from "../../../http/session-guard.js";
 import { readLinkingSessionUser } from "../../../http/linking-session.js";
+import { requestLocale } from "../../../http/pages/locale.js";
 
 /**
  * POST /signinup (PROTOCOL.md §9, FDI notes §10.2): exchange a code or check tokens, sign the user
  * in or up, start a session. Provider failures are 400/502 naming the provider (core decides).
+ * A new person's locale (the hosted pages' `locale` key, else the request's) is stored for their mail.
  */
 export const signInUpHandler = (deps: HttpDeps) =>
   defineEventHandler(async (event) => {
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     const input = parseSignInUpBody(body);
     input.session = await readLinkingSessionUser(event, deps, body);
+    // The hosted callback page sends the sign-in page's locale (an extra key the SDKs never send);
+    // otherwise the request's (the pages' cookie, Accept-Language). Any other value is not one we offer: ignored.
+    const offered = deps.ctx.words.offered as readonly string[];
+    input.locale = typeof body.locale === "string" && offered.includes(body.locale) ? body.locale : requestLocale(event, deps.ctx.words);
     const result = await signInUp(deps.ctx, input).catch((err) => {
       deps.ctx.metrics.signIn("thirdparty", "error");
       throw err;

@@ -1,6 +1,6 @@
 // The sign-in page's provider buttons (Room.signIn of third-party): one per configured provider,
 // from GET /authorisationurl to the provider, which sends the browser back to the callback page.
-import { call, describeStatus, say, webBase } from "./api.js";
+import { call, describeStatus, say, webBase, words } from "./api.js";
 
 /** The sign-in page's part: the buttons appear once the form shows. */
 export function mountSignIn({ target }) {
@@ -17,20 +17,21 @@ async function showProviders(target) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "provider";
-    b.textContent = `Continue with ${p.name}`;
+    b.textContent = words("thirdParty.js.continueWith", { provider: p.name });
     b.addEventListener("click", () => startProvider(p.id, b, target));
     box.appendChild(b);
   }
   const or = document.createElement("p");
   or.className = "or";
-  or.textContent = "or with your email";
+  or.textContent = words("thirdParty.js.orEmail");
   box.appendChild(or);
   box.hidden = false;
 }
 
 /**
  * Asks the API for the provider's URL and goes there. Like the SDK, the page adds its own `state`
- * and keeps it (with the PKCE verifier and where to return) in sessionStorage for the callback.
+ * and keeps it (with the PKCE verifier, where to return and the page's locale) in sessionStorage
+ * for the callback.
  */
 async function startProvider(id, button, target) {
   button.disabled = true;
@@ -42,7 +43,9 @@ async function startProvider(id, button, target) {
   }
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const state = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  sessionStorage.setItem("authsvc.oauth", JSON.stringify({ id, state, redirectURI, pkceCodeVerifier: r.json.pkceCodeVerifier, target }));
+  // The page's language travels with the state, so a sign-up stores the one the person read the page in.
+  const locale = document.documentElement.lang;
+  sessionStorage.setItem("authsvc.oauth", JSON.stringify({ id, state, redirectURI, pkceCodeVerifier: r.json.pkceCodeVerifier, target, locale }));
   const url = new URL(r.json.urlWithQueryParams);
   url.searchParams.set("state", state);
   window.location.assign(url.toString());

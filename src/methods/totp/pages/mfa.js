@@ -2,7 +2,7 @@
 // sends the browser here), or from the manage page (?setup=true). Set-up: POST /totp/device (QR
 // code and key), then POST /totp/device/verify, then the recovery codes once. Otherwise a code:
 // POST /totp/verify, or a recovery code: POST /totp/recovery-code/verify.
-import { callWithSession, checkRequired, redirectTarget, say, setBusy, showFieldErrors, showView, webBase } from "./api.js";
+import { callWithSession, checkRequired, redirectTarget, say, setBusy, showFieldErrors, showView, webBase, words } from "./api.js";
 import { showRecoveryCodes } from "./recovery-codes.js";
 
 const params = new URLSearchParams(window.location.search);
@@ -13,11 +13,11 @@ let deviceName = "";
 function describe(json) {
   if (json.status === "INVALID_TOTP_ERROR" || json.status === "INVALID_RECOVERY_CODE_ERROR") {
     const left = json.maxNumberOfFailedAttempts - json.currentNumberOfFailedAttempts;
-    return `That code is not right (or was already used). ${left > 0 ? `${left} more tr${left === 1 ? "y" : "ies"} before a 15-minute pause.` : "Next time you will have to wait 15 minutes."}`;
+    return `${words("totp.js.wrong")} ${left > 0 ? words("totp.js.triesLeft", { left }) : words("totp.js.nextWait")}`;
   }
-  if (json.status === "LIMIT_REACHED_ERROR") return `Too many wrong codes. Try again in ${Math.ceil(json.retryAfterMs / 60000)} minute(s).`;
-  if (json.status === "UNKNOWN_DEVICE_ERROR") return "This set-up was replaced; reload the page to start again.";
-  return json.message || "Something went wrong. Please try again.";
+  if (json.status === "LIMIT_REACHED_ERROR") return words("totp.js.limit", { minutes: Math.ceil(json.retryAfterMs / 60000) });
+  if (json.status === "UNKNOWN_DEVICE_ERROR") return words("totp.js.replaced");
+  return json.message || words("js.tryAgainLater");
 }
 
 /** Sends one code form; `ok(json)` runs on success. */
@@ -30,7 +30,7 @@ function handle(formId, inputId, errorId, send, ok) {
     setBusy(form, true);
     const r = await send(document.getElementById(inputId).value.trim());
     setBusy(form, false);
-    if (r.status !== 200) return say(errorId, r.status === 403 ? "Please sign in again." : r.message);
+    if (r.status !== 200) return say(errorId, r.status === 403 ? words("totp.js.signInAgain") : r.message);
     if (r.json.status !== "OK") {
       say(errorId, describe(r.json));
       document.getElementById(inputId).select();
@@ -60,7 +60,7 @@ async function start() {
   if (!setup && next.length === 0) return window.location.replace(target);
   if (!setup && alreadySetup.includes("totp")) return showView("view-code");
   const dev = await callWithSession("POST", "/totp/device", {}, "totp");
-  if (dev.status !== 200 || dev.json.status !== "OK") return say("form-error", dev.status === 403 ? "Enter a code from your app first: sign in again." : dev.message || describe(dev.json));
+  if (dev.status !== 200 || dev.json.status !== "OK") return say("form-error", dev.status === 403 ? words("totp.js.codeFirst") : dev.message || describe(dev.json));
   deviceName = dev.json.deviceName;
   document.getElementById("qr").src = dev.json.qrCodeImage;
   document.getElementById("secret").textContent = dev.json.secret.match(/.{1,4}/g).join(" ");

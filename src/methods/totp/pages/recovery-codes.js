@@ -1,6 +1,6 @@
 // The recovery codes view (after the first authenticator app, or a new set from the manage page):
 // the codes one to a line, and Copy and Download so saving them is one click, not a hand-made list.
-import { say, showView } from "./api.js";
+import { say, showView, words } from "./api.js";
 
 /** Shows `codes` with "I saved them, continue" pointing at `next`. */
 export function showRecoveryCodes(codes, next) {
@@ -13,9 +13,9 @@ export function showRecoveryCodes(codes, next) {
   copy.onclick = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      say("codes-status", "Copied. Paste them somewhere safe.");
+      say("codes-status", words("totp.js.copied"));
     } catch {
-      say("codes-status", "Your browser did not allow copying: use Download, or select the codes.");
+      say("codes-status", words("totp.js.copyFailed"));
     }
   };
   document.getElementById("codes-continue").href = next;

@@ -1,7 +1,7 @@
 // "Manage my second factor" for a signed-in user: the devices (GET /totp/device/list), removing one
 // (POST /totp/device/remove), adding one (the MFA page with ?setup=true) and a new set of recovery
 // codes (POST /totp/recovery-codes). A session still missing its second factor goes to the MFA page.
-import { callWithSession, say, webBase } from "./api.js";
+import { callWithSession, say, webBase, words } from "./api.js";
 import { showRecoveryCodes } from "./recovery-codes.js";
 
 const mfaFirst = () => window.location.assign(`${webBase}/mfa?then=manage`);
@@ -11,14 +11,12 @@ async function load() {
   if (r.status === 401) return window.location.assign(`${webBase}?redirectToPath=${encodeURIComponent(window.location.pathname)}`);
   if (r.status !== 200) return say("form-error", r.message);
   const verified = r.json.devices.filter((d) => d.verified);
-  document.getElementById("state").textContent = verified.length
-    ? "Your account asks for a code from your authenticator app at every sign-in."
-    : "Your account is protected by your password only. Add an authenticator app to ask for a code at every sign-in.";
+  document.getElementById("state").textContent = words(verified.length ? "totp.js.on" : "totp.js.off");
   const list = document.getElementById("devices");
   list.replaceChildren(...verified.map((d) => {
     const li = document.createElement("li");
-    const remove = Object.assign(document.createElement("button"), { type: "button", className: "secondary", textContent: "Remove" });
-    remove.setAttribute("aria-label", `Remove ${d.name}`);
+    const remove = Object.assign(document.createElement("button"), { type: "button", className: "secondary", textContent: words("totp.js.remove") });
+    remove.setAttribute("aria-label", words("totp.js.removeNamed", { name: d.name }));
     remove.addEventListener("click", () => removeDevice(d.name, remove));
     li.append(Object.assign(document.createElement("span"), { textContent: d.name }), " ", remove);
     return li;
@@ -33,14 +31,14 @@ async function removeDevice(name, button) {
   button.disabled = false;
   if (r.status === 403) return mfaFirst();
   if (r.status !== 200) return say("form-error", r.message);
-  say("status", `${name} was removed.`);
+  say("status", words("totp.js.removed", { name }));
   await load();
 }
 
 document.getElementById("new-codes").addEventListener("click", async () => {
   const r = await callWithSession("POST", "/totp/recovery-codes", undefined, "totp");
   if (r.status === 403) return mfaFirst();
-  if (r.status !== 200 || r.json.status !== "OK") return say("form-error", r.message || "Turn the second factor on first.");
+  if (r.status !== 200 || r.json.status !== "OK") return say("form-error", r.message || words("totp.js.turnOnFirst"));
   showRecoveryCodes(r.json.recoveryCodes, `${webBase}/second-factor`);
 });
 

@@ -5,6 +5,7 @@ import { toUserJson, type UserView } from "../../../core/users.js";
 import { readJsonBody } from "../../../http/body.js";
 import type { HttpDeps } from "../../../http/deps.js";
 import { readLinkingSessionUser } from "../../../http/linking-session.js";
+import { requestLocale } from "../../../http/pages/locale.js";
 import { createSessionResponse } from "../../../http/session-guard.js";
 import { signInWithPasskey, signUpWithPasskey } from "../accounts.js";
 import { parseAuthenticationCredential, parseOptionsId, parseRegistrationCredential } from "./input.js";
@@ -15,14 +16,15 @@ type Outcome = { status: "OK"; user: UserView; recipeUserId: string } | { status
  * POST /webauthn/signup and /webauthn/signin: `{webauthnGeneratedOptionsId, credential,
  * shouldTryLinkingWithSessionUser?}` in, a session (in the requested transport) or the outcome out.
  */
-function passkeySessionHandler<C>(parse: (v: unknown) => C, run: (ctx: CoreContext, input: { optionsId: string; credential: C; session?: LinkingSession }) => Promise<Outcome>, notAllowed: string) {
+function passkeySessionHandler<C>(parse: (v: unknown) => C, run: (ctx: CoreContext, input: { optionsId: string; credential: C; session?: LinkingSession; locale?: string }) => Promise<Outcome>, notAllowed: string) {
   return (deps: HttpDeps) =>
     defineEventHandler(async (event) => {
       const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
       const optionsId = parseOptionsId(body.webauthnGeneratedOptionsId);
       const credential = parse(body.credential);
       const session = await readLinkingSessionUser(event, deps, body);
-      const r = await run(deps.ctx, { optionsId, credential, session });
+      // A sign-up stores the language the person signed up in (the page's, else the browser's) for their mail.
+      const r = await run(deps.ctx, { optionsId, credential, session, locale: requestLocale(event, deps.ctx.words) });
       deps.ctx.metrics.signIn("webauthn", r.status === "OK" ? "success" : r.status === notAllowed ? "not_allowed" : "wrong_credentials");
       if (!("user" in r)) return r;
       const tokenFields = await createSessionResponse(event, deps, r.recipeUserId, "webauthn");

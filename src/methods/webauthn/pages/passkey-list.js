@@ -1,12 +1,15 @@
 // The passkeys page ({websiteBasePath}/passkeys): the signed-in user's passkeys, add one, remove
 // one (the API refuses the last way in and says so).
-import { callWithSession, describeStatus, say, showView } from "./api.js";
+import { callWithSession, describeStatus, say, showView, words } from "./api.js";
 import { sayRefusal } from "./refusal.js";
 import { describePasskeyStatus, passkeysSupported, registerPasskey } from "./passkeys.js";
 
 const list = document.getElementById("passkey-list");
 const add = document.getElementById("add-passkey");
 let state = null;
+
+/** A date and time in the page's language (its <html lang>), not the browser's. */
+const when = (at) => new Date(at).toLocaleString(document.documentElement.lang || undefined);
 
 async function load() {
   const r = await callWithSession("GET", "/webauthn/credential/list", undefined, "webauthn");
@@ -17,12 +20,13 @@ async function load() {
   for (const c of state.credentials) {
     const li = document.createElement("li");
     const text = document.createElement("span");
-    text.textContent = `Passkey added ${new Date(c.createdAt).toLocaleString()}` + (c.lastUsedAt ? `, last used ${new Date(c.lastUsedAt).toLocaleString()}` : ", not used yet");
+    const added = when(c.createdAt);
+    text.textContent = c.lastUsedAt ? words("passkey.js.added", { added, used: when(c.lastUsedAt) }) : words("passkey.js.addedUnused", { added });
     const remove = document.createElement("button");
     remove.type = "button";
     remove.className = "secondary";
-    remove.textContent = "Remove";
-    remove.setAttribute("aria-label", `Remove the passkey added ${new Date(c.createdAt).toLocaleString()}`);
+    remove.textContent = words("passkey.js.remove");
+    remove.setAttribute("aria-label", words("passkey.js.removeLabel", { added }));
     remove.addEventListener("click", () => removePasskey(c.webauthnCredentialId, remove));
     li.append(text, " ", remove);
     list.appendChild(li);
@@ -37,7 +41,7 @@ async function removePasskey(id, button) {
   button.disabled = false;
   if (r.status !== 200) return say("form-error", r.message);
   if (r.json.status !== "OK") return say("form-error", describeStatus(r.json));
-  say("status", "The passkey was removed.");
+  say("status", words("passkey.js.removed"));
   await load();
 }
 
@@ -54,7 +58,7 @@ add.addEventListener("click", async () => {
   add.disabled = false;
   if (r.json && (await sayRefusal("form-error", r.json, { email: state.email }))) return;
   if (!r.json || r.json.status !== "OK") return say("form-error", r.message || describePasskeyStatus(r.json));
-  say("status", "Your new passkey is ready.");
+  say("status", words("passkey.js.ready"));
   await load();
 });
 

@@ -37,19 +37,19 @@ export async function getPasskey(o) {
 
 /** What the browser's refusal means to a person. */
 export function describeBrowserError(e) {
-  if (e && e.name === "InvalidStateError") return "This device already has a passkey for this account.";
-  if (e && e.name === "NotAllowedError") return "The passkey request was cancelled or timed out. Please try again.";
-  return "Your browser could not use a passkey here.";
+  if (e && e.name === "InvalidStateError") return words("passkey.js.alreadyHere");
+  if (e && e.name === "NotAllowedError") return words("passkey.js.cancelled");
+  return words("passkey.js.unusable");
 }
 
 /** The passkey outcomes as sentences. */
 export function describePasskeyStatus(json) {
   const s = json && json.status;
-  if (s === "INVALID_CREDENTIALS_ERROR") return "That passkey was not accepted. Try again, or use another way to sign in.";
-  if (s === "EMAIL_ALREADY_EXISTS_ERROR") return "This address already has a passkey: sign in with it instead.";
-  if (s === "OPTIONS_NOT_FOUND_ERROR" || s === "INVALID_OPTIONS_ERROR") return "The request took too long. Please try again.";
-  if (s === "INVALID_AUTHENTICATOR_ERROR") return json.reason || "This authenticator is not supported.";
-  if (s === "INVALID_EMAIL_ERROR") return "Enter an email address such as name@example.com.";
+  if (s === "INVALID_CREDENTIALS_ERROR") return words("passkey.js.notAccepted");
+  if (s === "EMAIL_ALREADY_EXISTS_ERROR") return words("passkey.js.exists");
+  if (s === "OPTIONS_NOT_FOUND_ERROR" || s === "INVALID_OPTIONS_ERROR") return words("passkey.js.tooLong");
+  if (s === "INVALID_AUTHENTICATOR_ERROR") return json.reason || words("passkey.js.unsupported");
+  if (s === "INVALID_EMAIL_ERROR") return words("js.emailInvalid");
   return describeStatus(json);
 }
 
@@ -67,7 +67,7 @@ export async function registerPasskey(optionsBody, send) {
 
 /** Beside a refusal of a passkey whose address another account holds: recover the account by mail. */
 export function refusalActions(kind) {
-  return kind === "passkey" ? [{ link: "Recover your account", href: `${webBase}/webauthn/recover` }] : [];
+  return kind === "passkey" ? [{ link: words("passkey.js.recover"), href: `${webBase}/webauthn/recover` }] : [];
 }
 
 /**
@@ -88,7 +88,7 @@ export function mountSignIn({ target }) {
     if (options.status !== 200) { busy(false); return say("form-error", options.message); }
     let credential;
     try { credential = await getPasskey(options.json); } catch (e) { busy(false); return say("form-error", describeBrowserError(e)); }
-    say("status", "Signing in…");
+    say("status", words("passkey.js.signingIn"));
     const r = await call("POST", "/webauthn/signin", { webauthnGeneratedOptionsId: options.json.webauthnGeneratedOptionsId, credential }, "webauthn");
     busy(false);
     say("status", "");
@@ -102,9 +102,9 @@ export function mountSignIn({ target }) {
   signUpButton.addEventListener("click", async () => {
     say("form-error", "");
     const email = document.getElementById("email").value.trim();
-    if (!email) { document.getElementById("email").focus(); return say("form-error", "Enter your email address, then create a passkey for it."); }
+    if (!email) { document.getElementById("email").focus(); return say("form-error", words("passkey.js.emailFirst")); }
     busy(true);
-    say("status", "Creating your account…");
+    say("status", words("passkey.js.creating"));
     const r = await registerPasskey({ email }, (body) => call("POST", "/webauthn/signup", body, "webauthn"));
     busy(false);
     say("status", "");
