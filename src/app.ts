@@ -135,6 +135,7 @@ export async function createApp(config: Readonly<Config>, overrides: AppOverride
     purge: rooms.flatMap((r) => r.purge ?? []),
     passwordChecks: rooms.flatMap((r) => r.passwordCheck?.(config, { logger, clock }) ?? []),
     personGates: rooms.flatMap((r) => (r.personGate ? [r.personGate] : [])),
+    signInPolicies: rooms.flatMap((r) => (r.signInPolicy ? [r.signInPolicy] : [])),
     sessionOpened: rooms.flatMap((r) => (r.sessionOpened ? [r.sessionOpened] : [])),
     accounts: offers.accounts,
     memberships: offers.memberships,

@@ -16,6 +16,7 @@ import type { PurgeRule } from "./purge.js";
 import type { PasswordCheck } from "./passwords.js";
 import type { WayIn } from "./ways-in.js";
 import type { PersonGate } from "./person-gates.js";
+import type { SignInPolicy } from "./login-policy.js";
 import type { SessionOpened } from "./session-opened.js";
 import type { AccountOperations } from "./account-operations.js";
 import type { Memberships } from "./memberships.js";
@@ -70,6 +71,8 @@ export interface CoreContext extends RoomState {
   passwordChecks: readonly PasswordCheck[];
   /** The rooms' gates that may shut a person out (Room.personGate: a ban), asked at every sign-in and session use. */
   personGates: readonly PersonGate[];
+  /** The rooms' sign-in policies (Room.signInPolicy: SSO required for a domain), asked whenever a session opens. */
+  signInPolicies: readonly SignInPolicy[];
   /** The rooms' work when a session opens (Room.sessionOpened), in its transaction. */
   sessionOpened: readonly SessionOpened[];
   /** What the sign-in methods offer other rooms to do to accounts (Room.accounts), one room per kind: reached through accountsOf. */

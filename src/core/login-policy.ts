@@ -6,7 +6,7 @@ import type { DB } from "../store/schema.js";
 import { findUserById } from "../store/users.js";
 import type { CoreContext } from "./context.js";
 import { AuthError } from "./errors.js";
-import { readLogins, type LoginKind } from "./logins.js";
+import { readLogins, type Login, type LoginKind } from "./logins.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
 import { assertMfaComplete, readMfaState } from "./mfa.js";
 import { actorOf, supportSessionRefusal } from "./sessions.js";
@@ -83,4 +83,37 @@ export async function notifyLoginAdded(tx: Kysely<DB>, ctx: CoreContext, personI
 export async function recordLoginAdded(tx: Kysely<DB>, ctx: CoreContext, p: { personId: string; recipeUserId: string; source: string }): Promise<void> {
   await insertEvent(tx, { at: ctx.clock.now(), type: "user.linked", userId: p.personId, data: { recipeUserId: p.recipeUserId, source: p.source } });
   await notifyLoginAdded(tx, ctx, p.personId, p.recipeUserId);
+}
+
+/**
+ * A sign-in policy (Room.signInPolicy): a room that may refuse a sign-in by what it is (the login
+ * used and its address), not by who the person is (a person gate refuses them whatever they use).
+ * The kernel asks every policy when a session opens, in the sign-in's transaction (core/sessions.ts
+ * openSession), so every method of every room is covered without any of them naming it, and a
+ * sign-up whose session opens in the same transaction writes nothing when refused. The refusal's
+ * words say what to use instead (the SSO room: "sign in with Acme SSO").
+ */
+export interface SignInPolicy {
+  /** Why the sign-in with login `login` (of recipe user `userId`, person `personId`) is refused, or undefined. */
+  refuses(db: Kysely<DB>, ctx: CoreContext, p: { userId: string; personId: string; email: string; login: () => Promise<Login | undefined>; now: number }): Promise<string | undefined>;
+}
+
+/** The stable word (AuthError details.reason) of a policy's refusal, whose message the answer keeps. */
+export const POLICY_REFUSAL = "sign_in_policy";
+
+/**
+ * Throws SIGN_IN_REFUSED with the first policy's reason when one refuses (`newUser`: a sign-up, the
+ * SDKs' SIGN_UP_NOT_ALLOWED; otherwise the method's own refusal status, set by the HTTP layer).
+ */
+export async function assertSignInAllowed(db: Kysely<DB>, ctx: CoreContext, p: { userId: string; personId: string; newUser: boolean }): Promise<void> {
+  if (ctx.signInPolicies.length === 0) return;
+  const user = await findUserById(db, p.userId);
+  if (!user) return;
+  let login: Promise<Login | undefined> | undefined;
+  const read = () => (login ??= readLogins(db, ctx.logins, [p.userId]).then((ls) => ls.find((l) => l.recipeUserId === p.userId)));
+  const now = ctx.clock.now();
+  for (const policy of ctx.signInPolicies) {
+    const why = await policy.refuses(db, ctx, { userId: p.userId, personId: p.personId, email: user.email, login: read, now });
+    if (why !== undefined) throw new AuthError("SIGN_IN_REFUSED", why, { reason: POLICY_REFUSAL, ...(p.newUser ? { status: "SIGN_UP_NOT_ALLOWED" } : {}) });
+  }
 }

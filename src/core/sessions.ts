@@ -7,6 +7,7 @@ import { signAccessToken, type AccessTokenPayload, type SignedAccessToken } from
 import type { CoreContext } from "./context.js";
 import { claimsOf, computeClaims, type FactorId } from "./claims.js";
 import { AuthError } from "./errors.js";
+import { assertSignInAllowed } from "./login-policy.js";
 import { assertMayStartSession } from "./person-gates.js";
 import { adoptMovedRefreshToken, MOVED_REFRESH_TOKEN } from "./moved-sessions.js";
 
@@ -106,6 +107,8 @@ export async function openSession(tx: Kysely<DB>, ctx: CoreContext, userId: stri
   const person = subject.personId;
   // A gate (a ban) refuses the person: no session, whichever method proved them (a new user has none to refuse).
   if (!newUser) await assertMayStartSession(tx, ctx, person);
+  // A policy (SSO required for the address's domain) refuses this way of signing in: no session, and a sign-up in this transaction is undone.
+  await assertSignInAllowed(tx, ctx, { userId, personId: person, newUser });
   // The cap on live sessions per user: room is made for the new one by revoking the oldest.
   const capped = newUser || acted ? 0 : await repo.revokeSessionsBeyond(tx, userId, ctx.config.sessionsPerUser - 1, now, "session_cap");
   if (capped > 0) await insertEvent(tx, { at: now, type: "sessions.revoked", userId: person, data: { count: capped, reason: "session_cap" } });

@@ -1,6 +1,7 @@
 import type { DashboardSectionKit, DashboardSectionPart } from "../http/dashboard-sections.js";
 import { actionForm, DASHBOARD_PATH, done, escapeHtml, formatTime, type DashboardRequest, type DashboardRoute } from "./kit.js";
 import { actionOrRefusal, badge, pageOrRefusal, selectField, tableRow, tableWrap } from "./ops/parts.js";
+import { renderDashboardPage } from "./layout.js";
 
 const href = (path: string) => `${DASHBOARD_PATH}/${path}`;
 
@@ -14,6 +15,7 @@ function kitFor(r: Pick<DashboardRequest, "csrf">): DashboardSectionKit {
     time: formatTime,
     button: (path, label, whom, o = {}) => actionForm(r, { action: href(path), label, danger: o.danger })
       .replace("</button>", `<span class="sr-only"> ${escapeHtml(whom)}</span></button>`),
+    form: (path, label, fields) => actionForm(r, { action: href(path), label, fields, className: "stack" }),
     badge,
     select: selectField,
   };
@@ -38,6 +40,8 @@ export function roomSectionRoutes(sections: readonly DashboardSectionPart[]): Da
       path: `${section}${action.path}`,
       handler: (r) => actionOrRefusal(section, async () => {
         const said = await action.run(r.ctx, r.params, { form: r.form, source: r.source });
+        // A secret shown once is answered here, never through the message's cookie.
+        if (said.page) return renderDashboardPage(r, { title: said.page.title, section, main: `${said.page.main}<p><a href="${escapeHtml(section)}">Back to ${escapeHtml(s.label)}</a></p>` });
         return done(section, said.text, said.kind);
       }),
     }));

@@ -48,8 +48,12 @@ export interface DashboardSectionAction {
   run(ctx: CoreContext, params: Readonly<Record<string, string>>, input: { form: URLSearchParams; source: string }): Promise<DashboardActionResult>;
 }
 
-/** What an action did, as the message the section's page shows once. */
-export interface DashboardActionResult { kind: "ok" | "error"; text: string }
+/**
+ * What an action did, as the message the section's page shows once; or, with `page`, a page of
+ * its own answered to the POST itself (a secret shown once, which must never travel in the
+ * message's cookie): its title and markup, with a way back.
+ */
+export interface DashboardActionResult { kind: "ok" | "error"; text: string; page?: { title: string; main: string } }
 
 /** One figure of the overview: a count, what it counts, and where to look closer (a path under the dashboard, as kit.href takes). */
 export interface DashboardStat { count: number; label: string; href?: string }
@@ -70,6 +74,8 @@ export interface DashboardSectionKit {
    * with the session's CSRF token; `whom` (what it acts on) is read only by screen readers.
    */
   button(path: string, label: string, whom: string, o?: { danger?: boolean }): string;
+  /** A form POSTing to a dashboard path (one of the section's actions) with the CSRF token, its fields (markup) before its button. */
+  form(path: string, label: string, fields: string): string;
   /** A state as a badge (the word carries the meaning; the colour only repeats it). */
   badge(text: string, tone: "ok" | "warn" | "bad" | ""): string;
   /** A labelled `<select>` named `id`; options are [value, label], `value` is selected. */

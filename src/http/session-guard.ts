@@ -8,6 +8,7 @@ import type { FactorId } from "../core/claims.js";
 import { createSession, getSessionState, reissueAccessToken, type SessionStart, type SessionTokens } from "../core/sessions.js";
 import { assertMfaClaimSatisfied } from "../core/mfa.js";
 import { sessionRefused } from "../core/person-gates.js";
+import { POLICY_REFUSAL } from "../core/login-policy.js";
 import { claimsOf } from "../core/claims.js";
 import type { HttpDeps } from "./deps.js";
 import { ACCESS_COOKIE, attachTokens, clearTokens, cookiePolicy, readBearer, readCookieValues, selectCreationMode, wantsBodyMode, type AuthMode } from "./session-transport.js";
@@ -141,6 +142,8 @@ export async function createSessionResponse(event: H3Event, deps: HttpDeps, user
     // A gate refused the person: the method's generic refusal (its status and reason), never why.
     if (!(err instanceof AuthError) || err.code !== "SIGN_IN_REFUSED") throw err;
     const refusal = deps.ctx.factors.find((f) => f.id === factor)?.refusal;
+    // A sign-in policy's refusal (SSO required) keeps its words: they say what to use instead.
+    if (err.details.reason === POLICY_REFUSAL) throw new AuthError("SIGN_IN_REFUSED", err.message, { status: refusal?.status, reason: POLICY_REFUSAL });
     throw new AuthError("SIGN_IN_REFUSED", refusal?.reason ?? err.message, { status: refusal?.status });
   });
   return attachNewSession(event, deps, mode, tokens);

@@ -26,6 +26,7 @@ import type { Route } from "../http/route.js";
 import type { PageSources } from "../http/pages/headers.js";
 import type { PasswordCheck } from "../core/passwords.js";
 import type { PersonGate } from "../core/person-gates.js";
+import type { SignInPolicy } from "../core/login-policy.js";
 import type { SessionOpened } from "../core/session-opened.js";
 import type { EventHook } from "../store/events.js";
 import type { Clock } from "../util/clock.js";
@@ -74,6 +75,8 @@ export interface RoomContext {
   passwordCheck?(config: Readonly<Config>, with_: { logger: Logger; clock: Clock }): PasswordCheck | undefined;
   /** Its gate that may shut a person out (a ban): asked at every sign-in and every use of a session (core/person-gates.ts). */
   personGate?: PersonGate;
+  /** Its policy that may refuse a way of signing in for an address (SSO required): asked whenever a session opens (core/login-policy.ts). */
+  signInPolicy?: SignInPolicy;
 }
 
 /** HTTP: its routes (each with its guard, http/guard.ts), admin routes, OpenAPI areas, GET /loginmethods, mounts. */

@@ -1,5 +1,6 @@
 import { errorResponse, errorsFor, json, ref } from "../http/openapi/components.js";
 import { apiArea } from "../http/openapi/types.js";
+import { routingPaths } from "./routing-openapi.js";
 
 const tags = ["enterprise-sso"];
 const id = { name: "id", in: "path", required: true, schema: { type: "string" }, description: "the SAML connection's id (`authsvc orgs sso list <org>`)" };
@@ -22,4 +23,5 @@ export const ssoArea = apiArea("enterprise-sso", "Enterprise sign-in per organiz
       requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: { type: "object", required: ["SAMLResponse"], properties: { SAMLResponse: { type: "string" }, RelayState: { type: "string" } } } } } },
       responses: { 303: redirect("signed in: to the website (at RelayState when it is a path)"), 400: json("refused: unsigned, wrapped, replayed, expired, another audience, an unsolicited response, or an address outside the proven domains", ref("Message")), 404: errorResponse("no such connection"), ...errorsFor(413, 415) } },
   },
+  ...routingPaths,
 });

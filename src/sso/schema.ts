@@ -66,6 +66,13 @@ export interface SamlAssertionsTable {
   expires_at: number;
 }
 
+/** Whether the organization requires SSO for its proven domains (migrations/027-sso-required.ts). */
+export interface SsoSettingsTable {
+  organization_id: string;
+  sso_required: number;
+  updated_at: number;
+}
+
 declare module "../store/schema.js" {
   interface DB {
     scim_tokens: ScimTokensTable;
@@ -74,5 +81,6 @@ declare module "../store/schema.js" {
     scim_group_members: ScimGroupMembersTable;
     sso_connections: SsoConnectionsTable;
     saml_assertions: SamlAssertionsTable;
+    sso_settings: SsoSettingsTable;
   }
 }

@@ -39,7 +39,7 @@ describe.each(backends)("dashboard organizations section over HTTP ($name)", (ba
     expect(list.status).toBe(200);
     const html = await list.text();
     const nav = [...html.matchAll(/<li><a href="([^"]+)"( aria-current="page")?>([^<]+)<\/a><\/li>/g)].map((m) => [m[1], m[3], Boolean(m[2])]);
-    expect(nav.slice(0, 4)).toEqual([["/admin", "Overview", false], ["/admin/users", "Users", false], ["/admin/organizations", "Organizations", true], ["/admin/outbox", "Mail outbox", false]]);
+    expect(nav.slice(0, 5)).toEqual([["/admin", "Overview", false], ["/admin/users", "Users", false], ["/admin/organizations", "Organizations", true], ["/admin/sso", "Enterprise SSO", false], ["/admin/outbox", "Mail outbox", false]]);
     expect(html).toContain(`<a href="/admin/organizations/${org.id}">Acme &lt;Co&gt;</a>`);
 
     const page = await (await c.get(`/admin/organizations/${org.id}`)).text();

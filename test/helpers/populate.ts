@@ -17,6 +17,7 @@ import { createOrganization } from "../../src/organizations/organizations.js";
 import { addSamlConnection } from "../../src/sso/saml-connections.js";
 import { rotateScimToken } from "../../src/sso/scim-tokens.js";
 import { rememberAssertion } from "../../src/sso/store.js";
+import { setSsoRequired } from "../../src/sso/routing.js";
 import { createPowChallenge } from "../../src/protection/captcha/pow.js";
 import { markBreached, useSolution } from "../../src/protection/store.js";
 import { putRole, setUserRole } from "../../src/roles/roles.js";
@@ -148,6 +149,8 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   // A SAML connection (as its metadata gives it) and an assertion it accepted, which only its IdP's sign-ins write.
   const saml = await addSamlConnection(ctx, org.id, { metadata: { entityId: "https://idp.acme.example.com/metadata", ssoUrl: "https://idp.acme.example.com/sso", certs: ["MIIBfake"] }, source: "idp.xml", idpInitiated: false, actor: "test" });
   await rememberAssertion(app.store.db, saml.id, "_assertion-1", clock.now() + 300_000, clock.now());
+  // "SSO required" for its domain (the sso room's setting row).
+  await setSsoRequired(ctx, org.id, true, "test");
   // OAuth: a client and a resource, and a grant with a refresh token.
   const oauth = await oauthGrant(s, "olga@example.com");
   // The dashboard's admin and a session of theirs; moved-in sessions; a caught mail.

@@ -5,7 +5,7 @@ import { prepareListQuery } from "../../store/prepared.js";
 export const codeLogins: LoginKind = {
   recipeId: "passwordless",
   names: { short: "sign-in code", label: "Sign-in code by mail", signsInWith: "sign-in codes by mail" },
-  accountLabel: "Codes by mail",
+  accountLabel: "code.login",
   list: async (db, userIds) => {
     const { rows } = await listQuery(db, userIds);
     return rows.map((r) => ({ recipeId: "passwordless", recipeUserId: r.user_id, email: r.email, createdAt: Number(r.created_at), phrase: "sign-in codes by mail" }));

@@ -22,7 +22,7 @@ export const codeSignIn: SignInPart = {
   // holds unverified, or two accounts do (ERR_CODE_002 on sign-up, 003 on sign-in), and a code that
   // could not join the signed-in account (017–019).
   refusals: [
-    { kind: "noCode", codes: [PASSWORDLESS_CODES.signUp, PASSWORDLESS_CODES.signIn], words: "This address cannot sign in with a code here: another account uses it. Sign in the way you used before." },
+    { kind: "noCode", codes: [PASSWORDLESS_CODES.signUp, PASSWORDLESS_CODES.signIn], words: "code.js.refusal.noCode" },
     ...linkRefusalKinds(PASSWORDLESS_CODES.link),
   ],
 };

@@ -5,7 +5,7 @@ import type { Words } from "../../words/words.js";
 
 /** Its part of "My account": the link to its page, the second step after the first way in. */
 export const secondFactorAccountPage: AccountPagePart = {
-  links: (c) => [{ place: "second-step", path: `${c.websiteBasePath}/second-factor`, label: "Second factor (authenticator app)" }],
+  links: (c, w) => [{ place: "second-step", path: `${c.websiteBasePath}/second-factor`, label: w.t("totp.link") }],
 };
 
 const codeField = (w: Words, id: string, label: string, hint: string, pattern: string, autocomplete: string) => `<div class="field">

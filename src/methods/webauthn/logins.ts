@@ -12,7 +12,7 @@ declare module "../../core/users.js" {
 export const passkeyLogins: LoginKind = {
   recipeId: "webauthn",
   names: { short: "passkey", label: "Passkey", signsInWith: "a passkey" },
-  accountLabel: "Passkeys ({passkeys})",
+  accountLabel: "passkey.login",
   extent: (m) => String(m.webauthn?.credentialIds.length ?? 0),
   list: async (db, userIds) => {
     const [accounts, credentials] = await Promise.all([

@@ -25,7 +25,7 @@ export const passkeySignIn: SignInPart = {
   // address that has an account (025), and a sign-up (026–028) or sign-in (031–033) that could not
   // join the signed-in account.
   refusals: [
-    { kind: "passkey", codes: [SIGN_IN_NOT_ALLOWED_CODE], words: "Another account uses this passkey’s address too. Recover your account by email to sign in." },
+    { kind: "passkey", codes: [SIGN_IN_NOT_ALLOWED_CODE], words: "passkey.js.refusal.passkey" },
     { kind: "taken", codes: [SIGN_UP_NOT_ALLOWED_CODE] },
     ...linkRefusalKinds(SIGN_UP_LINK_CODES, SIGN_IN_LINK_CODES),
   ],
@@ -33,7 +33,7 @@ export const passkeySignIn: SignInPart = {
 
 /** Its part of "My account": the link to its page, one more way in. */
 export const passkeyAccountPage: AccountPagePart = {
-  links: (c) => [{ place: "ways-in", path: `${c.websiteBasePath}/passkeys`, label: "Passkeys" }],
+  links: (c, w) => [{ place: "ways-in", path: `${c.websiteBasePath}/passkeys`, label: w.t("passkey.link") }],
 };
 
 /** GET {websiteBasePath}/passkeys: the signed-in user's passkeys (list, add, remove). */

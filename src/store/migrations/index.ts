@@ -35,6 +35,7 @@ import * as m023 from "../../sso/migrations/023-sso-scim.js";
 import * as m024 from "./024-person-locales.js";
 import * as m025 from "./025-support-sessions.js";
 import * as m025Support from "../../support-sessions/migrations/025-support-sessions.js";
+import * as m027 from "../../sso/migrations/027-sso-required.js";
 
 export interface Migration {
   name: string;
@@ -78,4 +79,5 @@ export const migrations: readonly Migration[] = [
   { name: "023-sso-scim", up: m023.up },
   { name: "024-person-locales", up: m024.up },
   { name: "025-support-sessions", up: composed(m025.up, m025Support.up) },
+  { name: "027-sso-required", up: m027.up },
 ];

@@ -43,4 +43,5 @@ export const ar: Translation<typeof en> = {
   "code.mail.bothValid": "الرمز والرابط صالحان لمدة {validFor} (حتى {expiresAt}) ويعمل كلٌّ منهما مرة واحدة فقط.",
   "code.mail.button": "تسجيل الدخول",
   "code.mail.notYou": "إذا لم تطلب تسجيل الدخول، يمكنك تجاهل هذه الرسالة: لا يمكن لأحد تسجيل الدخول من دونها.",
+  "code.login": "رموز عبر البريد",
 };

@@ -43,4 +43,5 @@ export const de: Translation<typeof en> = {
   "code.mail.bothValid": "Code und Link sind {validFor} lang gültig (bis {expiresAt}) und funktionieren nur einmal.",
   "code.mail.button": "Anmelden",
   "code.mail.notYou": "Wenn du dich nicht anmelden wolltest, kannst du diese Mail ignorieren: Ohne sie kann sich niemand anmelden.",
+  "code.login": "Codes per E-Mail",
 };

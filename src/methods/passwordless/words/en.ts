@@ -44,4 +44,5 @@ export const en = {
   "code.mail.bothValid": "The code and the link are valid for {validFor} (until {expiresAt}) and work once.",
   "code.mail.button": "Sign in",
   "code.mail.notYou": "If you did not ask to sign in, you can ignore this mail: no one can sign in without it.",
+  "code.login": "Codes by mail",
 } as const;

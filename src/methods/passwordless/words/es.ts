@@ -43,4 +43,5 @@ export const es: Translation<typeof en> = {
   "code.mail.bothValid": "El código y el enlace son válidos durante {validFor} (hasta el {expiresAt}) y solo funcionan una vez.",
   "code.mail.button": "Iniciar sesión",
   "code.mail.notYou": "Si no pediste iniciar sesión, puedes ignorar este correo: nadie puede entrar sin él.",
+  "code.login": "Códigos por correo",
 };

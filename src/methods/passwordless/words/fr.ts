@@ -43,4 +43,5 @@ export const fr: Translation<typeof en> = {
   "code.mail.bothValid": "Le code et le lien sont valables {validFor} (jusqu’au {expiresAt}) et ne fonctionnent qu’une fois.",
   "code.mail.button": "Se connecter",
   "code.mail.notYou": "Si vous n’avez pas demandé à vous connecter, ignorez cet e-mail : personne ne peut se connecter sans lui.",
+  "code.login": "Codes par e-mail",
 };

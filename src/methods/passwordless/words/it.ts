@@ -43,4 +43,5 @@ export const it: Translation<typeof en> = {
   "code.mail.bothValid": "Il codice e il link sono validi per {validFor} (fino al {expiresAt}) e funzionano una sola volta.",
   "code.mail.button": "Accedi",
   "code.mail.notYou": "Se non hai chiesto di accedere, puoi ignorare questa email: senza di essa nessuno può entrare.",
+  "code.login": "Codici via email",
 };

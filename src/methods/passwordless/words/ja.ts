@@ -43,4 +43,5 @@ export const ja: Translation<typeof en> = {
   "code.mail.bothValid": "コードとリンクの有効期間は{validFor}（{expiresAt}まで）で、どちらも一度だけ使用できます。",
   "code.mail.button": "サインイン",
   "code.mail.notYou": "サインインをリクエストしていない場合は、このメールを無視してください。このメールがなければ誰もサインインできません。",
+  "code.login": "メールで届くコード",
 };

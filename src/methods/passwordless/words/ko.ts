@@ -43,4 +43,5 @@ export const ko: Translation<typeof en> = {
   "code.mail.bothValid": "코드와 링크는 {validFor} 동안({expiresAt}까지) 유효하며 각각 한 번만 사용할 수 있습니다.",
   "code.mail.button": "로그인",
   "code.mail.notYou": "로그인을 요청하지 않으셨다면 이 메일은 무시하셔도 됩니다. 이 메일 없이는 누구도 로그인할 수 없습니다.",
+  "code.login": "이메일 코드",
 };

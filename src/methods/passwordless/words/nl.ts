@@ -43,4 +43,5 @@ export const nl: Translation<typeof en> = {
   "code.mail.bothValid": "De code en de link zijn {validFor} geldig (tot {expiresAt}) en werken één keer.",
   "code.mail.button": "Inloggen",
   "code.mail.notYou": "Wilde je niet inloggen? Dan kun je deze mail negeren: zonder deze mail kan niemand inloggen.",
+  "code.login": "Codes per e-mail",
 };

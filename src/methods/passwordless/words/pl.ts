@@ -43,4 +43,5 @@ export const pl: Translation<typeof en> = {
   "code.mail.bothValid": "Kod i link są ważne przez {validFor} (do {expiresAt}) i działają tylko raz.",
   "code.mail.button": "Zaloguj się",
   "code.mail.notYou": "Jeśli nie chciałeś się logować, zignoruj tę wiadomość: bez niej nikt się nie zaloguje.",
+  "code.login": "Kody e-mailem",
 };

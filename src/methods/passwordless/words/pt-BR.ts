@@ -43,4 +43,5 @@ export const ptBR: Translation<typeof en> = {
   "code.mail.bothValid": "O código e o link valem por {validFor} (até {expiresAt}) e funcionam uma única vez.",
   "code.mail.button": "Entrar",
   "code.mail.notYou": "Se você não pediu para entrar, pode ignorar este e-mail: ninguém consegue entrar sem ele.",
+  "code.login": "Códigos por e-mail",
 };

@@ -43,4 +43,5 @@ export const zhCN: Translation<typeof en> = {
   "code.mail.bothValid": "验证码和链接有效期为 {validFor}（至 {expiresAt}），且都只能使用一次。",
   "code.mail.button": "登录",
   "code.mail.notYou": "如果你没有申请登录，请忽略此邮件：没有它，任何人都无法登录。",
+  "code.login": "邮件验证码",
 };

@@ -56,4 +56,5 @@ export const de: Translation<typeof en> = {
   "totp.mail.reset.introText": "ein Administrator hat den zweiten Faktor (Authenticator-App und Wiederherstellungscodes) des Kontos {email} entfernt. Du meldest dich jetzt nur mit deinem Passwort an, bis du wieder einen zweiten Faktor einrichtest:",
   "totp.mail.reset.button": "Zweiten Faktor einrichten",
   "totp.mail.reset.contact": "Wenn du das nicht veranlasst hast, wende dich sofort an den Administrator.",
+  "totp.link": "Zweiter Faktor (Authenticator-App)",
 };

@@ -58,4 +58,5 @@ export const en = {
   "totp.mail.reset.introText": "an administrator removed the second factor (authenticator app and recovery codes) of the account {email}. You now sign in with your password alone until you set a second factor up again:",
   "totp.mail.reset.button": "Set up a second factor",
   "totp.mail.reset.contact": "If you did not ask for this, contact the administrator at once.",
+  "totp.link": "Second factor (authenticator app)",
 } as const;

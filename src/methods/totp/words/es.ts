@@ -56,4 +56,5 @@ export const es: Translation<typeof en> = {
   "totp.mail.reset.introText": "Un administrador quitó el segundo factor (app de autenticación y códigos de recuperación) de la cuenta {email}. Ahora inicias sesión solo con tu contraseña hasta que vuelvas a configurar un segundo factor:",
   "totp.mail.reset.button": "Configurar un segundo factor",
   "totp.mail.reset.contact": "Si no lo pediste tú, ponte en contacto con el administrador cuanto antes.",
+  "totp.link": "Segundo factor (app de autenticación)",
 };

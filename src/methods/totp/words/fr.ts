@@ -56,4 +56,5 @@ export const fr: Translation<typeof en> = {
   "totp.mail.reset.introText": "Un administrateur a supprimé le deuxième facteur (application d’authentification et codes de récupération) du compte {email}. Vous vous connectez désormais avec votre seul mot de passe, jusqu’à ce que vous configuriez de nouveau un deuxième facteur :",
   "totp.mail.reset.button": "Configurer un deuxième facteur",
   "totp.mail.reset.contact": "Si vous n’êtes pas à l’origine de cette demande, contactez immédiatement l’administrateur.",
+  "totp.link": "Deuxième facteur (application d’authentification)",
 };

@@ -56,4 +56,5 @@ export const it: Translation<typeof en> = {
   "totp.mail.reset.introText": "un amministratore ha rimosso il secondo fattore (app di autenticazione e codici di recupero) dell’account {email}. Ora accedi solo con la password, finché non configuri di nuovo un secondo fattore:",
   "totp.mail.reset.button": "Configura un secondo fattore",
   "totp.mail.reset.contact": "Se non l’hai chiesto tu, contatta subito l’amministratore.",
+  "totp.link": "Secondo fattore (app di autenticazione)",
 };

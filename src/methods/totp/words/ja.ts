@@ -56,4 +56,5 @@ export const ja: Translation<typeof en> = {
   "totp.mail.reset.introText": "管理者がアカウント {email} の2段階認証（認証アプリとリカバリーコード）を解除しました。もう一度2段階認証を設定するまでは、パスワードだけでサインインします：",
   "totp.mail.reset.button": "2段階認証を設定",
   "totp.mail.reset.contact": "お心当たりがない場合は、すぐに管理者に連絡してください。",
+  "totp.link": "2段階認証（認証アプリ）",
 };

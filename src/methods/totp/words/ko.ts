@@ -56,4 +56,5 @@ export const ko: Translation<typeof en> = {
   "totp.mail.reset.introText": "관리자가 {email} 계정의 2단계 인증(인증 앱과 복구 코드)을 해제했습니다. 2단계 인증을 다시 설정할 때까지는 비밀번호만으로 로그인합니다:",
   "totp.mail.reset.button": "2단계 인증 설정",
   "totp.mail.reset.contact": "요청하지 않으셨다면 즉시 관리자에게 문의하세요.",
+  "totp.link": "2단계 인증(인증 앱)",
 };

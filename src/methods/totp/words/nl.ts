@@ -56,4 +56,5 @@ export const nl: Translation<typeof en> = {
   "totp.mail.reset.introText": "Een beheerder heeft de tweede factor (authenticator-app en herstelcodes) van het account {email} verwijderd. Je logt nu alleen met je wachtwoord in, tot je opnieuw een tweede factor instelt:",
   "totp.mail.reset.button": "Tweede factor instellen",
   "totp.mail.reset.contact": "Heb je hier niet om gevraagd? Neem dan meteen contact op met de beheerder.",
+  "totp.link": "Tweede factor (authenticator-app)",
 };

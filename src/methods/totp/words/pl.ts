@@ -56,4 +56,5 @@ export const pl: Translation<typeof en> = {
   "totp.mail.reset.introText": "administrator usunął drugi składnik (aplikację uwierzytelniającą i kody odzyskiwania) konta {email}. Od teraz logujesz się samym hasłem, dopóki ponownie nie skonfigurujesz drugiego składnika:",
   "totp.mail.reset.button": "Skonfiguruj drugi składnik",
   "totp.mail.reset.contact": "Jeśli to nie Ty o to prosiłeś, natychmiast skontaktuj się z administratorem.",
+  "totp.link": "Drugi składnik (aplikacja uwierzytelniająca)",
 };

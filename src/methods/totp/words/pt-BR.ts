@@ -56,4 +56,5 @@ export const ptBR: Translation<typeof en> = {
   "totp.mail.reset.introText": "Um administrador removeu o segundo fator (app autenticador e códigos de recuperação) da conta {email}. Agora você entra só com sua senha até configurar um segundo fator de novo:",
   "totp.mail.reset.button": "Configurar um segundo fator",
   "totp.mail.reset.contact": "Se você não pediu isso, fale com o administrador imediatamente.",
+  "totp.link": "Segundo fator (app autenticador)",
 };

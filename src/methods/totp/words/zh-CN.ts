@@ -56,4 +56,5 @@ export const zhCN: Translation<typeof en> = {
   "totp.mail.reset.introText": "管理员已移除账号 {email} 的两步验证（身份验证器应用和恢复码）。在你重新设置两步验证之前，登录只需要密码：",
   "totp.mail.reset.button": "设置两步验证",
   "totp.mail.reset.contact": "如果这不是你要求的，请立即联系管理员。",
+  "totp.link": "两步验证（身份验证器应用）",
 };

@@ -41,4 +41,6 @@ export const ar: Translation<typeof en> = {
   "passkey.mail.introText": "طلب أحدهم (نأمل أن تكون أنت) استرداد الحساب {email} الذي يسجّل الدخول بمفتاح مرور. أنشئ مفتاح مرور جديدًا من هنا:",
   "passkey.mail.button": "إنشاء مفتاح مرور جديد",
   "passkey.mail.othersKeep": "تظل مفاتيح المرور الأخرى تعمل.",
+  "passkey.link": "مفاتيح المرور",
+  "passkey.login": "مفاتيح المرور ({passkeys})",
 };

@@ -41,4 +41,6 @@ export const de: Translation<typeof en> = {
   "passkey.mail.introText": "jemand (hoffentlich du) möchte das Konto {email} wiederherstellen, das sich mit einem Passkey anmeldet. Erstelle hier einen neuen Passkey:",
   "passkey.mail.button": "Neuen Passkey erstellen",
   "passkey.mail.othersKeep": "Deine anderen Passkeys funktionieren weiter.",
+  "passkey.link": "Passkeys",
+  "passkey.login": "Passkeys ({passkeys})",
 };

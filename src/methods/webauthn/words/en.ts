@@ -42,4 +42,6 @@ export const en = {
   "passkey.mail.introText": "someone (hopefully you) asked to recover the account {email}, which signs in with a passkey. Create a new passkey here:",
   "passkey.mail.button": "Create a new passkey",
   "passkey.mail.othersKeep": "Your other passkeys keep working.",
+  "passkey.link": "Passkeys",
+  "passkey.login": "Passkeys ({passkeys})",
 } as const;

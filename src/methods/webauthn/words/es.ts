@@ -41,4 +41,6 @@ export const es: Translation<typeof en> = {
   "passkey.mail.introText": "Alguien (esperamos que tú) pidió recuperar la cuenta {email}, que inicia sesión con una llave de acceso. Crea una nueva llave de acceso aquí:",
   "passkey.mail.button": "Crear una nueva llave de acceso",
   "passkey.mail.othersKeep": "Tus otras llaves de acceso siguen funcionando.",
+  "passkey.link": "Llaves de acceso",
+  "passkey.login": "Llaves de acceso ({passkeys})",
 };

@@ -41,4 +41,6 @@ export const fr: Translation<typeof en> = {
   "passkey.mail.introText": "Quelqu’un (vous, espérons-le) a demandé à récupérer le compte {email}, qui se connecte avec une clé d’accès. Créez une nouvelle clé d’accès ici :",
   "passkey.mail.button": "Créer une nouvelle clé d’accès",
   "passkey.mail.othersKeep": "Vos autres clés d’accès continuent de fonctionner.",
+  "passkey.link": "Clés d’accès",
+  "passkey.login": "Clés d’accès ({passkeys})",
 };

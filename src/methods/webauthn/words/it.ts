@@ -41,4 +41,6 @@ export const it: Translation<typeof en> = {
   "passkey.mail.introText": "qualcuno (speriamo tu) ha chiesto di recuperare l’account {email}, che accede con una passkey. Crea una nuova passkey qui:",
   "passkey.mail.button": "Crea una nuova passkey",
   "passkey.mail.othersKeep": "Le altre passkey continuano a funzionare.",
+  "passkey.link": "Passkey",
+  "passkey.login": "Passkey ({passkeys})",
 };

@@ -41,4 +41,6 @@ export const ja: Translation<typeof en> = {
   "passkey.mail.introText": "パスキーでサインインするアカウント {email} の復旧がリクエストされました。次のリンクから新しいパスキーを作成してください：",
   "passkey.mail.button": "新しいパスキーを作成",
   "passkey.mail.othersKeep": "ほかのパスキーは引き続き使えます。",
+  "passkey.link": "パスキー",
+  "passkey.login": "パスキー（{passkeys}）",
 };

@@ -41,4 +41,6 @@ export const ko: Translation<typeof en> = {
   "passkey.mail.introText": "패스키로 로그인하는 {email} 계정의 복구가 요청되었습니다. 여기에서 새 패스키를 만드세요:",
   "passkey.mail.button": "새 패스키 만들기",
   "passkey.mail.othersKeep": "다른 패스키는 계속 사용할 수 있습니다.",
+  "passkey.link": "패스키",
+  "passkey.login": "패스키({passkeys})",
 };

@@ -41,4 +41,6 @@ export const nl: Translation<typeof en> = {
   "passkey.mail.introText": "Iemand (hopelijk jij) heeft gevraagd om het account {email} te herstellen, dat met een passkey inlogt. Maak hier een nieuwe passkey aan:",
   "passkey.mail.button": "Nieuwe passkey aanmaken",
   "passkey.mail.othersKeep": "Je andere passkeys blijven werken.",
+  "passkey.link": "Passkeys",
+  "passkey.login": "Passkeys ({passkeys})",
 };

@@ -41,4 +41,6 @@ export const pl: Translation<typeof en> = {
   "passkey.mail.introText": "ktoś (mamy nadzieję, że Ty) poprosił o odzyskanie konta {email}, które loguje się kluczem dostępu. Utwórz nowy klucz dostępu tutaj:",
   "passkey.mail.button": "Utwórz nowy klucz dostępu",
   "passkey.mail.othersKeep": "Pozostałe klucze dostępu nadal działają.",
+  "passkey.link": "Klucze dostępu",
+  "passkey.login": "Klucze dostępu ({passkeys})",
 };

@@ -41,4 +41,6 @@ export const ptBR: Translation<typeof en> = {
   "passkey.mail.introText": "Alguém (esperamos que você) pediu para recuperar a conta {email}, que entra com uma chave de acesso. Crie uma nova chave de acesso aqui:",
   "passkey.mail.button": "Criar uma nova chave de acesso",
   "passkey.mail.othersKeep": "Suas outras chaves de acesso continuam funcionando.",
+  "passkey.link": "Chaves de acesso",
+  "passkey.login": "Chaves de acesso ({passkeys})",
 };

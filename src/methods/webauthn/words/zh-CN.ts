@@ -41,4 +41,6 @@ export const zhCN: Translation<typeof en> = {
   "passkey.mail.introText": "有人（希望是你本人）请求恢复使用通行密钥登录的账号 {email}。请在此创建新的通行密钥：",
   "passkey.mail.button": "创建新的通行密钥",
   "passkey.mail.othersKeep": "你的其他通行密钥仍然可用。",
+  "passkey.link": "通行密钥",
+  "passkey.login": "通行密钥（{passkeys}）",
 };
