@@ -3,6 +3,7 @@ import { auditRoom } from "./audit/room.js";
 import { bansRoom } from "./bans/room.js";
 import { cdiRoom } from "./cdi/room.js";
 import { securityMailsRoom } from "./security-mails/room.js";
+import { supportSessionsRoom } from "./support-sessions/room.js";
 import { ConfigError, type Config } from "./config/types.js";
 import type { Logger } from "./util/logger.js";
 import { mergeCatalogues } from "./words/catalogue.js";
@@ -38,7 +39,7 @@ import { createWebhooksRoom } from "./webhooks/room.js";
  */
 const beforeWebhooks: readonly Room[] = [
   emailPasswordRoom, kernel.sessions, thirdPartyRoom, passwordlessRoom, webauthnRoom, totpRoom, kernel.keys, kernel.health,
-  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, ssoRoom, protectionRoom, bansRoom, auditRoom, securityMailsRoom,
+  accountRoom, kernel.admin, rolesRoom, metadataRoom, organizationsRoom, ssoRoom, protectionRoom, bansRoom, auditRoom, securityMailsRoom, supportSessionsRoom,
 ];
 const afterWebhooks: readonly Room[] = [oauthProviderRoom, cdiRoom, kernel.pages, dashboardRoom];
 

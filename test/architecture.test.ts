@@ -44,7 +44,7 @@ const unit = (path: string) => room(path) !== undefined ? `methods/${room(path)}
  */
 const FLOORS: Record<string, number> = {
   util: 0, native: 0, words: 1, config: 1, store: 2, mail: 3, core: 4, http: 5, kernel: 6,
-  methods: 7, account: 7, roles: 7, metadata: 7, organizations: 7, sso: 7, webhooks: 7, "oauth-provider": 7, protection: 7, bans: 7, audit: 7, "security-mails": 7,
+  methods: 7, account: 7, roles: 7, metadata: 7, organizations: 7, sso: 7, webhooks: 7, "oauth-provider": 7, protection: 7, bans: 7, audit: 7, "security-mails": 7, "support-sessions": 7,
   dashboard: 8, ops: 8, "move-in": 8, cdi: 8, root: 9, cli: 10,
 };
 const isRoom = (path: string) => FLOORS[floor(path)] === 7;

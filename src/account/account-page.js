@@ -18,7 +18,9 @@ function describe(s) {
   const when = new Date(s.lastUsedAt).toLocaleString(lang);
   const device = s.userAgent || words("account.js.unknownDevice");
   const text = words("account.js.lastUsed", { where: s.ip ? words("account.js.fromIp", { device, ip: s.ip }) : device, when });
-  return s.current ? words("account.js.thisDevice", { text }) : text;
+  const said = s.current ? words("account.js.thisDevice", { text }) : text;
+  // A support session (an admin acting as me) says by whom.
+  return s.supportBy ? `${words("account.js.supportSession", { admin: s.supportBy })}: ${said}` : said;
 }
 
 async function loadSessions() {

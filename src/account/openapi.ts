@@ -123,11 +123,12 @@ export const accountArea = apiArea("account", "Self-service account (\"My accoun
   }),
   MySession: {
     type: "object", additionalProperties: false,
-    required: ["sessionHandle", "current", "createdAt", "lastUsedAt", "expiresAt", "ip", "userAgent"],
+    required: ["sessionHandle", "current", "createdAt", "lastUsedAt", "expiresAt", "ip", "userAgent", "supportBy"],
     properties: {
       sessionHandle: { type: "string" }, current: { type: "boolean", description: "the session of this request" },
       createdAt: { type: "integer" }, lastUsedAt: { type: "integer", description: "last refresh, or the sign-in" }, expiresAt: { type: "integer" },
       ip: { type: ["string", "null"], description: "client IP at sign-in" }, userAgent: { type: ["string", "null"], description: "User-Agent at sign-in" },
+      supportBy: { type: ["string", "null"], description: "a support session: the address of the admin acting as the person in it (docs/security.md, \"Support sessions\"); null for the person's own" },
     },
   },
 });

@@ -1,4 +1,5 @@
 import type { CoreContext } from "../core/context.js";
+import { actorOf } from "../core/sessions.js";
 import { insertEvent } from "../store/events.js";
 import { findMembers, type AccountSubject } from "./reauth.js";
 import { countEnded, endWaysIn, totalEnded, type EndedWaysIn } from "../core/ways-in.js";
@@ -15,6 +16,8 @@ export interface MySession {
   expiresAt: number;
   ip: string | null;
   userAgent: string | null;
+  /** A support session: the address of the admin acting as the person in it (core/sessions.ts SessionStart.actor); else null. */
+  supportBy: string | null;
 }
 
 /** The person's live sessions, whichever login method started them, newest first. */
@@ -24,6 +27,7 @@ export async function listMySessions(ctx: CoreContext, s: AccountSubject): Promi
   return rows.map((r) => ({
     sessionHandle: r.handle, current: r.handle === s.sessionHandle, createdAt: Number(r.created_at),
     lastUsedAt: Number(r.last_refreshed_at ?? r.created_at), expiresAt: Number(r.expires_at), ip: r.client_ip, userAgent: r.user_agent,
+    supportBy: actorOf(r.actor)?.email ?? null,
   }));
 }
 

@@ -6,7 +6,7 @@ import type { DB } from "../store/schema.js";
 /** The live sessions of these users (a person's login methods), newest first, with where they started. */
 export async function listSessionsWithClient(db: Kysely<DB>, userIds: readonly string[], now: number) {
   if (userIds.length === 0) return [];
-  return db.selectFrom("sessions").select(["handle", "user_id", "created_at", "expires_at", "last_refreshed_at", "client_ip", "user_agent"])
+  return db.selectFrom("sessions").select(["handle", "user_id", "created_at", "expires_at", "last_refreshed_at", "client_ip", "user_agent", "actor"])
     .where("user_id", "in", userIds).where("revoked_at", "is", null).where("expires_at", ">", now)
     .orderBy("created_at", "desc").orderBy("handle").execute();
 }

@@ -22,7 +22,7 @@ const AUDITED = [
   "mfa.", "webauthn.credential_added", "webauthn.credential_removed", "webauthn.account_recovered",
   "user.linked", "user.unlinked", "user.login_removed", "user.email_changed", "user.email_verified", "user.email_unverified",
   "oauth.", "user.banned", "user.unbanned", "user.deleted", "user.deletion_scheduled", "user.roles_changed",
-  "user.not_me", "signing_key.rotated", "database.restored", "admin.", "rate_limit.cleared", "role.", "support.",
+  "user.not_me", "signing_key.rotated", "database.restored", "admin.", "rate_limit.cleared", "role.", "support.", "support_session.",
   "organization.sso_signed_in", "organization.sso_connection_added", "organization.sso_connection_removed",
 ];
 

@@ -38,7 +38,7 @@ export function sessionsCommand(io: CliIO): Command {
       const found = await listUserSessions(app.ctx, user.id);
       if (flags.json) return printJson(io, { userId: user.id, email: user.email, sessions: found });
       if (found.length === 0) return io.out(`no live sessions for ${user.email} (${user.id})`);
-      for (const s of found) io.out(`${s.handle}  created ${iso(s.createdAt)}  last refreshed ${iso(s.lastRefreshedAt)}  expires ${iso(s.expiresAt)}`);
+      for (const s of found) io.out(`${s.handle}  created ${iso(s.createdAt)}  last refreshed ${iso(s.lastRefreshedAt)}  expires ${iso(s.expiresAt)}${s.supportBy ? `  support session by ${s.supportBy}` : ""}`);
     });
   });
   const revoke = addUserArgument(sub("revoke", "sign a user out everywhere (every session, every app they allowed), or revoke one session (--session); their refresh tokens stop working"), ["user"])

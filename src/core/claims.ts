@@ -67,6 +67,8 @@ export function checkClaimProviders(providers: readonly ClaimProvider[]): readon
   const seen = new Set<string>();
   for (const key of providers.flatMap((p) => p.keys)) {
     if (PROTOCOL_KEYS.has(key)) throw new Error(`claim "${key}" is one of the access token's own keys`);
+    // The kernel's own: who acts in a session someone else opened (core/sessions.ts ACTOR_CLAIM).
+    if (key === "act") throw new Error('claim "act" is the kernel\'s (a session someone else acts in)');
     if (seen.has(key)) throw new Error(`claim "${key}" is declared twice`);
     seen.add(key);
   }

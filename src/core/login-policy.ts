@@ -9,6 +9,8 @@ import { AuthError } from "./errors.js";
 import { readLogins, type Login, type LoginKind } from "./logins.js";
 import { notifyOutbox, queueMail, websiteLink } from "./mail-queue.js";
 import { assertMfaComplete, readMfaState } from "./mfa.js";
+import { actorOf, supportSessionRefusal } from "./sessions.js";
+import { findSessionActor } from "../store/sessions.js";
 
 /**
  * The one policy every way of adding a way into a person's account goes through
@@ -41,6 +43,8 @@ export const FRESH_SIGN_IN_CLAIM = "st-fresh-sign-in";
  * for the real owner of the address (a pre-registered account).
  */
 export async function checkMayAddWayIn(db: Kysely<DB>, ctx: CoreContext, personId: string, session: LinkingSession): Promise<"ok" | "EMAIL_VERIFICATION_REQUIRED"> {
+  // Someone else acts in the session (a support session): no login and no app's grant joins the person through it.
+  if (actorOf(await findSessionActor(db, session.sessionHandle))) throw supportSessionRefusal();
   assertMfaComplete(await readMfaState(db, ctx, personId, session.sessionHandle));
   const proof = await people.findSessionLastProof(db, session.sessionHandle);
   if (proof === undefined) throw new AuthError("UNAUTHORISED", "unauthorised", { clearTokens: true });

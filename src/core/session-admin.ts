@@ -4,7 +4,7 @@ import { insertEvent } from "../store/events.js";
 import { findPersonId, findPersonMemberIds } from "../store/people.js";
 import { findSession, listLiveSessions } from "../store/session-list.js";
 import type { CoreContext } from "./context.js";
-import { revokeSession } from "./sessions.js";
+import { actorOf, revokeSession } from "./sessions.js";
 import { countEnded, endWaysIn, totalEnded, type EndedWaysIn } from "./ways-in.js";
 
 /** A session as an operator sees it: never a token or its hash. */
@@ -14,6 +14,8 @@ export interface SessionView {
   createdAt: number;
   expiresAt: number;
   lastRefreshedAt: number | null;
+  /** A support session: the address of the admin acting as the person in it; else null. */
+  supportBy: string | null;
 }
 
 /** The ids of every login method of the person `userId` names (just `userId` when it names no one). */
@@ -28,6 +30,7 @@ export async function listUserSessions(ctx: CoreContext, userId: string): Promis
   return rows.map((r) => ({
     handle: r.handle, userId: r.user_id, createdAt: Number(r.created_at), expiresAt: Number(r.expires_at),
     lastRefreshedAt: r.last_refreshed_at === null ? null : Number(r.last_refreshed_at),
+    supportBy: actorOf(r.actor)?.email ?? null,
   }));
 }
 

@@ -41,8 +41,11 @@ export interface DashboardRequest {
 
 export interface Flash { kind: "ok" | "error"; text: string }
 
-/** A page to show, or where to go after an action (with the message to show there). */
-export type DashboardResult = { html: string; status?: number } | { redirect: string; flash?: Flash };
+/**
+ * A page to show, or where to go after an action (with the message to show there). `toApi`: the
+ * redirect is to this server's API (a support session's hand-over link), not to a dashboard page.
+ */
+export type DashboardResult = { html: string; status?: number } | { redirect: string; flash?: Flash; toApi?: true };
 
 export interface DashboardRoute {
   method: "GET" | "POST";

@@ -80,6 +80,8 @@ function runRoute(deps: HttpDeps, route: DashboardRoute): EventHandler {
 function sendResult(event: H3Event, deps: HttpDeps, result: DashboardResult, token: string): string | Promise<void> {
   if ("redirect" in result) {
     if (result.flash) setFlashCookie(event, deps.ctx.config, token, result.flash);
+    const api = `${deps.ctx.config.publicUrl}${deps.ctx.config.apiBasePath}/`;
+    if (result.toApi && result.redirect.startsWith(api) && !/[\\\s]/.test(result.redirect)) return sendRedirect(event, result.redirect, 303);
     return sendRedirect(event, checkDashboardTarget(result.redirect), 303);
   }
   setPageHeaders(event, deps.ctx.config);

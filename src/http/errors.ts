@@ -46,6 +46,8 @@ export function errorResponse(thrown: unknown, logger: Logger, event?: H3Event):
     const body: Record<string, unknown> = { message: err.message };
     if (err.code === "INVALID_CLAIM") body.claimValidationErrors = err.details.claimValidationErrors ?? [];
     if (err.details.reason !== undefined) body.reason = err.details.reason;
+    // A refusal clients branch on by a status string (a support session's, SUPPORT_SESSION_REFUSED).
+    if (err.details.status !== undefined) body.status = err.details.status;
     return { status: statusOf[err.code], body, retryAfter: err.details.retryAfterSeconds };
   }
   if (err instanceof HttpInputError) return { status: err.status, body: { message: err.message } };

@@ -1,6 +1,7 @@
 import { defineEventHandler, type EventHandler, type H3Event } from "h3";
 import type { Config } from "../config/types.js";
 import { AuthError } from "../core/errors.js";
+import { ACTOR_CLAIM, supportSessionRefusal } from "../core/sessions.js";
 import { FRESH_SIGN_IN_CLAIM, LINK_FRESHNESS_MS } from "../core/login-policy.js";
 import { findSessionLastProof } from "../store/people.js";
 import type { HttpDeps } from "./deps.js";
@@ -9,14 +10,23 @@ import { optionalSession, requireSession, type SessionInfo } from "./session-gua
 
 /**
  * The kernel's guard: applies what a route declares about who may call it (http/route.ts: session,
- * secondFactor, fresh; `role` is checked by the room that guards its scope) before its handler runs,
+ * secondFactor, fresh, support; `role` is checked by the room that guards its scope) before its handler runs,
  * and hands the handler the session through `sessionOf`. The only caller of the session guard
  * (session-guard.ts requireSession/optionalSession; test/architecture.test.ts checks it).
  */
 
 const sessions = new WeakMap<H3Event, SessionInfo>();
-/** The routes whose request may read its session for linking (Route.session "optional"), by request. */
-const linkable = new WeakSet<H3Event>();
+/** The routes whose request may read its session for linking (Route.session "optional"), by request: the route. */
+const linkable = new WeakMap<H3Event, Route>();
+
+/**
+ * Route.support "refused": someone else acts in this session (its `act` claim, core/sessions.ts),
+ * and the route changes what only the person may (credentials, factors, logins, grants).
+ */
+export function assertNotActedFor(route: Pick<Route, "support">, s: Pick<SessionInfo, "payload">): void {
+  if (route.support !== "refused" || s.payload[ACTOR_CLAIM] === undefined) return;
+  throw supportSessionRefusal();
+}
 
 /** The session the route's guard let in. A handler of a route that declares no session gets an error: a bug, not a request's fault. */
 export function sessionOf(event: H3Event): SessionInfo {
@@ -41,8 +51,11 @@ export function sessionNeedOf(route: Route, config: Readonly<Config>): SessionNe
  * live one, row checked, second factor not needed yet (checkMayAddWayIn asks for it). 401 without one.
  */
 export async function linkingSessionOf(event: H3Event, deps: HttpDeps): Promise<SessionInfo> {
-  if (!linkable.has(event)) throw new Error(`${event.method} ${event.path} reads a linking session: declare session "optional" in its route`);
-  return requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
+  const route = linkable.get(event);
+  if (!route) throw new Error(`${event.method} ${event.path} reads a linking session: declare session "optional" in its route`);
+  const s = await requireSession(event, deps, { checkDatabase: true, allowIncompleteMfa: true });
+  assertNotActedFor(route, s);
+  return s;
 }
 
 /** The handler to mount for `route`: `inner` behind the route's shape check, then its declared session, second factor and freshness. */
@@ -65,13 +78,14 @@ function guardWho(deps: HttpDeps, route: Route, inner: EventHandler): EventHandl
   if (need === "none" || need === "refresh") return inner;
   if (need === "optional") {
     return defineEventHandler((event) => {
-      linkable.add(event);
+      linkable.set(event, route);
       return inner(event);
     });
   }
   if (need === "if sent") {
     return defineEventHandler(async (event) => {
       const s = await optionalSession(event, deps, { allowIncompleteMfa });
+      if (s) assertNotActedFor(route, s);
       if (s) sessions.set(event, s);
       return inner(event);
     });
@@ -80,6 +94,7 @@ function guardWho(deps: HttpDeps, route: Route, inner: EventHandler): EventHandl
   const fresh = route.fresh === true;
   return defineEventHandler(async (event) => {
     const s = await requireSession(event, deps, { checkDatabase, allowIncompleteMfa });
+    assertNotActedFor(route, s);
     if (fresh) await assertFresh(deps, s);
     sessions.set(event, s);
     return inner(event);

@@ -55,11 +55,27 @@ export interface PersonFact<T = unknown> {
 export interface PersonAction {
   path: string;
   /** `source` names the admin in the events it records (`admin:<id>`). */
-  run(ctx: CoreContext, person: UserView, input: { form: URLSearchParams; source: string }): Promise<PersonActionResult>;
+  run(ctx: CoreContext, person: UserView, input: { form: URLSearchParams; source: string; admin: ActingAdmin }): Promise<PersonActionResult>;
 }
 
-/** What happened, shown once on the person's page (or on the search, when the person is `gone`). */
-export interface PersonActionResult { kind: "ok" | "error"; text: string; gone?: boolean }
+/** The admin behind an action, as the dashboard knows them, and the check of their own second factor. */
+export interface ActingAdmin {
+  id: string;
+  email: string;
+  /** Where the admin's request came from (what a session the action opens records). */
+  client(): { ip?: string; userAgent?: string };
+  /**
+   * Checks a code of the admin's own second factor (their TOTP), once: "ok" (and the code is used
+   * up), "wrong" (or used before; counted like a failed sign-in), "none" (the admin has none).
+   */
+  confirmSecondFactor(code: string): Promise<"ok" | "wrong" | "none">;
+}
+
+/**
+ * What happened, shown once on the person's page (or on the search, when the person is `gone`).
+ * `redirect`: go there instead (an absolute URL: a support session's hand-over link), the message unshown.
+ */
+export interface PersonActionResult { kind: "ok" | "error"; text: string; gone?: boolean; redirect?: string }
 
 /** The dashboard's markup for a room's panel, so panels look like the rest of the page. */
 export interface PersonPanelKit {

@@ -42,6 +42,12 @@ export interface Route {
    */
   fresh?: boolean;
   /**
+   * With a session, or a linking one ("optional"): "refused" when someone else acts in it (a
+   * support session, the token's `act` claim): the route changes credentials, factors, logins or
+   * grants, which only the person may. Answered 403 `{"status": "SUPPORT_SESSION_REFUSED"}`.
+   */
+  support?: "refused";
+  /**
    * With a session: a role the caller must hold in what the path names, checked by the room that
    * declares the scope in its route guard (Room.routeGuard; organizations: `scope: "organization"`,
    * the path's `:id`, `permission` the permission the role needs, "member" any role). A route naming

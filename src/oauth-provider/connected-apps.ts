@@ -19,7 +19,7 @@ export const connectedAppsRoutes: readonly Route[] = [
     const s = sessionOf(event);
     return { status: "OK", apps: (await listPersonGrants(deps.ctx, s.userId)) ?? [] };
   }) },
-  { method: "POST", path: "/account/connected-apps/revoke", session: "required+db", handler: (deps) => defineEventHandler(async (event) => {
+  { method: "POST", path: "/account/connected-apps/revoke", session: "required+db", support: "refused", handler: (deps) => defineEventHandler(async (event) => {
     const s = sessionOf(event);
     const body = await readJsonBody(event, deps.ctx.config.bodyLimit);
     if (typeof body.grantId !== "string" || body.grantId.length === 0 || body.grantId.length > 200) throw badInput("grantId (a string) is required");

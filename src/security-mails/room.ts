@@ -1,3 +1,4 @@
+import { staleKnownDevices } from "./purge.js";
 import type { Room } from "../kernel/room.js";
 import { hostedPageRoutes } from "../http/pages/route.js";
 import { rememberDevice } from "./devices.js";
@@ -25,4 +26,5 @@ export const securityMailsRoom: Room = {
   assets: { "not-me.js": notMeJs },
   pages: (config) => hostedPageRoutes(config, { "/not-me": notMePage }),
   events: { "user.not_me": { type: "user.not_me" } },
+  purge: [staleKnownDevices],
 };

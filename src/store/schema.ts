@@ -56,6 +56,10 @@ export interface SessionsTable {
   /** Where the session was started (client IP as limit-guard sees it, User-Agent), for "My account". */
   client_ip: Generated<string | null>;
   user_agent: Generated<string | null>;
+  /** Who acts in it when not the person (a support session): JSON {sub, email, reason}, the token's `act` claim (migration 025). */
+  actor: Generated<string | null>;
+  /** The fixed time it ends whatever its refreshes (a support session's 15 minutes); NULL: the sliding expiry only. */
+  ends_at: Generated<number | null>;
 }
 
 /** A session's refresh token as another server kept it (migration 017): SHA-256(SHA-256(token)), hex. */

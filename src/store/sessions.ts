@@ -8,11 +8,12 @@ export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
 /**
  * Revokes every live session of these users (a person's logins), all but `keep` when given; their
- * refresh tokens stop working at once. Returns the handles revoked.
+ * refresh tokens stop working at once; with `own`, only the person's own (no `actor`). Returns the handles revoked.
  */
-export async function revokeSessionsOf(db: Kysely<DB>, userIds: readonly string[], opts: { now: number; reason: string; keep?: string }): Promise<string[]> {
+export async function revokeSessionsOf(db: Kysely<DB>, userIds: readonly string[], opts: { now: number; reason: string; keep?: string; own?: boolean }): Promise<string[]> {
   if (userIds.length === 0) return [];
   let q = db.updateTable("sessions").set({ revoked_at: opts.now, revoke_reason: opts.reason }).where("user_id", "in", userIds).where("revoked_at", "is", null);
+  if (opts.own) q = q.where("actor", "is", null);
   if (opts.keep !== undefined) q = q.where("handle", "!=", opts.keep);
   return (await q.returning("handle").execute()).map((r) => r.handle);
 }
@@ -50,11 +51,11 @@ const insertSessionQuery = prepareQuery<[string, string, number, number, number 
 // (prepared statements on PostgreSQL), see prepared.ts.
 const insertRefreshTokenQuery = prepareQuery<[string, string, string | null, number, number, number | null], unknown>(6, (db, token_hash, session_handle, parent_hash, created_at, expires_at, rotated_at) =>
   db.insertInto("refresh_tokens").values({ token_hash, session_handle, parent_hash, created_at, expires_at, rotated_at }));
-const findRefreshTokenQuery = prepareQuery<[string], { token_hash: string; session_handle: string; expires_at: number; rotated_at: number | null; user_id: string; primary_user_id: string | null; revoked_at: number | null; session_expires_at: number; session_created_at: number; verified_at: number | null }>(1, (db, hash) =>
+const findRefreshTokenQuery = prepareQuery<[string], { token_hash: string; session_handle: string; expires_at: number; rotated_at: number | null; user_id: string; primary_user_id: string | null; revoked_at: number | null; session_expires_at: number; session_created_at: number; verified_at: number | null; actor: string | null; ends_at: number | null }>(1, (db, hash) =>
   db.selectFrom("refresh_tokens as r").innerJoin("sessions as s", "s.handle", "r.session_handle")
     .innerJoin("users as u", "u.id", "s.user_id")
     .leftJoin("verified_emails as v", (j) => j.onRef("v.user_id", "=", "s.user_id").onRef("v.email", "=", "u.email"))
-    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "u.primary_user_id", "s.revoked_at", "s.expires_at as session_expires_at", "s.created_at as session_created_at", "v.verified_at"])
+    .select(["r.token_hash", "r.session_handle", "r.expires_at", "r.rotated_at", "s.user_id", "u.primary_user_id", "s.revoked_at", "s.expires_at as session_expires_at", "s.created_at as session_created_at", "v.verified_at", "s.actor", "s.ends_at"])
     .where("r.token_hash", "=", hash));
 const markRotatedQuery = prepareQuery<[number, string], unknown>(2, (db, now, hash) =>
   db.updateTable("refresh_tokens").set({ rotated_at: now }).where("token_hash", "=", hash).where("rotated_at", "is", null));
@@ -103,6 +104,22 @@ export async function displaceLiveRefreshTokens(db: Kysely<DB>, sessionHandle: s
 /** Slides a live session's expiry forward. False when it was revoked meanwhile. */
 export async function extendSession(db: Kysely<DB>, handle: string, expiresAt: number, now: number): Promise<boolean> {
   return changed(await extendQuery(db, expiresAt, now, handle)) === 1;
+}
+
+/** Marks a session just inserted as one someone else acts in (core/sessions.ts SessionStart.actor), ending at `endsAt`. */
+export async function setSessionActor(db: Kysely<DB>, handle: string, actor: string, endsAt: number | null): Promise<void> {
+  await db.updateTable("sessions").set({ actor, ends_at: endsAt }).where("handle", "=", handle).execute();
+}
+
+/** A session that is neither revoked nor expired at `now`, by handle. */
+export async function findLiveSession(db: Kysely<DB>, handle: string, now: number): Promise<SessionRow | undefined> {
+  return db.selectFrom("sessions").selectAll().where("handle", "=", handle).where("revoked_at", "is", null).where("expires_at", ">", now).executeTakeFirst();
+}
+
+/** Who acts in a session (its `actor` JSON), or null for the person's own; undefined when there is no such session. */
+export async function findSessionActor(db: Kysely<DB>, handle: string): Promise<string | null | undefined> {
+  const r = await db.selectFrom("sessions").select("actor").where("handle", "=", handle).executeTakeFirst();
+  return r === undefined ? undefined : r.actor;
 }
 
 /** Revokes one session. False when it was already revoked or does not exist. */

@@ -63,7 +63,7 @@ describe.each(backends)("self-service account ($name)", (backend) => {
 
     expect((await call(t, "POST", "/account/sessions/revoke", mine, { sessionHandle: jwtPayload(other.access).sessionHandle })).body).toEqual({ status: "OK", revoked: 1 });
     expect((await refresh(t.url, other)).status).toBe(401);
-    expect((await call(t, "POST", "/account/sessions/revoke", mine, { others: true })).body).toEqual({ status: "OK", revoked: 1, ended: { sessions: 1, "oauth-grants": 0 } });
+    expect((await call(t, "POST", "/account/sessions/revoke", mine, { others: true })).body).toEqual({ status: "OK", revoked: 1, ended: { sessions: 1, "support-sessions": 0, "oauth-grants": 0 } });
     expect((await refresh(t.url, third)).status).toBe(401);
     expect((await call(t, "GET", "/account/sessions", mine)).body.sessions).toHaveLength(1);
     expect((await call(t, "POST", "/account/sessions/revoke", mine, { sessionHandle: 5 })).status).toBe(400);

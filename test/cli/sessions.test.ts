@@ -51,7 +51,7 @@ describe.each(backends)("authsvc sessions on $name", (backend) => {
   it("revoke --user ends every session of the user", async () => {
     const r = await cli(["sessions", "revoke", "--user", "ada@example.com", "--json"]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ userId, email: "ada@example.com", revoked: 2, ended: { sessions: 2, "oauth-grants": 0 } });
+    expect(JSON.parse(r.stdout)).toEqual({ userId, email: "ada@example.com", revoked: 2, ended: { sessions: 2, "support-sessions": 0, "oauth-grants": 0 } });
     expect((await refresh(t.url, a)).status).toBe(401);
     expect((await refresh(t.url, b)).status).toBe(401);
     expect((await cli(["sessions", "list", "--user", userId])).stdout).toBe(`no live sessions for ada@example.com (${userId})\n`);

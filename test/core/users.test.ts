@@ -132,7 +132,7 @@ describe.each(backends)("core users on $name", (backend) => {
     for (const l of links) expect(await resetPasswordWithToken(ctx, { token: l.status === "OK" ? l.token : "", password: "attacker chosen phrase" })).toEqual({ status: "RESET_PASSWORD_INVALID_TOKEN_ERROR" });
     expect((await signInWithPassword(ctx, { email: "ada@example.com", password: "a brand new passphrase" })).status).toBe("OK");
     const [event] = await listEvents(ctx.store.db, { type: "user.password_changed" });
-    expect(JSON.parse(event.data!)).toEqual({ source: "cli", revokedSessions: 0, endedWaysIn: { sessions: 0, "oauth-grants": 0 }, deletedResetTokens: 1 });
+    expect(JSON.parse(event.data!)).toEqual({ source: "cli", revokedSessions: 0, endedWaysIn: { sessions: 0, "support-sessions": 0, "oauth-grants": 0 }, deletedResetTokens: 1 });
     // Queued in the same transaction, delivered by the worker (kicked after commit) to the catcher.
     const mail = await waitForCaughtMail(t.app, "ada@example.com", { afterId: before });
     expect(mail.subject).toBe("Your password was changed");

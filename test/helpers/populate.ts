@@ -25,6 +25,7 @@ import { putRole, setUserRole } from "../../src/roles/roles.js";
 import { insertCaughtMail } from "../../src/store/caught-mail.js";
 import { insertMovedRefreshKey, insertMovedRefreshTokens } from "../../src/store/moved-sessions.js";
 import { createCdiSession } from "../../src/cdi/sessions.js";
+import { startSupportSession } from "../../src/support-sessions/support.js";
 import { markEmailVerified } from "../../src/store/users.js";
 import { addEndpoint } from "../../src/webhooks/endpoints.js";
 import { createManualClock } from "../../src/util/clock.js";
@@ -170,6 +171,8 @@ export async function populateEveryTable(s: Filled, webhookUrl: string): Promise
   await createPowChallenge(ctx);
   await useSolution(app.store, "solution-1", clock.now() + 600_000);
   await markBreached(app.store.db, adaId, clock.now());
+  // A support session the admin opened as Ada (a session with an actor, its room's row).
+  await startSupportSession(ctx, { userId: adaId, admin: { id: admin.id, email: admin.email }, reason: "populate" });
   await ctx.deferred.drain();
   return {
     password: PASSWORD,

@@ -3,6 +3,7 @@ import { createClient, createResource } from "../../src/oauth-provider/clients.j
 import { SoftwareAuthenticator } from "./software-authenticator.js";
 import { authorizeInBrowser, browse, CookieJar, signUpInto, verifyInto, type OauthServer } from "./oauth.js";
 import { credentials, postJson, readTokens, refresh, type Tokens } from "./session-client.js";
+import { startSupportSession } from "../../src/support-sessions/support.js";
 
 /**
  * The ways into an account, opened as their holders open them (through HTTP), and tried again as
@@ -124,5 +125,22 @@ export async function introspect(s: OauthServer, client: { clientId: string; cli
   return { status: res.status, ...((await res.json()) as Record<string, unknown>) };
 }
 
+/**
+ * A support session (src/support-sessions): an admin opens it as the person, through the same
+ * function as the dashboard's action once the admin's own code is checked (the dashboard's TOTP
+ * check is tested in test/support-sessions), and its one-time link hands it to the admin's
+ * browser over HTTP; it works while its refresh token still rotates.
+ */
+const supportProbe: Probe<{ tokens: Tokens }> = {
+  async open(s, _a, p) {
+    const started = await startSupportSession(s.app.ctx, { userId: p.userId, admin: { id: "probe-admin", email: "support@example.com" }, reason: "ways-in matrix" });
+    if (!started) throw new Error(`no support session for ${p.userId}`);
+    const res = await fetch(started.link, { redirect: "manual" });
+    if (res.status !== 303) throw new Error(`the support-session link answered ${res.status}`);
+    return { tokens: readTokens(res, "cookie") };
+  },
+  check: (s, a, h) => sessionProbe.check(s, a, h),
+};
+
 /** The probe of each declared way in, by its id. */
-export const probes: Readonly<Record<string, Probe<any>>> = { sessions: sessionProbe, "oauth-grants": grantProbe };
+export const probes: Readonly<Record<string, Probe<any>>> = { sessions: sessionProbe, "oauth-grants": grantProbe, "support-sessions": supportProbe };

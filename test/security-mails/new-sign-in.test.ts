@@ -85,7 +85,7 @@ describe.each(backends)("new sign-in mails ($name)", (backend) => {
     expect(await page.text()).toContain("Sign everything out");
 
     const r = await notMe(s, { token: link.searchParams.get("token") });
-    expect(r.json).toEqual({ status: "OK", endedWaysIn: { sessions: 3, "oauth-grants": 0 }, resetPasswordUrl: `${s.url}/auth/reset-password` });
+    expect(r.json).toEqual({ status: "OK", endedWaysIn: { sessions: 3, "support-sessions": 0, "oauth-grants": 0 }, resetPasswordUrl: `${s.url}/auth/reset-password` });
     expect((await refresh(s.url, mine)).status).toBe(401);
     expect((await refresh(s.url, theirs)).status).toBe(401);
     expect((await notMe(s, { token: link.searchParams.get("token") })).json).toEqual({ status: "INVALID_TOKEN_ERROR" });

@@ -186,7 +186,7 @@ describe.each(backends)("passkeys over HTTP ($name)", (backend) => {
     expect((await listOutboxMessages(t.app.store.db, { kind: "account_secured" })).map((m) => m.to_address)).toEqual(["ida@example.com"]);
     // The event names the keys removed as passkeys (the webhook payload's field).
     expect((await listEvents(t.app.store.db, { type: "user.secured" })).map((e) => JSON.parse(e.data!))).toEqual([
-      { source: "webauthn_recovery", removedLogins: [], removedPasskeys: [up.credential.id], revokedSessions: 0, endedWaysIn: { sessions: 0, "oauth-grants": 0 } },
+      { source: "webauthn_recovery", removedLogins: [], removedPasskeys: [up.credential.id], revokedSessions: 0, endedWaysIn: { sessions: 0, "support-sessions": 0, "oauth-grants": 0 } },
     ]);
 
     // The link works once.

@@ -6,6 +6,7 @@ export const ar: Translation<typeof en> = {
   "account.locale.label": "اللغة",
   "account.locale.save": "حفظ",
   "account.js.localeSaved": "تم الحفظ: ستصلك الرسائل بهذه اللغة.",
+  "account.js.supportSession": "جلسة دعم من {admin}",
   "account.mail.change.subject": "أكّد عنوان بريدك الإلكتروني الجديد",
   "account.mail.change.intro": "طلب أحدهم (نأمل أن تكون أنت) استخدام {email} عنوانًا لحسابه.",
   "account.mail.change.introText": "طلب أحدهم (نأمل أن تكون أنت) استخدام {email} عنوانًا لحسابه. أكّد ذلك بفتح هذا الرابط:",

@@ -6,6 +6,7 @@ export const de: Translation<typeof en> = {
   "account.locale.label": "Sprache",
   "account.locale.save": "Speichern",
   "account.js.localeSaved": "Gespeichert: Deine Mails kommen ab jetzt in dieser Sprache.",
+  "account.js.supportSession": "Support-Sitzung von {admin}",
   "account.mail.change.subject": "Bestätige deine neue E-Mail-Adresse",
   "account.mail.change.intro": "jemand (hoffentlich du) möchte {email} als Adresse seines Kontos verwenden.",
   "account.mail.change.introText": "jemand (hoffentlich du) möchte {email} als Adresse seines Kontos verwenden. Bestätige das, indem du diesen Link öffnest:",

@@ -4,6 +4,7 @@ export const en = {
   "account.locale.label": "Language",
   "account.locale.save": "Save",
   "account.js.localeSaved": "Saved: your mail will be written in this language.",
+  "account.js.supportSession": "Support session by {admin}",
   "account.mail.change.subject": "Confirm your new email address",
   "account.mail.change.intro": "someone (hopefully you) asked to use {email} as the address of their account.",
   "account.mail.change.introText": "someone (hopefully you) asked to use {email} as the address of their account. Confirm it by opening this link:",

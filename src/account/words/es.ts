@@ -6,6 +6,7 @@ export const es: Translation<typeof en> = {
   "account.locale.label": "Idioma",
   "account.locale.save": "Guardar",
   "account.js.localeSaved": "Guardado: tus correos llegarán en este idioma.",
+  "account.js.supportSession": "Sesión de soporte de {admin}",
   "account.mail.change.subject": "Confirma tu nueva dirección de correo",
   "account.mail.change.intro": "alguien (esperamos que tú) pidió usar {email} como dirección de su cuenta.",
   "account.mail.change.introText": "alguien (esperamos que tú) pidió usar {email} como dirección de su cuenta. Confírmalo abriendo este enlace:",

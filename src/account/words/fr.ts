@@ -6,6 +6,7 @@ export const fr: Translation<typeof en> = {
   "account.locale.label": "Langue",
   "account.locale.save": "Enregistrer",
   "account.js.localeSaved": "Enregistré : vos e-mails seront écrits dans cette langue.",
+  "account.js.supportSession": "Session d’assistance de {admin}",
   "account.mail.change.subject": "Confirmez votre nouvelle adresse e-mail",
   "account.mail.change.intro": "quelqu’un (vous, nous l’espérons) a demandé à utiliser {email} comme adresse de son compte.",
   "account.mail.change.introText": "quelqu’un (vous, nous l’espérons) a demandé à utiliser {email} comme adresse de son compte. Confirmez-le en ouvrant ce lien :",

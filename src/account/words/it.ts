@@ -6,6 +6,7 @@ export const it: Translation<typeof en> = {
   "account.locale.label": "Lingua",
   "account.locale.save": "Salva",
   "account.js.localeSaved": "Salvato: le tue email saranno scritte in questa lingua.",
+  "account.js.supportSession": "Sessione di assistenza di {admin}",
   "account.mail.change.subject": "Conferma il tuo nuovo indirizzo email",
   "account.mail.change.intro": "qualcuno (speriamo tu) ha chiesto di usare {email} come indirizzo del proprio account.",
   "account.mail.change.introText": "qualcuno (speriamo tu) ha chiesto di usare {email} come indirizzo del proprio account. Confermalo aprendo questo link:",

@@ -6,6 +6,7 @@ export const ja: Translation<typeof en> = {
   "account.locale.label": "言語",
   "account.locale.save": "保存",
   "account.js.localeSaved": "保存しました。今後のメールはこの言語で届きます。",
+  "account.js.supportSession": "{admin} によるサポートセッション",
   "account.mail.change.subject": "新しいメールアドレスの確認",
   "account.mail.change.intro": "{email} をアカウントのアドレスとして使うリクエストがありました。",
   "account.mail.change.introText": "{email} をアカウントのアドレスとして使うリクエストがありました。次のリンクを開いて確認してください：",

@@ -6,6 +6,7 @@ export const ko: Translation<typeof en> = {
   "account.locale.label": "언어",
   "account.locale.save": "저장",
   "account.js.localeSaved": "저장했습니다. 앞으로 메일은 이 언어로 보내 드립니다.",
+  "account.js.supportSession": "{admin}의 지원 세션",
   "account.mail.change.subject": "새 이메일 주소를 확인하세요",
   "account.mail.change.intro": "누군가(본인이시길 바랍니다) {email}을(를) 계정 주소로 사용하도록 요청했습니다.",
   "account.mail.change.introText": "누군가(본인이시길 바랍니다) {email}을(를) 계정 주소로 사용하도록 요청했습니다. 다음 링크를 열어 확인하세요:",

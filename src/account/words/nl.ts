@@ -6,6 +6,7 @@ export const nl: Translation<typeof en> = {
   "account.locale.label": "Taal",
   "account.locale.save": "Opslaan",
   "account.js.localeSaved": "Opgeslagen: je mails komen voortaan in deze taal.",
+  "account.js.supportSession": "Ondersteuningssessie van {admin}",
   "account.mail.change.subject": "Bevestig je nieuwe e-mailadres",
   "account.mail.change.intro": "iemand (hopelijk jij) wil {email} gebruiken als adres van zijn account.",
   "account.mail.change.introText": "iemand (hopelijk jij) wil {email} gebruiken als adres van zijn account. Bevestig dit door deze link te openen:",

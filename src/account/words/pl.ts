@@ -6,6 +6,7 @@ export const pl: Translation<typeof en> = {
   "account.locale.label": "Język",
   "account.locale.save": "Zapisz",
   "account.js.localeSaved": "Zapisano: wiadomości będą przychodzić w tym języku.",
+  "account.js.supportSession": "Sesja wsparcia: {admin}",
   "account.mail.change.subject": "Potwierdź nowy adres e-mail",
   "account.mail.change.intro": "ktoś (miejmy nadzieję, że Ty) chce używać {email} jako adresu swojego konta.",
   "account.mail.change.introText": "ktoś (miejmy nadzieję, że Ty) chce używać {email} jako adresu swojego konta. Potwierdź to, otwierając ten link:",

@@ -6,6 +6,7 @@ export const ptBR: Translation<typeof en> = {
   "account.locale.label": "Idioma",
   "account.locale.save": "Salvar",
   "account.js.localeSaved": "Salvo: seus e-mails virão neste idioma.",
+  "account.js.supportSession": "Sessão de suporte de {admin}",
   "account.mail.change.subject": "Confirme seu novo endereço de e-mail",
   "account.mail.change.intro": "alguém (esperamos que você) pediu para usar {email} como endereço da conta.",
   "account.mail.change.introText": "alguém (esperamos que você) pediu para usar {email} como endereço da conta. Confirme abrindo este link:",

@@ -6,6 +6,7 @@ export const zhCN: Translation<typeof en> = {
   "account.locale.label": "语言",
   "account.locale.save": "保存",
   "account.js.localeSaved": "已保存：今后的邮件将使用此语言。",
+  "account.js.supportSession": "{admin} 的支持会话",
   "account.mail.change.subject": "确认你的新邮箱地址",
   "account.mail.change.intro": "有人（希望是你本人）请求将 {email} 用作其账户的地址。",
   "account.mail.change.introText": "有人（希望是你本人）请求将 {email} 用作其账户的地址。打开此链接即可确认：",

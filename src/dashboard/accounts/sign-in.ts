@@ -51,3 +51,22 @@ export async function signInAdmin(ctx: CoreContext, input: AdminSignInInput): Pr
   await settleFailureAttempt(ctx, ticket, true);
   return { status: "OK", admin: { id: admin.id, email: admin.email }, ...session };
 }
+
+/**
+ * The admin's own second factor, asked again before a sensitive action (a support session): "ok"
+ * when the code is right and later than every code accepted before (then it is used up), "wrong"
+ * otherwise (a failure against the admin's address budget, as at sign-in, and an event), "none"
+ * when the admin has no second factor. A full budget refuses even the right code.
+ */
+export async function confirmAdminCode(ctx: CoreContext, adminId: string, code: string, ip: string | null): Promise<"ok" | "wrong" | "none"> {
+  const admin = await store.findAdminById(ctx.store.db, adminId);
+  if (!admin) return "wrong";
+  if (admin.totp_secret_enc === null) return "none";
+  const ticket = await admitFailureAttempt(ctx, "admin-signin-email", admin.email);
+  const now = ctx.clock.now();
+  const step = findCodeStep(openAdminTotpSecret(admin.totp_secret_enc, ctx.config.secret, admin.id), code.trim(), now);
+  const ok = step !== undefined && (await ctx.store.writeTx((tx) => store.advanceTotpStep(tx, admin.id, step)));
+  await settleFailureAttempt(ctx, ticket, ok);
+  if (!ok) await ctx.store.writeTx((tx) => insertEvent(tx, { at: now, type: "admin.second_factor_failed", userId: null, adminId: admin.id, data: { source: `admin:${admin.id}`, ip } }));
+  return ok ? "ok" : "wrong";
+}

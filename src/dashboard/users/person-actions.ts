@@ -6,7 +6,10 @@ import { findUsersByRef, setUserEmailVerified } from "../../core/user-directory.
 import { canonicalEmail } from "../../core/emails.js";
 import { AuthError } from "../../core/errors.js";
 import { deleteUser, getUser, type UserView } from "../../core/users.js";
-import type { PersonAction } from "../../http/person-panels.js";
+import type { ActingAdmin, PersonAction } from "../../http/person-panels.js";
+import { clientAddress } from "../../http/limit-guard.js";
+import { getRequestHeader } from "h3";
+import { confirmAdminCode } from "../accounts/sign-in.js";
 import { listUserSessions } from "../../core/session-admin.js";
 import { done, type DashboardRequest, type DashboardResult } from "../kit.js";
 import { personPath, USERS_PATH } from "./list-page.js";
@@ -65,7 +68,15 @@ export const clearLocks: Action = async (r, p) => {
 
 /** A room's action (Room.personPage): what it answers, shown on the person's page (or the search, when they are gone). */
 export const roomAction = (action: PersonAction): Action => async (r, p) => {
-  const res = await action.run(r.ctx, p, { form: r.form, source: r.source });
+  // Read from the request only when the room asks (the handlers' tests pass no real request).
+  const ip = () => clientAddress(r.event, r.ctx.config) || undefined;
+  const admin: ActingAdmin = {
+    id: r.admin.id, email: r.admin.email,
+    client: () => ({ ip: ip(), userAgent: getRequestHeader(r.event, "user-agent") }),
+    confirmSecondFactor: (code) => confirmAdminCode(r.ctx, r.admin.id, code, ip() ?? null),
+  };
+  const res = await action.run(r.ctx, p, { form: r.form, source: r.source, admin });
+  if (res.redirect !== undefined) return { redirect: res.redirect, toApi: true };
   return res.gone ? done(USERS_PATH, res.text, res.kind) : back(p, res.text, res.kind);
 };
 

@@ -57,7 +57,7 @@ export function renderMethods(r: R, p: PersonRecord): string {
 export function renderSessions(r: R, p: PersonRecord): string {
   const base = personPath(p.user.id);
   if (p.sessions.length === 0) return panel("sessions", "Sessions", "<p>No live session.</p>");
-  const rows = p.sessions.map((s) => `<tr><th scope="row" class="mono">${escapeHtml(short(s.handle))}</th><td>${formatTime(s.createdAt)}</td><td>${formatTime(s.lastRefreshedAt) || '<span class="muted">never</span>'}</td><td>${formatTime(s.expiresAt)}</td><td>${button(r, `${base}/sessions/revoke`, "Revoke", `session ${short(s.handle)}`, { fields: hidden("handle", s.handle) })}</td></tr>`);
+  const rows = p.sessions.map((s) => `<tr><th scope="row"><span class="mono">${escapeHtml(short(s.handle))}</span>${s.supportBy ? ` <span class="badge warn">support session by ${escapeHtml(s.supportBy)}</span>` : ""}</th><td>${formatTime(s.createdAt)}</td><td>${formatTime(s.lastRefreshedAt) || '<span class="muted">never</span>'}</td><td>${formatTime(s.expiresAt)}</td><td>${button(r, `${base}/sessions/revoke`, "Revoke", `session ${short(s.handle)}`, { fields: hidden("handle", s.handle) })}</td></tr>`);
   return panel("sessions", "Sessions", `${table("Live sessions", ["Session", "Started", "Last refreshed", "Expires", "Action"], rows)}\n<div class="actions">${button(r, `${base}/sessions/revoke-all`, "Revoke all sessions", `of ${p.user.email}`, { danger: true })}</div>`);
 }
 

@@ -135,6 +135,7 @@ export const adminArea: OpenApiArea = {
     AdminSession: object({
       handle: { type: "string" }, userId: { type: "string" }, createdAt: { type: "integer" }, expiresAt: { type: "integer" },
       lastRefreshedAt: { type: ["integer", "null"] },
+      supportBy: { type: ["string", "null"], description: "a support session: the address of the admin acting as the person in it; null for the person's own" },
     }),
     AdminError: object({
       message: { type: "string" },

@@ -27,7 +27,7 @@ export const errorResponse = (description: string): Json => json(description, re
 export const errors = {
   400: errorResponse("malformed input (the message says what is wrong)"),
   401: errorResponse("no valid session: `unauthorised`, `try refresh token` or `token theft detected`"),
-  403: json("a claim check failed", ref("InvalidClaim")),
+  403: json("a claim check failed; or, on a route that changes credentials, factors, sign-in methods or grants, a support session (`status`: `SUPPORT_SESSION_REFUSED`)", { oneOf: [ref("InvalidClaim"), ref("SupportSessionRefused")] }),
   413: errorResponse("request body over the size limit"),
   415: errorResponse("wrong Content-Type"),
   429: json("too many requests", ref("Message"), { "retry-after": { schema: { type: "integer" }, description: "seconds to wait" } }),
@@ -50,6 +50,11 @@ export const bodyErrors = (...more: Status[]) => errorsFor(400, 413, 415, ...mor
 /** Schemas every area may use. */
 const baseSchemas: Record<string, Json> = {
   Message: { type: "object", required: ["message"], properties: { message: { type: "string" } } },
+  SupportSessionRefused: {
+    type: "object", required: ["message", "status"], additionalProperties: false,
+    description: "someone else acts in this session (a support session, the token's `act` claim): only the person may make this change (docs/security.md, \"Support sessions\")",
+    properties: { message: { type: "string" }, status: { const: "SUPPORT_SESSION_REFUSED" } },
+  },
   InvalidClaim: {
     type: "object", required: ["message", "claimValidationErrors"], additionalProperties: false,
     properties: { message: { const: "invalid claim" }, claimValidationErrors: { type: "array" } },

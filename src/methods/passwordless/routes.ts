@@ -6,8 +6,8 @@ import { resendCodeHandler } from "./handlers/resend-code.js";
 
 /** Passwordless sign-in's slice of the route table (http/routes.ts lists it with the others). */
 export const passwordlessRoutes: readonly Route[] = [
-  { method: "POST", path: "/signinup/code", session: "optional", handler: createCodeHandler, limits: ["mail-ip"], challenge: { action: "passwordless", perAddress: ["mail-hourly"] } },
-  { method: "POST", path: "/signinup/code/resend", session: "optional", handler: resendCodeHandler, limits: ["mail-ip"] }, // + mail-hourly per address
-  { method: "POST", path: "/signinup/code/consume", session: "optional", handler: consumeCodeHandler, limits: ["token-ip"] }, // + 5 wrong codes per device
+  { method: "POST", path: "/signinup/code", session: "optional", support: "refused", handler: createCodeHandler, limits: ["mail-ip"], challenge: { action: "passwordless", perAddress: ["mail-hourly"] } },
+  { method: "POST", path: "/signinup/code/resend", session: "optional", support: "refused", handler: resendCodeHandler, limits: ["mail-ip"] }, // + mail-hourly per address
+  { method: "POST", path: "/signinup/code/consume", session: "optional", support: "refused", handler: consumeCodeHandler, limits: ["token-ip"] }, // + 5 wrong codes per device
   { method: "GET", path: "/passwordless/email/exists", session: "none", handler: passwordlessEmailExists, limits: ["email-exists-ip"] },
 ];

@@ -13,11 +13,11 @@ import { totpVerify } from "./handlers/verify.js";
  * limited per person in the handlers (5, then 15 minutes), on top of the per-IP token buckets.
  */
 export const totpRoutes: readonly Route[] = [
-  { method: "POST", path: "/totp/device", session: "required+db", secondFactor: "may be incomplete", handler: totpDeviceCreate },
+  { method: "POST", path: "/totp/device", session: "required+db", support: "refused", secondFactor: "may be incomplete", handler: totpDeviceCreate },
   { method: "GET", path: "/totp/device/list", session: "required+db", secondFactor: "may be incomplete", handler: totpDeviceList },
-  { method: "POST", path: "/totp/device/remove", session: "required+db", secondFactor: "may be incomplete", handler: totpDeviceRemove },
-  { method: "POST", path: "/totp/device/verify", session: "required+db", secondFactor: "may be incomplete", handler: totpDeviceVerify, limits: ["token-ip"] },
+  { method: "POST", path: "/totp/device/remove", session: "required+db", support: "refused", secondFactor: "may be incomplete", handler: totpDeviceRemove },
+  { method: "POST", path: "/totp/device/verify", session: "required+db", support: "refused", secondFactor: "may be incomplete", handler: totpDeviceVerify, limits: ["token-ip"] },
   { method: "POST", path: "/totp/verify", session: "required+db", secondFactor: "may be incomplete", handler: totpVerify, limits: ["token-ip"] },
   { method: "POST", path: "/totp/recovery-code/verify", session: "required+db", secondFactor: "may be incomplete", handler: recoveryCodeVerify, limits: ["token-ip"] },
-  { method: "POST", path: "/totp/recovery-codes", session: "required+db", handler: recoveryCodesCreate },
+  { method: "POST", path: "/totp/recovery-codes", session: "required+db", support: "refused", handler: recoveryCodesCreate },
 ];

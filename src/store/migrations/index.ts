@@ -33,6 +33,8 @@ import * as m022Audit from "../../audit/migrations/022-audit.js";
 import * as m022Devices from "../../security-mails/migrations/022-security-mails.js";
 import * as m023 from "../../sso/migrations/023-sso-scim.js";
 import * as m024 from "./024-person-locales.js";
+import * as m025 from "./025-support-sessions.js";
+import * as m025Support from "../../support-sessions/migrations/025-support-sessions.js";
 import * as m026 from "../../sso/migrations/026-sso-oidc.js";
 import * as m027 from "../../sso/migrations/027-sso-required.js";
 
@@ -77,6 +79,7 @@ export const migrations: readonly Migration[] = [
   { name: "022-bans-audit", up: composed(m022.up, m022Audit.up, m022Devices.up) },
   { name: "023-sso-scim", up: m023.up },
   { name: "024-person-locales", up: m024.up },
+  { name: "025-support-sessions", up: composed(m025.up, m025Support.up) },
   { name: "026-sso-oidc", up: m026.up },
   { name: "027-sso-required", up: m027.up },
 ];
