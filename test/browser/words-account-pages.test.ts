@@ -43,7 +43,7 @@ describe("the invitation, account and consent pages in German and Arabic (Chromi
       await expectNoHorizontalScroll(page, `${what} (${lang})`);
       if (want.dir === "rtl") {
         // Right to left: the heading starts at the card's right edge.
-        const gap = await page.evaluate(() => document.querySelector("main")!.getBoundingClientRect().right - [...document.querySelectorAll("main h1")].find((h) => (h as HTMLElement).offsetParent)!.getBoundingClientRect().right);
+        const gap = await page.evaluate(() => document.querySelector("main")!.getBoundingClientRect().right - Array.from(document.querySelectorAll("main h1")).find((h) => (h as HTMLElement).offsetParent)!.getBoundingClientRect().right);
         expect(gap, what).toBeLessThan(40);
       }
     };
