@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getUser } from "../../src/core/users.js";
 import { getMetadata } from "../../src/metadata/metadata.js";
 import { getUserRoles } from "../../src/roles/roles.js";
 import { backends } from "../helpers/backends.js";
+import { startSdkApp } from "../helpers/sdk-app.js";
 import { CONFIDENTIAL, signInWithProvider, startOidcProvider, type TestIdp } from "../helpers/oidc-provider.js";
 import { authHeaders, jwtPayload, readTokens, refresh, type Tokens } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
@@ -16,16 +15,7 @@ const APP = resolve(import.meta.dirname, "../fixtures/cdi/express-app.mjs");
 const PASSWORD = "a long and unusual passphrase 42";
 
 /** The app's backend: a real Express app on supertokens-node 24, its core authsvc's /cdi (a child process). */
-async function startApp(cdiUri: string, issuer: string): Promise<{ url: string; child: ChildProcess; errors: () => string }> {
-  const child = spawn(process.execPath, [APP], { env: { ...process.env, CDI_URI: cdiUri, CDI_API_KEY: KEY, OIDC_ISSUER: issuer, OIDC_CLIENT_ID: CONFIDENTIAL.clientId, OIDC_CLIENT_SECRET: CONFIDENTIAL.clientSecret }, stdio: ["ignore", "pipe", "pipe"] });
-  let errors = "";
-  child.stderr!.on("data", (d) => { errors += String(d); });
-  const line = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once("line", ok);
-    child.once("exit", (code) => fail(new Error(`the app exited (${code}): ${errors}`)));
-  });
-  return { url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`, child, errors: () => errors };
-}
+const startApp = (cdiUri: string, issuer: string) => startSdkApp(APP, { CDI_URI: cdiUri, CDI_API_KEY: KEY, OIDC_ISSUER: issuer, OIDC_CLIENT_ID: CONFIDENTIAL.clientId, OIDC_CLIENT_SECRET: CONFIDENTIAL.clientSecret });
 
 /**
  * An existing SuperTokens backend switched to authsvc by its connectionURI: its frontend API (the

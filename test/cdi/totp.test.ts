@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCode } from "../../src/methods/totp/secrets.js";
 import { listEvents } from "../../src/store/events.js";
 import { backends } from "../helpers/backends.js";
+import { startSdkApp } from "../helpers/sdk-app.js";
 import { authHeaders, credentials, jwtPayload, modeHeaders, postJson, readTokens, type Tokens } from "../helpers/session-client.js";
 import { createTestApp, type TestApp } from "../helpers/test-app.js";
 
@@ -14,16 +13,7 @@ const PASSWORD = "a long and unusual passphrase 42";
 const STEP = 30_000;
 
 /** The app's backend: a real Express app on supertokens-node 24 with TOTP and MultiFactorAuth, its core authsvc's /cdi. */
-async function startApp(cdiUri: string): Promise<{ url: string; child: ChildProcess; errors: () => string }> {
-  const child = spawn(process.execPath, [APP], { env: { ...process.env, CDI_URI: cdiUri, CDI_API_KEY: KEY }, stdio: ["ignore", "pipe", "pipe"] });
-  let errors = "";
-  child.stderr!.on("data", (d) => { errors += String(d); });
-  const line = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once("line", ok);
-    child.once("exit", (code) => fail(new Error(`the app exited (${code}): ${errors}`)));
-  });
-  return { url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`, child, errors: () => errors };
-}
+const startApp = (cdiUri: string) => startSdkApp(APP, { CDI_URI: cdiUri, CDI_API_KEY: KEY });
 
 /**
  * An app's second factor through the SDK, its core authsvc: the TOTP routes of the CDI keep the
