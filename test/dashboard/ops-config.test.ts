@@ -22,6 +22,9 @@ const NOT_SECRET = new Set([
   "captchaSiteKey", "breachedPasswords", "breachedPasswordsUrl", "breachedPasswordsTimeoutMs", "breachedPasswordsAtSignIn", "dkimPrivateKey", "dkimSelector",
   // whether a new device's sign-in is mailed (its description names the new password it asks for)
   "newSignInMail",
+  // the SAML signing key's and certificate's file paths (the key stays in its file), and whether the
+  // CDI's test mode is on (its description names the API key it does without)
+  "samlSigningKey", "samlSigningCert", "cdiTestMode",
 ]);
 const SOUNDS_SECRET = /secret|key|password|passphrase|token|credential|private/i;
 
