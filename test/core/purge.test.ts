@@ -42,14 +42,14 @@ describe.each(backends)("purge of dead tokens and sessions ($name)", (backend) =
     const eventsBefore = (await listEvents(ctx.store.db)).length;
 
     const r = await purgeDeadData(ctx, { batchSize: 2 }); // several batches of each kind
-    expect(r).toEqual({ oneTimeTokens: 5, sessions: 2, refreshTokens: 5, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0, captchaSolutions: 0, auditEntries: 0, expiredBans: 0, supportSessions: 0, knownDevices: 0 }); // expired + signedOut (1 token each), live's first three
+    expect(r).toEqual({ oneTimeTokens: 5, sessions: 2, refreshTokens: 5, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0, captchaSolutions: 0, auditEntries: 0, expiredBans: 0, supportSessions: 0, knownDevices: 0, samlRequests: 0 }); // expired + signedOut (1 token each), live's first three
 
     const sessions = await ctx.store.db.selectFrom("sessions").select("handle").execute();
     expect(sessions.map((s) => s.handle).sort()).toEqual([recent.sessionHandle, live.sessionHandle, busy.sessionHandle].sort());
     expect(await ctx.store.db.selectFrom("refresh_tokens").select("token_hash").where("session_handle", "=", live.sessionHandle).execute()).toHaveLength(1);
     expect(await ctx.store.db.selectFrom("one_time_tokens").select("token_hash").execute()).toHaveLength(1);
     expect((await listEvents(ctx.store.db)).length).toBe(eventsBefore); // the audit log stays whole
-    expect(await purgeDeadData(ctx)).toEqual({ oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0, captchaSolutions: 0, auditEntries: 0, expiredBans: 0, supportSessions: 0, knownDevices: 0 });
+    expect(await purgeDeadData(ctx)).toEqual({ oneTimeTokens: 0, sessions: 0, refreshTokens: 0, rateLimits: 0, passwordlessCodes: 0, webauthnOptions: 0, captchaSolutions: 0, auditEntries: 0, expiredBans: 0, supportSessions: 0, knownDevices: 0, samlRequests: 0 });
 
     // What survived still works: the live session refreshes, the reset link resets...
     expect((await refreshSession(ctx, l3.refreshToken)).sessionHandle).toBe(live.sessionHandle);

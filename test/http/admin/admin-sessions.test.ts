@@ -22,7 +22,9 @@ describe.each(backends)("admin API sessions ($name)", (backend) => {
     expect(list.status).toBe(200);
     const handles = list.body.sessions.map((s: { handle: string }) => s.handle);
     expect(new Set(handles)).toEqual(new Set([jwtPayload(a.access).sessionHandle, jwtPayload(b.access).sessionHandle]));
-    expect(Object.keys(list.body.sessions[0]).sort()).toEqual(["createdAt", "expiresAt", "handle", "lastRefreshedAt", "userId"]);
+    expect(Object.keys(list.body.sessions[0]).sort()).toEqual(["createdAt", "expiresAt", "handle", "lastRefreshedAt", "supportBy", "userId"]);
+    // The person's own sessions: no admin acts in them (a support session names its admin).
+    expect(list.body.sessions.map((s: { supportBy: unknown }) => s.supportBy)).toEqual([null, null]);
 
     const one = jwtPayload(a.access).sessionHandle;
     expect(await admin(t, "DELETE", `/sessions/${one}`)).toMatchObject({ status: 200, body: { handle: one, userId: id, revoked: true } });
