@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purgeDeadData } from "../../src/core/purge.js";
 import { backends } from "../helpers/backends.js";
 import { runCli } from "../helpers/cli.js";
 import { startSamlIdp, type TestSamlIdp } from "../helpers/saml-idp.js";
@@ -99,6 +100,15 @@ describe.each(backends)("SAML connections across instances ($name)", (backend) =
     const expired = await acs(t, conn.id, await idp.respond(spMetadata, "late@contoso.test", { inResponseTo: late }));
     expect(expired).toMatchObject({ status: 400, session: false, json: { message: expect.stringContaining("InResponseTo") } });
     expect((await admin(t, "GET", "/users?email=late%40contoso.test")).body.users ?? []).toEqual([]);
+    // A request never answered is deleted by the purge once it has expired.
+    const unanswered = await idp.requestIdOf(await login(t), spMetadata);
+    const rows = () => t.app.ctx.store.db.selectFrom("sso_requests").select("request_id").where("request_id", "=", unanswered).execute();
+    // (The late request above has expired already: this purge takes it, and leaves the live one.)
+    expect((await purgeDeadData(t.app.ctx)).samlRequests).toBe(1);
+    expect(await rows()).toHaveLength(1);
+    t.clock.advance(61 * 60_000);
+    expect((await purgeDeadData(t.app.ctx)).samlRequests).toBe(1);
+    expect(await rows()).toEqual([]);
   });
 
   it("reads IdP metadata from a URL again: takes the IdP's new certificate; a failed read keeps the last good copy and is shown", async () => {
